@@ -1,0 +1,41 @@
+package io.cubed.storage;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.grid.ChunkGrid;
+
+/**
+ * A stored N-dimensional array read and written one chunk at a time, whatever the format. Chunk coordinates count
+ * chunks along each axis; element offsets count elements. Chunks passed in and out have the actual (edge-clipped)
+ * shape given by {@link ChunkGrid#chunkShapeAt}.
+ */
+public interface ChunkStore {
+    /** Where the array lives, for messages and for reopening it inside a task. */
+    String url();
+
+    DType dtype();
+
+    ChunkGrid grid();
+
+    /** The value of elements whose chunk was never written. */
+    Scalar fillValue();
+
+    /** Reads the chunk at {@code chunkCoords}; a chunk never written reads as the fill value. */
+    Chunk readChunk(long... chunkCoords);
+
+    /**
+     * Writes {@code chunk}, whose shape must be the clipped shape of the chunk at {@code chunkCoords}, atomically
+     * replacing what was there.
+     */
+    void writeChunk(Chunk chunk, long... chunkCoords);
+
+    /** True when the chunk at {@code chunkCoords} has been written (and is not implied by the fill value). */
+    boolean chunkExists(long... chunkCoords);
+
+    /**
+     * Reads the box of {@code shape} elements starting at element {@code offset}, which may span several chunks and must
+     * lie inside the array.
+     */
+    Chunk readRegion(long[] offset, int[] shape);
+}

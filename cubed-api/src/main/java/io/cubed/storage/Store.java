@@ -1,0 +1,58 @@
+package io.cubed.storage;
+
+import java.util.List;
+
+/**
+ * A key-value store of byte arrays under one root URI: a directory on local disk, a prefix in a Hadoop file system or
+ * object store, or memory. Keys are relative, {@code '/'}-separated paths such as {@code "temp/.zarray"} or {@code
+ * "temp/0.1"}.
+ *
+ * <p>{@link #put} is atomic: a concurrent reader sees either the old value, no value, or the whole new value, never a
+ * part; putting the same bytes twice is harmless, so retried and speculative tasks may rewrite a key. Implementations
+ * are safe for use by many threads. Failures are {@link io.cubed.error.StorageException}s naming the URI and key.
+ */
+public interface Store extends AutoCloseable {
+    /** The root URI of this store, e.g. {@code file:///data/x.zarr} or {@code s3a://bucket/x.zarr}. */
+    String uri();
+
+    /** The whole value at {@code key}, or {@code null} when there is none. */
+    byte[] get(String key);
+
+    /**
+     * {@code length} bytes of the value at {@code key} starting at byte {@code offset}, or {@code null} when there is no
+     * value. Fails when the value is shorter than {@code offset + length}.
+     */
+    byte[] getRange(String key, long offset, int length);
+
+    /** Stores {@code value} at {@code key} atomically, replacing any previous value. */
+    void put(String key, byte[] value);
+
+    /** True when a value exists at {@code key}. */
+    boolean exists(String key);
+
+    /** Removes the value at {@code key}; nothing happens when there is none. */
+    void delete(String key);
+
+    /** Removes every value whose key is {@code prefix} or starts with {@code prefix + "/"}. */
+    void deletePrefix(String prefix);
+
+    /**
+     * The keys of all values below {@code prefix} (recursively), relative to the store root and sorted; {@code ""} lists
+     * the whole store. Temporary files of unfinished writes are never listed.
+     */
+    List<String> list(String prefix);
+
+    /**
+     * True for object stores (S3, GCS, Azure blobs), where a write or read holds one more copy of the bytes in memory
+     * than on a file system. Used by the memory model.
+     */
+    default boolean isObjectStore() {
+        return false;
+    }
+
+    /** A store with the same root as this one, below {@code path} (which must be a valid key). */
+    Store resolve(String path);
+
+    @Override
+    default void close() {}
+}

@@ -1,0 +1,195 @@
+package io.cubed.storage.fs;
+
+import io.cubed.error.StorageException;
+import io.cubed.storage.Store;
+import io.cubed.storage.StoreKeys;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * A {@link Store} in a directory of the local file system (java.nio). A key is a relative file path; a put writes a
+ * temporary file beside the target and renames it into place, so readers never see a partial value.
+ */
+public final class LocalStore implements Store {
+    /** Names of temporary files of unfinished puts start with this; they are never listed. */
+    static final String TEMP_PREFIX = ".cubed-tmp-";
+
+    private final Path root;
+
+    public LocalStore(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+    }
+
+    /** The directory this store is rooted at. */
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public String uri() {
+        return root.toUri().toString();
+    }
+
+    private Path path(String key) {
+        StoreKeys.check(key);
+        return key.isEmpty() ? root : root.resolve(key);
+    }
+
+    @Override
+    public byte[] get(String key) {
+        Path p = path(key);
+        try {
+            return Files.readAllBytes(p);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            if (Files.isDirectory(p)) {
+                return null;
+            }
+            throw failure("read", key, e);
+        }
+    }
+
+    @Override
+    public byte[] getRange(String key, long offset, int length) {
+        Path p = path(key);
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+            if (offset < 0 || length < 0 || offset + length > ch.size()) {
+                throw new StorageException("cannot read bytes [" + offset + ", " + (offset + length) + ") of "
+                        + describe(key) + ": it has " + ch.size() + " bytes");
+            }
+            ByteBuffer buf = ByteBuffer.allocate(length);
+            while (buf.hasRemaining()) {
+                if (ch.read(buf, offset + buf.position()) < 0) {
+                    throw new StorageException("unexpected end of " + describe(key));
+                }
+            }
+            return buf.array();
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw failure("read", key, e);
+        }
+    }
+
+    @Override
+    public void put(String key, byte[] value) {
+        if (key.isEmpty()) {
+            throw new StorageException("cannot write to the root of " + uri() + ": a key is needed");
+        }
+        Path target = path(key);
+        Path tmp = null;
+        try {
+            Files.createDirectories(target.getParent());
+            tmp = target.resolveSibling(TEMP_PREFIX + target.getFileName() + "-" + UUID.randomUUID());
+            Files.write(tmp, value, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+            tmp = null;
+        } catch (IOException e) {
+            throw failure("write", key, e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // The write already failed; that error is the one to report.
+                }
+            }
+        }
+    }
+
+    @Override
+    public boolean exists(String key) {
+        return Files.isRegularFile(path(key));
+    }
+
+    @Override
+    public void delete(String key) {
+        Path p = path(key);
+        try {
+            if (Files.isRegularFile(p)) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw failure("delete", key, e);
+        }
+    }
+
+    @Override
+    public void deletePrefix(String prefix) {
+        Path start = path(prefix);
+        if (!Files.exists(start)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(start)) {
+            List<Path> all = new ArrayList<>(walk.toList());
+            Collections.reverse(all);
+            for (Path p : all) {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (DirectoryNotEmptyException e) {
+                    // A concurrent writer added a file; it belongs to whoever wrote it.
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            throw failure("delete", prefix, e);
+        }
+    }
+
+    @Override
+    public List<String> list(String prefix) {
+        Path start = path(prefix);
+        if (Files.isRegularFile(start)) {
+            return List.of(prefix);
+        }
+        if (!Files.isDirectory(start)) {
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(start)) {
+            List<String> keys = new ArrayList<>();
+            walk.filter(Files::isRegularFile)
+                    .filter(p -> !p.getFileName().toString().startsWith(TEMP_PREFIX))
+                    .forEach(p -> keys.add(root.relativize(p).toString().replace('\\', '/')));
+            Collections.sort(keys);
+            return keys;
+        } catch (IOException | UncheckedIOException e) {
+            throw failure("list", prefix, e);
+        }
+    }
+
+    @Override
+    public Store resolve(String path) {
+        return path.isEmpty() ? this : new LocalStore(path(path));
+    }
+
+    private String describe(String key) {
+        return "'" + key + "' in " + uri();
+    }
+
+    private StorageException failure(String verb, String key, Exception e) {
+        return new StorageException("cannot " + verb + " " + describe(key) + ": " + e, e);
+    }
+
+    @Override
+    public String toString() {
+        return "LocalStore{" + uri() + "}";
+    }
+}

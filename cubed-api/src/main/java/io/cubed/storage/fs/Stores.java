@@ -1,0 +1,119 @@
+package io.cubed.storage.fs;
+
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.error.StorageException;
+import io.cubed.storage.Store;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.StoreSupplier;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Opens a {@link Store} from a URI string: a plain path or {@code file:} URI opens a {@link LocalStore}, {@code
+ * memory://NAME} an {@link InMemoryStore}, and any other scheme ({@code s3a}, {@code hdfs}, {@code abfss}, {@code gs},
+ * …) a {@link HadoopStore} through Hadoop's {@code FileSystem}, configured from the options. The option {@value
+ * #BACKEND_OPTION}{@code =hadoop} sends {@code file:} URIs through Hadoop too.
+ */
+public final class Stores {
+    /** Option that picks the backend for {@code file:} URIs: {@code nio} (default) or {@code hadoop}. */
+    public static final String BACKEND_OPTION = "cubed.store.backend";
+
+    private static final ConcurrentHashMap<UriSupplier, Store> CACHE = new ConcurrentHashMap<>();
+
+    private Stores() {}
+
+    /** Opens the store rooted at {@code uri} with no options. */
+    public static Store open(String uri) {
+        return open(uri, StoreOptions.empty());
+    }
+
+    /** Opens the store rooted at {@code uri}, a path or a URI with a scheme. */
+    public static Store open(String uri, StoreOptions options) {
+        Objects.requireNonNull(uri, "uri");
+        String scheme = schemeOf(uri);
+        if (scheme == null || scheme.equals("file")) {
+            if ("hadoop".equals(options.get(BACKEND_OPTION))) {
+                return HadoopStore.open(scheme == null ? Path.of(uri).toAbsolutePath().toUri().toString() : uri, options);
+            }
+            return new LocalStore(scheme == null ? Path.of(uri) : Path.of(URI.create(uri)));
+        }
+        if (scheme.equals("memory")) {
+            String rest = uri.substring("memory://".length());
+            int slash = rest.indexOf('/');
+            String name = slash < 0 ? rest : rest.substring(0, slash);
+            if (name.isEmpty()) {
+                throw new InvalidArgumentException("memory store URI '" + uri + "' needs a name: memory://NAME/path");
+            }
+            InMemoryStore store = InMemoryStore.named(name);
+            return slash < 0 || slash == rest.length() - 1 ? store : store.resolve(rest.substring(slash + 1));
+        }
+        try {
+            return HadoopStore.open(uri, options);
+        } catch (NoClassDefFoundError e) {
+            throw new StorageException("opening '" + uri + "' needs Hadoop on the classpath (hadoop-client-api and "
+                    + "hadoop-client-runtime, and hadoop-aws for s3a://); Spark clusters provide it", e);
+        }
+    }
+
+    /**
+     * A serializable supplier that opens {@code uri} with {@code options}; within one JVM every supplier with equal
+     * URI and options shares one open store, so tasks on an executor do not reconnect for every chunk.
+     */
+    public static StoreSupplier supplier(String uri, StoreOptions options) {
+        return new UriSupplier(uri, options);
+    }
+
+    /** The lower-case scheme of {@code uri}, or {@code null} for a plain path. */
+    static String schemeOf(String uri) {
+        int colon = uri.indexOf(':');
+        if (colon <= 1) {
+            // No scheme, or a Windows drive letter such as C:\data.
+            return null;
+        }
+        try {
+            String scheme = new URI(uri).getScheme();
+            return scheme == null ? null : scheme.toLowerCase(Locale.ROOT);
+        } catch (URISyntaxException e) {
+            String head = uri.substring(0, colon);
+            if (head.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '+' || c == '-' || c == '.')) {
+                return head.toLowerCase(Locale.ROOT);
+            }
+            return null;
+        }
+    }
+
+    private static final class UriSupplier implements StoreSupplier {
+        private static final long serialVersionUID = 1L;
+        private final String uri;
+        private final StoreOptions options;
+
+        UriSupplier(String uri, StoreOptions options) {
+            this.uri = Objects.requireNonNull(uri, "uri");
+            this.options = Objects.requireNonNull(options, "options");
+        }
+
+        @Override
+        public Store open() {
+            return CACHE.computeIfAbsent(this, s -> Stores.open(s.uri, s.options));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof UriSupplier && uri.equals(((UriSupplier) o).uri) && options.equals(((UriSupplier) o).options);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * uri.hashCode() + options.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return "StoreSupplier{" + uri + ", " + options + "}";
+        }
+    }
+}
