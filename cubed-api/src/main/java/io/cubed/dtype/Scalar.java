@@ -1,5 +1,6 @@
 package io.cubed.dtype;
 
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
@@ -7,7 +8,9 @@ import java.util.Objects;
  * 64-bit value above {@link Long#MAX_VALUE} is stored in the same bits); floats and complex numbers keep double
  * precision.
  */
-public final class Scalar {
+public final class Scalar implements Serializable {
+    private static final long serialVersionUID = 1L;
+
     /** Which representation the scalar holds. */
     public enum Form {
         BOOL,

@@ -1,0 +1,244 @@
+package io.cubed.storage.zarr;
+
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.error.StorageException;
+import io.cubed.storage.zarr.blosc.BloscCname;
+import io.cubed.storage.zarr.blosc.BloscCodec;
+import io.cubed.storage.zarr.blosc.BloscShuffle;
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The compressor of a Zarr v2 array, as its numcodecs configuration: the {@code "compressor"} object of {@code
+ * .zarray}. Each variant validates its parameters and makes the {@link Codec} that does the work.
+ */
+public sealed interface Compressor extends Serializable
+        permits Compressor.Zlib, Compressor.Gzip, Compressor.Zstd, Compressor.Lz4, Compressor.Bz2, Compressor.Blosc {
+
+    CodecId id();
+
+    /** The codec for chunks whose elements are {@code typeSizeBytes} bytes wide (Blosc shuffles by element). */
+    Codec codec(int typeSizeBytes);
+
+    /** The numcodecs configuration, e.g. {@code {"id": "zlib", "level": 1}}. */
+    Map<String, Object> toJson();
+
+    /**
+     * The compressor Cubed writes new arrays with unless told otherwise: Blosc with LZ4 and byte shuffle at level 5,
+     * zarr-python 2's own default, which zarr-python 2 and 3 read and which decodes fastest (see docs/zarr.md).
+     */
+    static Compressor defaultCompressor() {
+        return new Blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 0);
+    }
+
+    /** zlib at {@code level} 0-9. */
+    record Zlib(int level) implements Compressor {
+        public Zlib {
+            checkRange("zlib level", level, 0, 9);
+        }
+
+        @Override
+        public CodecId id() {
+            return CodecId.ZLIB;
+        }
+
+        @Override
+        public Codec codec(int typeSizeBytes) {
+            return new SimpleCodecs.ZlibCodec(level);
+        }
+
+        @Override
+        public Map<String, Object> toJson() {
+            return json(CodecId.ZLIB, "level", level);
+        }
+    }
+
+    /** gzip at {@code level} 0-9. */
+    record Gzip(int level) implements Compressor {
+        public Gzip {
+            checkRange("gzip level", level, 0, 9);
+        }
+
+        @Override
+        public CodecId id() {
+            return CodecId.GZIP;
+        }
+
+        @Override
+        public Codec codec(int typeSizeBytes) {
+            return new SimpleCodecs.GzipCodec(level);
+        }
+
+        @Override
+        public Map<String, Object> toJson() {
+            return json(CodecId.GZIP, "level", level);
+        }
+    }
+
+    /** Zstandard at {@code level} (-131072 to 22), optionally with a content checksum. */
+    record Zstd(int level, boolean checksum) implements Compressor {
+        public Zstd {
+            checkRange("zstd level", level, -131072, 22);
+        }
+
+        @Override
+        public CodecId id() {
+            return CodecId.ZSTD;
+        }
+
+        @Override
+        public Codec codec(int typeSizeBytes) {
+            return new SimpleCodecs.ZstdCodec(level, checksum);
+        }
+
+        @Override
+        public Map<String, Object> toJson() {
+            Map<String, Object> m = json(CodecId.ZSTD, "level", level);
+            if (checksum) {
+                m.put("checksum", true);
+            }
+            return m;
+        }
+    }
+
+    /**
+     * LZ4 in numcodecs framing; {@code acceleration} (at least 1) is recorded for other readers, and data is always
+     * written with LZ4's default acceleration, which every reader decodes alike.
+     */
+    record Lz4(int acceleration) implements Compressor {
+        public Lz4 {
+            checkRange("lz4 acceleration", acceleration, 1, Integer.MAX_VALUE);
+        }
+
+        @Override
+        public CodecId id() {
+            return CodecId.LZ4;
+        }
+
+        @Override
+        public Codec codec(int typeSizeBytes) {
+            return new SimpleCodecs.Lz4Codec();
+        }
+
+        @Override
+        public Map<String, Object> toJson() {
+            return json(CodecId.LZ4, "acceleration", acceleration);
+        }
+    }
+
+    /** bzip2 at {@code level} 1-9. */
+    record Bz2(int level) implements Compressor {
+        public Bz2 {
+            checkRange("bz2 level", level, 1, 9);
+        }
+
+        @Override
+        public CodecId id() {
+            return CodecId.BZ2;
+        }
+
+        @Override
+        public Codec codec(int typeSizeBytes) {
+            return new SimpleCodecs.Bz2Codec(level);
+        }
+
+        @Override
+        public Map<String, Object> toJson() {
+            return json(CodecId.BZ2, "level", level);
+        }
+    }
+
+    /** Blosc 1 with internal codec {@code cname}, {@code clevel} 0-9, a shuffle, and {@code blocksize} bytes (0: auto). */
+    record Blosc(BloscCname cname, int clevel, BloscShuffle shuffle, int blocksize) implements Compressor {
+        public Blosc {
+            checkRange("blosc clevel", clevel, 0, 9);
+            checkRange("blosc blocksize", blocksize, 0, Integer.MAX_VALUE);
+        }
+
+        @Override
+        public CodecId id() {
+            return CodecId.BLOSC;
+        }
+
+        @Override
+        public Codec codec(int typeSizeBytes) {
+            return new BloscCodec(cname, clevel, shuffle, blocksize, typeSizeBytes);
+        }
+
+        @Override
+        public Map<String, Object> toJson() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", CodecId.BLOSC.jsonId());
+            m.put("cname", cname.jsonName());
+            m.put("clevel", clevel);
+            m.put("shuffle", shuffle.code());
+            m.put("blocksize", blocksize);
+            return m;
+        }
+    }
+
+    /**
+     * Reads a numcodecs configuration; {@code where} (the metadata URL) goes into error messages. Unknown ids and
+     * malformed parameters are {@link StorageException}s.
+     */
+    static Compressor fromJson(Map<?, ?> json, String where) {
+        Object id = json.get("id");
+        if (!(id instanceof String)) {
+            throw new StorageException("compressor in " + where + " has no string \"id\": " + json);
+        }
+        try {
+            switch (CodecId.fromJsonId((String) id)) {
+                case ZLIB:
+                    return new Zlib(intParam(json, "level", 1, where));
+                case GZIP:
+                    return new Gzip(intParam(json, "level", 1, where));
+                case ZSTD:
+                    return new Zstd(intParam(json, "level", 1, where), Boolean.TRUE.equals(json.get("checksum")));
+                case LZ4:
+                    return new Lz4(intParam(json, "acceleration", 1, where));
+                case BZ2:
+                    return new Bz2(intParam(json, "level", 1, where));
+                case BLOSC:
+                    Object cname = json.get("cname");
+                    return new Blosc(
+                            BloscCname.fromJsonName(cname == null ? "lz4" : String.valueOf(cname)),
+                            intParam(json, "clevel", 5, where),
+                            BloscShuffle.fromCode(intParam(json, "shuffle", 1, where)),
+                            intParam(json, "blocksize", 0, where));
+            }
+        } catch (InvalidArgumentException | StorageException e) {
+            throw new StorageException("bad compressor " + json + " in " + where + ": " + e.getMessage(), e);
+        }
+        throw new AssertionError(id);
+    }
+
+    private static int intParam(Map<?, ?> json, String key, int dflt, String where) {
+        Object v = json.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (!(v instanceof Long)) {
+            throw new StorageException("compressor parameter \"" + key + "\" in " + where + " must be an integer, got "
+                    + v);
+        }
+        long l = (Long) v;
+        if (l < Integer.MIN_VALUE || l > Integer.MAX_VALUE) {
+            throw new StorageException("compressor parameter \"" + key + "\" in " + where + " is out of range: " + v);
+        }
+        return (int) l;
+    }
+
+    private static void checkRange(String what, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new InvalidArgumentException(what + " must be in [" + min + ", " + max + "], got " + value);
+        }
+    }
+
+    private static Map<String, Object> json(CodecId id, String key, int value) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", id.jsonId());
+        m.put(key, value);
+        return m;
+    }
+}

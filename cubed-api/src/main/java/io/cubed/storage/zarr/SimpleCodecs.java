@@ -1,0 +1,234 @@
+package io.cubed.storage.zarr;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdException;
+import io.cubed.error.StorageException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import java.util.zip.Inflater;
+import net.jpountz.lz4.LZ4Compressor;
+import net.jpountz.lz4.LZ4Exception;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4SafeDecompressor;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream;
+
+/** The single-stream numcodecs compressors: zlib, gzip, zstd, lz4 (numcodecs framing) and bz2. */
+final class SimpleCodecs {
+    private SimpleCodecs() {}
+
+    /** zlib format (RFC 1950) as Python's {@code zlib.compress} writes it. */
+    static final class ZlibCodec implements Codec {
+        private final int level;
+
+        ZlibCodec(int level) {
+            this.level = level;
+        }
+
+        @Override
+        public byte[] encode(byte[] raw) {
+            Deflater d = new Deflater(level);
+            try {
+                d.setInput(raw);
+                d.finish();
+                return drain(d, raw.length);
+            } finally {
+                d.end();
+            }
+        }
+
+        @Override
+        public byte[] decode(byte[] encoded, int decodedSizeBytes) {
+            Inflater inf = new Inflater();
+            try {
+                inf.setInput(encoded);
+                byte[] out = new byte[decodedSizeBytes];
+                int n = 0;
+                while (!inf.finished() && n < out.length) {
+                    int k = inf.inflate(out, n, out.length - n);
+                    if (k == 0 && (inf.needsInput() || inf.needsDictionary())) {
+                        throw new StorageException("zlib stream ended after " + n + " of " + decodedSizeBytes
+                                + " bytes");
+                    }
+                    n += k;
+                }
+                if (!inf.finished() || n != decodedSizeBytes) {
+                    throw new StorageException("zlib stream does not decode to " + decodedSizeBytes + " bytes");
+                }
+                return out;
+            } catch (DataFormatException e) {
+                throw new StorageException("corrupt zlib stream: " + e.getMessage(), e);
+            } finally {
+                inf.end();
+            }
+        }
+
+        private static byte[] drain(Deflater d, int hint) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, hint / 2));
+            byte[] buf = new byte[64 * 1024];
+            while (!d.finished()) {
+                int n = d.deflate(buf);
+                out.write(buf, 0, n);
+            }
+            return out.toByteArray();
+        }
+    }
+
+    /** gzip format (RFC 1952), one member written, concatenated members read. */
+    static final class GzipCodec implements Codec {
+        private final int level;
+
+        GzipCodec(int level) {
+            this.level = level;
+        }
+
+        @Override
+        public byte[] encode(byte[] raw) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.max(64, raw.length / 2));
+            try (GZIPOutputStream gz = new GZIPOutputStream(bytes, 64 * 1024) {
+                {
+                    def.setLevel(level);
+                }
+            }) {
+                gz.write(raw);
+            } catch (IOException e) {
+                throw new StorageException("gzip compression failed: " + e, e);
+            }
+            return bytes.toByteArray();
+        }
+
+        @Override
+        public byte[] decode(byte[] encoded, int decodedSizeBytes) {
+            try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(encoded), 64 * 1024)) {
+                return readExactly(in, decodedSizeBytes, "gzip");
+            } catch (IOException e) {
+                throw new StorageException("corrupt gzip stream: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Zstandard frames (zstd-jni). */
+    static final class ZstdCodec implements Codec {
+        private final int level;
+        private final boolean checksum;
+
+        ZstdCodec(int level, boolean checksum) {
+            this.level = level;
+            this.checksum = checksum;
+        }
+
+        @Override
+        public byte[] encode(byte[] raw) {
+            try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
+                ctx.setLevel(level);
+                ctx.setChecksum(checksum);
+                return ctx.compress(raw);
+            }
+        }
+
+        @Override
+        public byte[] decode(byte[] encoded, int decodedSizeBytes) {
+            try {
+                byte[] out = new byte[decodedSizeBytes];
+                long n = Zstd.decompressByteArray(out, 0, out.length, encoded, 0, encoded.length);
+                if (n != decodedSizeBytes) {
+                    throw new StorageException("zstd frame decodes to " + n + " bytes, expected " + decodedSizeBytes);
+                }
+                return out;
+            } catch (ZstdException e) {
+                throw new StorageException("corrupt zstd frame: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** numcodecs LZ4: a 4-byte little-endian uncompressed length followed by one LZ4 block. */
+    static final class Lz4Codec implements Codec {
+        private static final LZ4Factory FACTORY = LZ4Factory.fastestInstance();
+        private final LZ4Compressor compressor = FACTORY.fastCompressor();
+        private final LZ4SafeDecompressor decompressor = FACTORY.safeDecompressor();
+
+        @Override
+        public byte[] encode(byte[] raw) {
+            byte[] out = new byte[4 + compressor.maxCompressedLength(raw.length)];
+            out[0] = (byte) raw.length;
+            out[1] = (byte) (raw.length >>> 8);
+            out[2] = (byte) (raw.length >>> 16);
+            out[3] = (byte) (raw.length >>> 24);
+            int n = compressor.compress(raw, 0, raw.length, out, 4, out.length - 4);
+            return java.util.Arrays.copyOf(out, 4 + n);
+        }
+
+        @Override
+        public byte[] decode(byte[] encoded, int decodedSizeBytes) {
+            if (encoded.length < 4) {
+                throw new StorageException("lz4 data of " + encoded.length + " bytes is shorter than its 4-byte header");
+            }
+            int size = (encoded[0] & 0xff)
+                    | (encoded[1] & 0xff) << 8
+                    | (encoded[2] & 0xff) << 16
+                    | (encoded[3] & 0xff) << 24;
+            if (size != decodedSizeBytes) {
+                throw new StorageException("lz4 header says " + size + " bytes, expected " + decodedSizeBytes);
+            }
+            byte[] out = new byte[size];
+            try {
+                int n = decompressor.decompress(encoded, 4, encoded.length - 4, out, 0, size);
+                if (n != size) {
+                    throw new StorageException("lz4 block decodes to " + n + " bytes, expected " + size);
+                }
+            } catch (LZ4Exception e) {
+                throw new StorageException("corrupt lz4 block: " + e.getMessage(), e);
+            }
+            return out;
+        }
+    }
+
+    /** bzip2 streams (commons-compress); {@code level} 1-9 is the block size in units of 100 kB. */
+    static final class Bz2Codec implements Codec {
+        private final int level;
+
+        Bz2Codec(int level) {
+            this.level = level;
+        }
+
+        @Override
+        public byte[] encode(byte[] raw) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.max(64, raw.length / 2));
+            try (OutputStream bz = new BZip2CompressorOutputStream(bytes, level)) {
+                bz.write(raw);
+            } catch (IOException e) {
+                throw new StorageException("bz2 compression failed: " + e, e);
+            }
+            return bytes.toByteArray();
+        }
+
+        @Override
+        public byte[] decode(byte[] encoded, int decodedSizeBytes) {
+            try (InputStream in = new BZip2CompressorInputStream(new ByteArrayInputStream(encoded), true)) {
+                return readExactly(in, decodedSizeBytes, "bz2");
+            } catch (IOException e) {
+                throw new StorageException("corrupt bz2 stream: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    static byte[] readExactly(InputStream in, int size, String codec) throws IOException {
+        byte[] out = new byte[size];
+        int n = in.readNBytes(out, 0, size);
+        if (n != size) {
+            throw new StorageException(codec + " stream ended after " + n + " of " + size + " bytes");
+        }
+        if (in.read() >= 0) {
+            throw new StorageException(codec + " stream holds more than the expected " + size + " bytes");
+        }
+        return out;
+    }
+}

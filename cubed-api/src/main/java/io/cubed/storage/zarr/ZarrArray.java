@@ -1,0 +1,298 @@
+package io.cubed.storage.zarr;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.error.StorageException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.Store;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.StoreSupplier;
+import io.cubed.storage.fs.Stores;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A Zarr v2 array in a {@link Store}, read and written one chunk at a time.
+ *
+ * <p>Serializable: it carries its metadata and a {@link StoreSupplier}, so a task reopens the store on its executor
+ * without reading {@code .zarray} again. Chunk writes are atomic (see {@link Store#put}) and idempotent.
+ */
+public final class ZarrArray implements ChunkStore, Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Name of the array metadata document. */
+    public static final String ZARRAY = ".zarray";
+    /** Name of the attributes document. */
+    public static final String ZATTRS = ".zattrs";
+
+    private final String url;
+    private final StoreSupplier supplier;
+    private final ZarrV2Metadata metadata;
+    private final boolean writeEmptyChunks;
+    private transient Store store;
+    private transient Codec codec;
+
+    private ZarrArray(String url, StoreSupplier supplier, ZarrV2Metadata metadata, boolean writeEmptyChunks) {
+        this.url = url;
+        this.supplier = supplier;
+        this.metadata = metadata;
+        this.writeEmptyChunks = writeEmptyChunks;
+    }
+
+    /** Opens the array at {@code url} (a path or URI). */
+    public static ZarrArray open(String url) {
+        return open(url, StoreOptions.empty());
+    }
+
+    /** Opens the array at {@code url} with store options (e.g. Hadoop configuration for {@code s3a://}). */
+    public static ZarrArray open(String url, StoreOptions options) {
+        StoreSupplier supplier = Stores.supplier(url, options);
+        Store store = supplier.open();
+        String where = describe(url, ZARRAY);
+        byte[] bytes = store.get(ZARRAY);
+        if (bytes == null) {
+            String hint = store.exists(ZarrGroup.ZGROUP) ? " (it is a Zarr group, not an array)" : "";
+            throw new StorageException("no Zarr array at " + url + ": " + where + " is missing" + hint);
+        }
+        return new ZarrArray(url, supplier, ZarrV2Metadata.parse(bytes, where), true);
+    }
+
+    /** Creates an array at {@code url}, writing its {@code .zarray}; refuses to replace one unless overwrite is set. */
+    public static ZarrArray create(String url, ZarrCreateOptions options) {
+        return create(url, options, StoreOptions.empty());
+    }
+
+    /** Creates an array at {@code url} with store options; see {@link #create(String, ZarrCreateOptions)}. */
+    public static ZarrArray create(String url, ZarrCreateOptions options, StoreOptions storeOptions) {
+        ZarrV2Metadata metadata = options.toMetadata();
+        StoreSupplier supplier = Stores.supplier(url, storeOptions);
+        Store store = supplier.open();
+        if (store.exists(ZarrGroup.ZGROUP)) {
+            throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
+        }
+        if (store.exists(ZARRAY)) {
+            if (!options.overwrite()) {
+                throw new StorageException("cannot create an array at " + url + ": an array already exists there "
+                        + "(set overwrite to replace it)");
+            }
+            store.deletePrefix("");
+        }
+        store.put(ZARRAY, metadata.toJson().getBytes(StandardCharsets.UTF_8));
+        return new ZarrArray(url, supplier, metadata, true);
+    }
+
+    /**
+     * This array, but skipping (and deleting) chunks whose every element equals the fill value when {@code write} is
+     * false, as zarr-python's {@code write_empty_chunks=False}; by default every chunk is written.
+     */
+    public ZarrArray writeEmptyChunks(boolean write) {
+        return write == writeEmptyChunks ? this : new ZarrArray(url, supplier, metadata, write);
+    }
+
+    private Store store() {
+        Store s = store;
+        if (s == null) {
+            s = supplier.open();
+            store = s;
+        }
+        return s;
+    }
+
+    private Codec codec() {
+        Codec c = codec;
+        if (c == null && metadata.compressor() != null) {
+            c = metadata.compressor().codec(metadata.dtype().itemSizeBytes());
+            codec = c;
+        }
+        return c;
+    }
+
+    @Override
+    public String url() {
+        return url;
+    }
+
+    public ZarrV2Metadata metadata() {
+        return metadata;
+    }
+
+    @Override
+    public DType dtype() {
+        return metadata.dtype();
+    }
+
+    @Override
+    public ChunkGrid grid() {
+        return metadata.grid();
+    }
+
+    /** The fill value; zero of the dtype when the array has none ({@code fill_value: null}). */
+    @Override
+    public Scalar fillValue() {
+        Scalar f = metadata.fillValue();
+        return f == null ? Scalar.zero() : f;
+    }
+
+    /** The {@code .zattrs} attributes, empty when there are none. */
+    public Map<String, Object> attributes() {
+        return ZarrGroup.readAttributes(store(), url);
+    }
+
+    /** Replaces the {@code .zattrs} attributes (values: maps, lists, strings, numbers, booleans, null). */
+    public void writeAttributes(Map<String, ?> attributes) {
+        store().put(ZATTRS, Json.write(new LinkedHashMap<>(attributes)).getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Chunk readChunk(long... chunkCoords) {
+        ChunkGrid grid = grid();
+        grid.checkCoords(chunkCoords);
+        String key = metadata.chunkKey(chunkCoords);
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        byte[] stored = store().get(key);
+        if (stored == null) {
+            return Chunk.full(dtype(), fillValue(), shape);
+        }
+        Chunk full = decodeChunk(stored, key);
+        if (Arrays.equals(shape, grid.chunkShape())) {
+            return full;
+        }
+        Chunk clipped = Chunk.allocate(dtype(), shape);
+        Chunk.copyRegion(full, new int[shape.length], clipped, new int[shape.length], shape);
+        return clipped;
+    }
+
+    private Chunk decodeChunk(byte[] stored, String key) {
+        int expected = metadata.chunkSizeBytes();
+        byte[] raw;
+        try {
+            Codec c = codec();
+            raw = c == null ? stored : c.decode(stored, expected);
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new StorageException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
+        }
+        if (raw.length != expected) {
+            throw new StorageException("corrupt chunk " + describe(url, key) + ": it decodes to " + raw.length
+                    + " bytes but a chunk of " + Arrays.toString(metadata.chunks()) + " " + dtype() + " has "
+                    + expected);
+        }
+        return ElementBytes.decode(
+                raw,
+                dtype(),
+                metadata.dataType().order(),
+                metadata.chunks(),
+                metadata.order() == ZarrV2Metadata.Order.F);
+    }
+
+    @Override
+    public void writeChunk(Chunk chunk, long... chunkCoords) {
+        ChunkGrid grid = grid();
+        grid.checkCoords(chunkCoords);
+        String key = metadata.chunkKey(chunkCoords);
+        if (chunk.dtype() != dtype()) {
+            throw new InvalidArgumentException("cannot write a " + chunk.dtype() + " chunk to " + describe(url, key)
+                    + ", a " + dtype() + " array");
+        }
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        if (!Arrays.equals(shape, chunk.shape())) {
+            throw new InvalidArgumentException("chunk " + describe(url, key) + " has shape " + Arrays.toString(shape)
+                    + " but the chunk written has shape " + Arrays.toString(chunk.shape()));
+        }
+        if (!writeEmptyChunks && chunk.isAll(fillValue())) {
+            store().delete(key);
+            return;
+        }
+        Chunk full = chunk;
+        int[] fullShape = grid.chunkShape();
+        if (!Arrays.equals(shape, fullShape)) {
+            // Edge chunks are stored at full size, the part outside the array holding the fill value.
+            full = Chunk.full(dtype(), fillValue(), fullShape);
+            Chunk.copyRegion(chunk, new int[shape.length], full, new int[shape.length], shape);
+        }
+        byte[] raw = ElementBytes.encode(
+                full, metadata.dataType().order(), metadata.order() == ZarrV2Metadata.Order.F);
+        byte[] stored;
+        try {
+            Codec c = codec();
+            stored = c == null ? raw : c.encode(raw);
+        } catch (RuntimeException e) {
+            throw new StorageException("cannot encode chunk " + describe(url, key) + ": " + e.getMessage(), e);
+        }
+        store().put(key, stored);
+    }
+
+    @Override
+    public boolean chunkExists(long... chunkCoords) {
+        grid().checkCoords(chunkCoords);
+        return store().exists(metadata.chunkKey(chunkCoords));
+    }
+
+    @Override
+    public Chunk readRegion(long[] offset, int[] shape) {
+        ChunkGrid grid = grid();
+        int nd = grid.ndim();
+        if (offset.length != nd || shape.length != nd) {
+            throw new InvalidArgumentException("region at " + Arrays.toString(offset) + " of shape "
+                    + Arrays.toString(shape) + " must have the rank " + nd + " of " + url);
+        }
+        for (int i = 0; i < nd; i++) {
+            if (offset[i] < 0 || shape[i] < 0 || offset[i] + shape[i] > grid.shape(i)) {
+                throw new InvalidArgumentException("region at " + Arrays.toString(offset) + " of shape "
+                        + Arrays.toString(shape) + " is outside " + url + " of shape "
+                        + Arrays.toString(grid.shape()));
+            }
+        }
+        Chunk out = Chunk.allocate(dtype(), shape);
+        if (out.size() == 0) {
+            return out;
+        }
+        long[] first = new long[nd];
+        long[] last = new long[nd];
+        for (int i = 0; i < nd; i++) {
+            first[i] = offset[i] / grid.chunkShape(i);
+            last[i] = (offset[i] + shape[i] - 1) / grid.chunkShape(i);
+        }
+        long[] coords = first.clone();
+        while (true) {
+            Chunk c = readChunk(coords);
+            long[] chunkStart = grid.chunkOffset(coords);
+            int[] srcOff = new int[nd];
+            int[] dstOff = new int[nd];
+            int[] extent = new int[nd];
+            for (int i = 0; i < nd; i++) {
+                long lo = Math.max(offset[i], chunkStart[i]);
+                long hi = Math.min(offset[i] + shape[i], chunkStart[i] + c.shape(i));
+                srcOff[i] = (int) (lo - chunkStart[i]);
+                dstOff[i] = (int) (lo - offset[i]);
+                extent[i] = (int) (hi - lo);
+            }
+            Chunk.copyRegion(c, srcOff, out, dstOff, extent);
+            int axis = nd - 1;
+            while (axis >= 0) {
+                if (++coords[axis] <= last[axis]) {
+                    break;
+                }
+                coords[axis] = first[axis];
+                axis--;
+            }
+            if (axis < 0) {
+                return out;
+            }
+        }
+    }
+
+    static String describe(String url, String key) {
+        return (url.endsWith("/") ? url : url + "/") + key;
+    }
+
+    @Override
+    public String toString() {
+        return "ZarrArray{" + url + ", " + metadata + "}";
+    }
+}
