@@ -29,7 +29,7 @@ public enum CodecId {
                 return c;
             }
         }
-        throw new StorageException("unsupported compressor id '" + id + "'; supported: zlib, gzip, zstd, lz4, bz2, "
-                + "blosc");
+        throw new StorageException(
+                "unsupported compressor id '" + id + "'; supported: zlib, gzip, zstd, lz4, bz2, " + "blosc");
     }
 }

@@ -219,8 +219,8 @@ public sealed interface Compressor extends Serializable
             return dflt;
         }
         if (!(v instanceof Long)) {
-            throw new StorageException("compressor parameter \"" + key + "\" in " + where + " must be an integer, got "
-                    + v);
+            throw new StorageException(
+                    "compressor parameter \"" + key + "\" in " + where + " must be an integer, got " + v);
         }
         long l = (Long) v;
         if (l < Integer.MIN_VALUE || l > Integer.MAX_VALUE) {

@@ -39,8 +39,8 @@ final class FillValues {
                     return Scalar.ofComplex(real(json), 0);
             }
         } catch (IllegalArgumentException e) {
-            throw new StorageException("bad fill_value " + json + " for dtype " + dtype + " in " + where + ": "
-                    + e.getMessage());
+            throw new StorageException(
+                    "bad fill_value " + json + " for dtype " + dtype + " in " + where + ": " + e.getMessage());
         }
     }
 

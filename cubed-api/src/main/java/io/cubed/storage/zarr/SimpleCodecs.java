@@ -55,8 +55,8 @@ final class SimpleCodecs {
                 while (!inf.finished() && n < out.length) {
                     int k = inf.inflate(out, n, out.length - n);
                     if (k == 0 && (inf.needsInput() || inf.needsDictionary())) {
-                        throw new StorageException("zlib stream ended after " + n + " of " + decodedSizeBytes
-                                + " bytes");
+                        throw new StorageException(
+                                "zlib stream ended after " + n + " of " + decodedSizeBytes + " bytes");
                     }
                     n += k;
                 }
@@ -169,7 +169,8 @@ final class SimpleCodecs {
         @Override
         public byte[] decode(byte[] encoded, int decodedSizeBytes) {
             if (encoded.length < 4) {
-                throw new StorageException("lz4 data of " + encoded.length + " bytes is shorter than its 4-byte header");
+                throw new StorageException(
+                        "lz4 data of " + encoded.length + " bytes is shorter than its 4-byte header");
             }
             int size = (encoded[0] & 0xff)
                     | (encoded[1] & 0xff) << 8

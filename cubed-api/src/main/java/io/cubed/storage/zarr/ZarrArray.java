@@ -215,8 +215,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
             full = Chunk.full(dtype(), fillValue(), fullShape);
             Chunk.copyRegion(chunk, new int[shape.length], full, new int[shape.length], shape);
         }
-        byte[] raw = ElementBytes.encode(
-                full, metadata.dataType().order(), metadata.order() == ZarrV2Metadata.Order.F);
+        byte[] raw = ElementBytes.encode(full, metadata.dataType().order(), metadata.order() == ZarrV2Metadata.Order.F);
         byte[] stored;
         try {
             Codec c = codec();

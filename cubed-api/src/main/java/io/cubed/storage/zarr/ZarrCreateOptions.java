@@ -58,8 +58,8 @@ public final class ZarrCreateOptions {
             this.chunks = Objects.requireNonNull(chunks, "chunks").clone();
             this.dtype = Objects.requireNonNull(dtype, "dtype");
             if (shape.length != chunks.length) {
-                throw new InvalidArgumentException("chunks " + Arrays.toString(chunks) + " must have the rank of shape "
-                        + Arrays.toString(shape));
+                throw new InvalidArgumentException(
+                        "chunks " + Arrays.toString(chunks) + " must have the rank of shape " + Arrays.toString(shape));
             }
         }
 

@@ -71,7 +71,9 @@ public final class ZarrDataType {
             case 'b':
                 return size == 1 ? DType.BOOL : null;
             case 'i':
-                return size == 1 ? DType.INT8 : size == 2 ? DType.INT16 : size == 4 ? DType.INT32 : size == 8 ? DType.INT64 : null;
+                return size == 1
+                        ? DType.INT8
+                        : size == 2 ? DType.INT16 : size == 4 ? DType.INT32 : size == 8 ? DType.INT64 : null;
             case 'u':
                 return size == 1
                         ? DType.UINT8

@@ -136,8 +136,8 @@ public final class ZarrV2Metadata implements Serializable {
 
     private static void checkSeparator(String separator, String where) {
         if (!separator.equals(".") && !separator.equals("/")) {
-            throw new StorageException("unsupported dimension_separator '" + separator + "' in " + where
-                    + ": expected \".\" or \"/\"");
+            throw new StorageException(
+                    "unsupported dimension_separator '" + separator + "' in " + where + ": expected \".\" or \"/\"");
         }
     }
 
@@ -151,8 +151,8 @@ public final class ZarrV2Metadata implements Serializable {
         for (int i = 0; i < out.length; i++) {
             Object x = l.get(i);
             if (!(x instanceof Long)) {
-                throw new StorageException("malformed " + where + ": \"" + key + "\" must be a list of integers, got "
-                        + v);
+                throw new StorageException(
+                        "malformed " + where + ": \"" + key + "\" must be a list of integers, got " + v);
             }
             out[i] = (Long) x;
         }
