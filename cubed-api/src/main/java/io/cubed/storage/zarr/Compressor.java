@@ -5,6 +5,7 @@ import io.cubed.error.StorageException;
 import io.cubed.storage.zarr.blosc.BloscCname;
 import io.cubed.storage.zarr.blosc.BloscCodec;
 import io.cubed.storage.zarr.blosc.BloscShuffle;
+import io.cubed.storage.zarr.codec.Codec;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -218,11 +219,11 @@ public sealed interface Compressor extends Serializable
         if (v == null) {
             return dflt;
         }
-        if (!(v instanceof Long)) {
+        if (!(v instanceof Long || v instanceof Integer)) {
             throw new StorageException(
                     "compressor parameter \"" + key + "\" in " + where + " must be an integer, got " + v);
         }
-        long l = (Long) v;
+        long l = ((Number) v).longValue();
         if (l < Integer.MIN_VALUE || l > Integer.MAX_VALUE) {
             throw new StorageException("compressor parameter \"" + key + "\" in " + where + " is out of range: " + v);
         }

@@ -4,6 +4,7 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdException;
 import io.cubed.error.StorageException;
+import io.cubed.storage.zarr.codec.Codec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -52,15 +53,16 @@ final class SimpleCodecs {
                 inf.setInput(encoded);
                 byte[] out = new byte[decodedSizeBytes];
                 int n = 0;
-                while (!inf.finished() && n < out.length) {
-                    int k = inf.inflate(out, n, out.length - n);
-                    if (k == 0 && (inf.needsInput() || inf.needsDictionary())) {
+                byte[] probe = new byte[1];
+                while (!inf.finished()) {
+                    int k = n < out.length ? inf.inflate(out, n, out.length - n) : inf.inflate(probe);
+                    if (k == 0 && !inf.finished() && (inf.needsInput() || inf.needsDictionary())) {
                         throw new StorageException(
                                 "zlib stream ended after " + n + " of " + decodedSizeBytes + " bytes");
                     }
                     n += k;
                 }
-                if (!inf.finished() || n != decodedSizeBytes) {
+                if (n != decodedSizeBytes) {
                     throw new StorageException("zlib stream does not decode to " + decodedSizeBytes + " bytes");
                 }
                 return out;

@@ -11,6 +11,7 @@ import io.cubed.storage.Store;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.StoreSupplier;
 import io.cubed.storage.fs.Stores;
+import io.cubed.storage.zarr.codec.Codec;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

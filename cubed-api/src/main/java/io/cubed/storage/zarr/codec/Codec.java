@@ -1,4 +1,4 @@
-package io.cubed.storage.zarr;
+package io.cubed.storage.zarr.codec;
 
 /**
  * A byte-to-byte compressor as numcodecs defines them: {@link #encode} turns the raw bytes of a chunk into the stored
