@@ -180,6 +180,48 @@ public sealed interface Compressor extends Serializable
     }
 
     /**
+     * Parses a compact compressor spec as used on command lines and in configuration: {@code none}, {@code
+     * zlib[:LEVEL]}, {@code gzip[:LEVEL]}, {@code zstd[:LEVEL]}, {@code lz4}, {@code bz2[:LEVEL]}, or {@code
+     * blosc[:CNAME[:CLEVEL[:SHUFFLE]]]} with SHUFFLE one of {@code noshuffle}, {@code shuffle}, {@code bitshuffle};
+     * returns {@code null} for {@code none}.
+     */
+    static Compressor parseSpec(String spec) {
+        String[] p = spec.trim().toLowerCase(java.util.Locale.ROOT).split(":");
+        try {
+            switch (p[0]) {
+                case "none":
+                    return null;
+                case "zlib":
+                    return new Zlib(p.length > 1 ? Integer.parseInt(p[1]) : 1);
+                case "gzip":
+                    return new Gzip(p.length > 1 ? Integer.parseInt(p[1]) : 1);
+                case "zstd":
+                    return new Zstd(p.length > 1 ? Integer.parseInt(p[1]) : 1, false);
+                case "lz4":
+                    return new Lz4(p.length > 1 ? Integer.parseInt(p[1]) : 1);
+                case "bz2":
+                    return new Bz2(p.length > 1 ? Integer.parseInt(p[1]) : 1);
+                case "blosc":
+                    BloscShuffle shuffle = BloscShuffle.SHUFFLE;
+                    if (p.length > 3) {
+                        shuffle = BloscShuffle.valueOf(p[3].toUpperCase(java.util.Locale.ROOT));
+                    }
+                    return new Blosc(
+                            p.length > 1 ? BloscCname.fromJsonName(p[1]) : BloscCname.LZ4,
+                            p.length > 2 ? Integer.parseInt(p[2]) : 5,
+                            shuffle,
+                            0);
+                default:
+                    break;
+            }
+        } catch (IllegalArgumentException | StorageException e) {
+            throw new InvalidArgumentException("bad compressor spec '" + spec + "': " + e.getMessage(), e);
+        }
+        throw new InvalidArgumentException("unknown compressor '" + p[0] + "' in spec '" + spec + "'; expected none, "
+                + "zlib[:LEVEL], gzip[:LEVEL], zstd[:LEVEL], lz4, bz2[:LEVEL] or blosc[:CNAME[:CLEVEL[:SHUFFLE]]]");
+    }
+
+    /**
      * Reads a numcodecs configuration; {@code where} (the metadata URL) goes into error messages. Unknown ids and
      * malformed parameters are {@link StorageException}s.
      */

@@ -233,6 +233,17 @@ public final class ZarrArray implements ChunkStore, Serializable {
         return store().exists(metadata.chunkKey(chunkCoords));
     }
 
+    /** Number of chunks stored (written and not skipped as empty), by listing the store. */
+    public long writtenChunkCount() {
+        long n = 0;
+        for (String key : store().list("")) {
+            if (!key.startsWith(".") && !key.contains("/.")) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     @Override
     public Chunk readRegion(long[] offset, int[] shape) {
         ChunkGrid grid = grid();

@@ -1,0 +1,90 @@
+package io.cubed.jobs;
+
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.zarr.Compressor;
+import io.cubed.storage.zarr.ZarrArray;
+import io.cubed.storage.zarr.ZarrCreateOptions;
+import io.cubed.storage.zarr.ZarrV2Metadata;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code cubed copy SRC DST}: copies a Zarr array chunk by chunk, optionally with another compressor. */
+@Command(name = "copy", description = "Copy a Zarr array chunk by chunk, optionally re-compressing it.")
+final class CopyCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SRC", description = "Source array (path or URI).")
+    String src;
+
+    @Parameters(index = "1", paramLabel = "DST", description = "Destination array (path or URI).")
+    String dst;
+
+    @Option(
+            names = "--codec",
+            paramLabel = "SPEC",
+            description = "Compressor of the copy: none, zlib[:L], gzip[:L], zstd[:L], lz4, bz2[:L], "
+                    + "blosc[:CNAME[:CLEVEL[:SHUFFLE]]]. Default: the source's.")
+    String codec;
+
+    @Option(names = "--threads", description = "Chunks copied at the same time (default: cores).")
+    int threads = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--overwrite", description = "Replace an existing array at DST.")
+    boolean overwrite;
+
+    @Mixin
+    CubedCli.StoreArgs store = new CubedCli.StoreArgs();
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        StoreOptions options = StoreOptions.of(store.conf);
+        Compressor requested = codec == null ? null : Compressor.parseSpec(codec);
+        ZarrArray source = ZarrArray.open(src, options);
+        ZarrV2Metadata m = source.metadata();
+        Compressor compressor = codec == null ? m.compressor() : requested;
+        ZarrArray target = ZarrArray.create(
+                dst,
+                ZarrCreateOptions.builder(m.shape(), m.chunks(), m.dtype())
+                        .compressor(compressor)
+                        .fillValue(m.fillValue())
+                        .dimensionSeparator(m.dimensionSeparator())
+                        .overwrite(overwrite)
+                        .build(),
+                options);
+        long start = System.nanoTime();
+        long copied = copy(source, target, threads);
+        long nanos = System.nanoTime() - start;
+        double bytes = (double) copied * m.chunkSizeBytes();
+        spec.commandLine()
+                .getOut()
+                .println("copied " + copied + " of " + source.grid().numChunks() + " chunks (" + Sizes.format(bytes)
+                        + " uncompressed) from " + src + " to " + dst + " in "
+                        + String.format(java.util.Locale.ROOT, "%.2f s", nanos / 1e9) + ", "
+                        + Sizes.rate(bytes, nanos));
+        return 0;
+    }
+
+    /**
+     * Copies every written chunk of {@code source} to {@code target} (same grid), {@code threads} at a time; returns
+     * the number of chunks copied. Chunks never written stay unwritten.
+     */
+    static long copy(ZarrArray source, ZarrArray target, int threads) {
+        if (!source.grid().equals(target.grid())) {
+            throw new io.cubed.error.InvalidArgumentException("cannot copy " + source.url() + " to " + target.url()
+                    + ": the chunk grids differ (" + source.grid() + " vs " + target.grid() + ")");
+        }
+        java.util.concurrent.atomic.AtomicLong copied = new java.util.concurrent.atomic.AtomicLong();
+        ParallelChunks.forEach(source.grid(), threads, "copy of " + source.url() + " to " + target.url(), c -> {
+            if (source.chunkExists(c)) {
+                target.writeChunk(source.readChunk(c), c);
+                copied.incrementAndGet();
+            }
+        });
+        return copied.get();
+    }
+}

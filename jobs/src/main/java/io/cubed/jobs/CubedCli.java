@@ -1,0 +1,58 @@
+package io.cubed.jobs;
+
+import io.cubed.error.CubedException;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.TreeMap;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The {@code cubed} command line: one entry point with a subcommand per job. */
+@Command(
+        name = "cubed",
+        mixinStandardHelpOptions = true,
+        version = "cubed 0.1.0-SNAPSHOT",
+        description = "Bounded-memory processing of Zarr arrays.",
+        subcommands = {InfoCommand.class, CopyCommand.class, DemoCommand.class})
+public final class CubedCli implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Options shared by the subcommands that open stores. */
+    static final class StoreArgs {
+        @Option(
+                names = "--conf",
+                paramLabel = "KEY=VALUE",
+                description = "Store option, e.g. a Hadoop setting such as fs.s3a.endpoint=http://host:9000 "
+                        + "(repeatable).")
+        Map<String, String> conf = new TreeMap<>();
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Runs the command line and returns its exit code (0 success, 1 failure, 2 usage error). */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = new CommandLine(new CubedCli());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof CubedException) {
+                commandLine.getErr().println("cubed: " + e.getMessage());
+                return 1;
+            }
+            throw e;
+        });
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+}

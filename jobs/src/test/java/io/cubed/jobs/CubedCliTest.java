@@ -1,0 +1,79 @@
+package io.cubed.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.storage.zarr.ZarrArray;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CubedCliTest {
+    @TempDir
+    Path tmp;
+
+    private record Result(int code, String out, String err) {}
+
+    private static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = CubedCli.run(new PrintWriter(out), new PrintWriter(err), args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void demoWritesCopiesAndVerifies() {
+        Result r = run("demo", "--dir", tmp.toString(), "--size-mb", "4", "--chunk-mb", "1", "--threads", "2");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("all values equal").contains("488 x 1024 float64");
+        ZarrArray out = ZarrArray.open(tmp.resolve("output.zarr").toString());
+        assertThat(out.metadata().compressor()).isEqualTo(io.cubed.storage.zarr.Compressor.defaultCompressor());
+        // Independent check of one element against the generator's formula (noise is below 0.01).
+        Chunk first = out.readChunk(0, 0);
+        double expected = 20 * Math.sin(0) * Math.cos(0) + 280;
+        assertThat(first.doubles()[0]).isBetween(expected, expected + 0.01);
+        double row100col7 = 20 * Math.sin(100 / 500.0) * Math.cos(7 / 300.0) + 280;
+        assertThat(first.doubles()[100 * 1024 + 7]).isBetween(row100col7, row100col7 + 0.01);
+    }
+
+    @Test
+    void copyRecompressesAndInfoDescribes() {
+        assertThat(run("demo", "--dir", tmp.toString(), "--size-mb", "2", "--chunk-mb", "1")
+                        .code())
+                .isZero();
+        String src = tmp.resolve("input.zarr").toString();
+        String dst = tmp.resolve("zstd.zarr").toString();
+        Result copy = run("copy", src, dst, "--codec", "zstd:3");
+        assertThat(copy.code()).as(copy.err()).isZero();
+        assertThat(copy.out()).contains("copied 2 of 2 chunks");
+        ZarrArray a = ZarrArray.open(src);
+        ZarrArray b = ZarrArray.open(dst);
+        assertThat(b.readChunk(1, 0).contentEquals(a.readChunk(1, 0))).isTrue();
+        Result info = run("info", dst);
+        assertThat(info.code()).isZero();
+        assertThat(info.out())
+                .contains("shape:        [244, 1024]")
+                .contains("{id=zstd, level=3}")
+                .contains("2 written of 2");
+        Result again = run("copy", src, dst);
+        assertThat(again.code()).isEqualTo(1);
+        assertThat(again.err()).contains("already exists");
+    }
+
+    @Test
+    void errorsAreOneLineWithTheUrl() {
+        Result r = run("info", tmp.resolve("nothing.zarr").toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err())
+                .startsWith("cubed: no Zarr array at ")
+                .contains("nothing.zarr")
+                .doesNotContain("\tat ");
+        Result bad = run("copy", "a", "b", "--codec", "snappy");
+        assertThat(bad.code()).isEqualTo(1);
+        assertThat(bad.err()).contains("unknown compressor 'snappy'");
+        Result usage = run("info");
+        assertThat(usage.code()).isEqualTo(2);
+    }
+}
