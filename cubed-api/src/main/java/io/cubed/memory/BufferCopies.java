@@ -1,0 +1,28 @@
+package io.cubed.memory;
+
+import io.cubed.error.InvalidArgumentException;
+import java.io.Serializable;
+
+/**
+ * How many extra copies of a chunk a task holds while reading ({@code read}) and writing ({@code write}) it, besides
+ * the decoded chunk itself: one for the compressed bytes on a file system, two on object stores, whose clients buffer
+ * the whole object once more.
+ */
+public record BufferCopies(int read, int write) implements Serializable {
+    /** Copies on local disk and other file systems. */
+    public static final BufferCopies FILE_SYSTEM = new BufferCopies(1, 1);
+    /** Copies on object stores (S3, GCS, Azure blobs). */
+    public static final BufferCopies OBJECT_STORE = new BufferCopies(2, 2);
+
+    public BufferCopies {
+        if (read < 0 || write < 0) {
+            throw new InvalidArgumentException(
+                    "buffer copies must not be negative, got read " + read + ", write " + write);
+        }
+    }
+
+    /** The copies for a store that is, or is not, an object store. */
+    public static BufferCopies forStore(boolean objectStore) {
+        return objectStore ? OBJECT_STORE : FILE_SYSTEM;
+    }
+}

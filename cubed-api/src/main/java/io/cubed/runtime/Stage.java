@@ -1,0 +1,68 @@
+package io.cubed.runtime;
+
+import io.cubed.error.InvalidArgumentException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One operation as executors see it: an id such as {@code op-003}, a description for people, a number of tasks, the
+ * task function, each task's projected memory in bytes, and the ids of the stages that must finish first. Nothing here
+ * knows about arrays or Zarr.
+ */
+public final class Stage {
+    private final String id;
+    private final String description;
+    private final long numTasks;
+    private final TaskFunction task;
+    private final long projectedMemBytes;
+    private final List<String> dependsOn;
+
+    public Stage(
+            String id,
+            String description,
+            long numTasks,
+            TaskFunction task,
+            long projectedMemBytes,
+            List<String> dependsOn) {
+        if (numTasks < 0) {
+            throw new InvalidArgumentException("stage " + id + " has a negative number of tasks: " + numTasks);
+        }
+        this.id = Objects.requireNonNull(id, "id");
+        this.description = Objects.requireNonNull(description, "description");
+        this.numTasks = numTasks;
+        this.task = Objects.requireNonNull(task, "task");
+        this.projectedMemBytes = projectedMemBytes;
+        this.dependsOn = List.copyOf(dependsOn);
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public long numTasks() {
+        return numTasks;
+    }
+
+    public TaskFunction task() {
+        return task;
+    }
+
+    /** Projected memory of one task of this stage, in bytes. */
+    public long projectedMemBytes() {
+        return projectedMemBytes;
+    }
+
+    /** Ids of the stages that must complete before this one starts. */
+    public List<String> dependsOn() {
+        return dependsOn;
+    }
+
+    @Override
+    public String toString() {
+        return id + " " + description + " (" + numTasks + " tasks)";
+    }
+}

@@ -1,0 +1,64 @@
+package io.cubed.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cubed.error.InvalidArgumentException;
+import org.junit.jupiter.api.Test;
+
+class MemoryTest {
+    @Test
+    void projectedMemoryTermByTerm() {
+        // reserved 3, inputs 5 and 7 with 2 read copies each, extra 11, output 13 with 2 write copies.
+        long projected = ProjectedMemory.blockwise(3, new long[] {5, 7}, 11, 13, new BufferCopies(2, 2));
+        assertThat(projected)
+                .isEqualTo(3 + 5 * (1 + 2) + 7 * (1 + 2) + 11 + 13 * (1 + 2))
+                .isEqualTo(89);
+        // Cubed's outer([0,1,2],[10,50,100]) case: int64 chunks of 2 -> (2,2), local copies (1,1).
+        long reserved = 100;
+        assertThat(ProjectedMemory.blockwise(reserved, new long[] {16, 16}, 0, 32, BufferCopies.FILE_SYSTEM))
+                .isEqualTo(reserved + 16 * 2 + 16 * 2 + 32 * 2);
+    }
+
+    @Test
+    void rechunkCopiesAreFiveLocallySevenOnObjectStores() {
+        assertThat(ProjectedMemory.rechunkCopies(BufferCopies.FILE_SYSTEM)).isEqualTo(5);
+        assertThat(ProjectedMemory.rechunkCopies(BufferCopies.OBJECT_STORE)).isEqualTo(7);
+    }
+
+    @Test
+    void parsesSiAndBinaryUnits() {
+        assertThat(MemorySize.parse("2GB").bytes()).isEqualTo(2_000_000_000L);
+        assertThat(MemorySize.parse("500MB").bytes()).isEqualTo(500_000_000L);
+        assertThat(MemorySize.parse("100 MB").bytes()).isEqualTo(100_000_000L);
+        assertThat(MemorySize.parse("1.5GB").bytes()).isEqualTo(1_500_000_000L);
+        assertThat(MemorySize.parse("2.5e9").bytes()).isEqualTo(2_500_000_000L);
+        assertThat(MemorySize.parse("4GiB").bytes()).isEqualTo(4L << 30);
+        assertThat(MemorySize.parse("1000").bytes()).isEqualTo(1000);
+        assertThat(MemorySize.parse("8kB").bytes()).isEqualTo(8000);
+    }
+
+    @Test
+    void formatsWithSiUnits() {
+        assertThat(MemorySize.format(89)).isEqualTo("89 bytes");
+        assertThat(MemorySize.format(2_000_000_000L)).isEqualTo("2.0 GB");
+        assertThat(MemorySize.format(310_500_000L)).isEqualTo("310.5 MB");
+    }
+
+    @Test
+    void badSizesAreClearErrors() {
+        assertThatThrownBy(() -> MemorySize.parse("-1GB"))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("'-1GB'");
+        assertThatThrownBy(() -> MemorySize.parse("2 parsecs"))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("unknown unit 'parsecs'");
+        assertThatThrownBy(() -> MemorySize.ofBytes(-5)).hasMessageContaining("-5");
+        assertThatThrownBy(() -> new MemoryBudget(MemorySize.ofBytes(0), MemorySize.ofBytes(0)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("allowedMem must be positive");
+        assertThatThrownBy(() -> new MemoryBudget(MemorySize.parse("1GB"), MemorySize.parse("2GB")))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("reservedMem (2.0 GB) must be less than allowedMem (1.0 GB)");
+    }
+}
