@@ -3,6 +3,7 @@ package io.cubed.chunk;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
+import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -12,7 +13,9 @@ import java.util.Arrays;
  * <p>A chunk is a working buffer owned by one task: {@link #data()} and the typed accessors return the backing array
  * itself, without copying, so kernels run at the speed of a plain loop. The shape is immutable.
  */
-public final class Chunk {
+public final class Chunk implements Serializable {
+    private static final long serialVersionUID = 1L;
+
     private final DType dtype;
     private final int[] shape;
     private final int size;

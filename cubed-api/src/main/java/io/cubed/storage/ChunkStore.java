@@ -4,13 +4,15 @@ import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
 import io.cubed.grid.ChunkGrid;
+import io.cubed.memory.BufferCopies;
+import java.io.Serializable;
 
 /**
  * A stored N-dimensional array read and written one chunk at a time, whatever the format. Chunk coordinates count
  * chunks along each axis; element offsets count elements. Chunks passed in and out have the actual (edge-clipped)
  * shape given by {@link ChunkGrid#chunkShapeAt}.
  */
-public interface ChunkStore {
+public interface ChunkStore extends Serializable {
     /** Where the array lives, for messages and for reopening it inside a task. */
     String url();
 
@@ -38,4 +40,15 @@ public interface ChunkStore {
      * lie inside the array.
      */
     Chunk readRegion(long[] offset, int[] shape);
+
+    /**
+     * The extra copies of a chunk held while reading or writing one: (1, 1) on file systems, (2, 2) on object stores,
+     * (0, 0) for arrays generated in memory.
+     */
+    BufferCopies bufferCopies();
+
+    /** True for arrays generated inside the tasks that read them (never stored). */
+    default boolean isVirtual() {
+        return false;
+    }
 }

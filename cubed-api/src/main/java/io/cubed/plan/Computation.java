@@ -1,0 +1,179 @@
+package io.cubed.plan;
+
+import io.cubed.error.MemoryBudgetExceededException;
+import io.cubed.error.PlanException;
+import io.cubed.memory.BufferCopies;
+import io.cubed.memory.MemorySize;
+import io.cubed.primitive.BlockwiseTask;
+import io.cubed.runtime.Callback;
+import io.cubed.runtime.ExecutionPlan;
+import io.cubed.runtime.Stage;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.Store;
+import io.cubed.storage.fs.Stores;
+import io.cubed.storage.zarr.Compressor;
+import io.cubed.storage.zarr.ZarrArray;
+import io.cubed.storage.zarr.ZarrCreateOptions;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * One run of a plan: checks every operation against the memory budget, creates the output arrays (targets at their
+ * URLs, intermediates under {@code workDir/cubed-<computeId>/}), runs the stages on the spec's executor, and deletes
+ * the intermediates when {@link #cleanup} is called (unless the spec keeps them).
+ */
+public final class Computation {
+    private static final DateTimeFormatter ID_FORMAT = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss");
+
+    private final Spec spec;
+    private final Plan plan;
+    private final String computeId;
+    private final Map<ArrayNode, String> urls = new HashMap<>();
+    private final Map<OpNode, Long> projected = new LinkedHashMap<>();
+    private final Map<ArrayNode, ChunkStore> stores = new HashMap<>();
+
+    private Computation(Spec spec, Plan plan, Map<ArrayNode, String> targetUrls) {
+        this.spec = spec;
+        this.plan = plan;
+        this.computeId = LocalDateTime.now().format(ID_FORMAT) + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
+        String base = intermediateDir();
+        for (OpNode op : plan.ops()) {
+            for (ArrayNode out : op.outputs()) {
+                String target = targetUrls.get(out);
+                urls.put(out, target != null ? target : base + "/" + out.name() + ".zarr");
+            }
+        }
+        BufferCopies workCopies = copiesOf(spec.workDir());
+        Map<String, BufferCopies> byUrl = new HashMap<>();
+        for (OpNode op : plan.ops()) {
+            long mem = Plan.projectedMemBytes(op, spec.reservedMem().bytes(), a -> {
+                if (a.source() != null) {
+                    return a.source().bufferCopies();
+                }
+                String url = urls.get(a);
+                return url == null ? workCopies : byUrl.computeIfAbsent(url, Computation::copiesOf);
+            });
+            projected.put(op, mem);
+        }
+    }
+
+    /**
+     * Prepares the computation of {@code targets} ({@code targetUrls} maps the ones to store to their URL); fails with
+     * {@link MemoryBudgetExceededException} before anything runs when a task would exceed {@code allowedMem}.
+     */
+    public static Computation prepare(Spec spec, List<ArrayNode> targets, Map<ArrayNode, String> targetUrls) {
+        Computation c = new Computation(spec, Plan.of(targets), targetUrls);
+        c.checkMemory();
+        return c;
+    }
+
+    private BufferCopies copiesOfUrl(String url) {
+        return copiesOf(url);
+    }
+
+    private static BufferCopies copiesOf(String url) {
+        return BufferCopies.forStore(Stores.open(url).isObjectStore());
+    }
+
+    private String intermediateDir() {
+        String w = spec.workDir();
+        return (w.endsWith("/") ? w : w + "/") + "cubed-" + computeId;
+    }
+
+    private void checkMemory() {
+        long allowed = spec.allowedMem().bytes();
+        for (Map.Entry<OpNode, Long> e : projected.entrySet()) {
+            if (e.getValue() > allowed) {
+                OpNode op = e.getKey();
+                throw new MemoryBudgetExceededException("Projected blockwise memory (" + MemorySize.format(e.getValue())
+                        + ") exceeds allowedMem (" + spec.allowedMem() + "), including reservedMem ("
+                        + spec.reservedMem() + ") for " + op.id() + " " + op.name()
+                        + ": use smaller chunks or a larger allowedMem");
+            }
+        }
+    }
+
+    public String computeId() {
+        return computeId;
+    }
+
+    public Plan plan() {
+        return plan;
+    }
+
+    /** Projected memory per task of each operation, in bytes. */
+    public Map<OpNode, Long> projectedMemBytes() {
+        return projected;
+    }
+
+    /** The operations' table with their figures (see {@link Plan#explain}). */
+    public String explain() {
+        return plan.explain(projected, spec.allowedMem());
+    }
+
+    /** Creates the output arrays, then runs every stage on the spec's executor. */
+    public void run(List<Callback> callbacks) {
+        for (OpNode op : plan.ops()) {
+            for (ArrayNode out : op.outputs()) {
+                String url = urls.get(out);
+                if (Stores.open(url, spec.storeOptions()).exists(ZarrArray.ZARRAY)) {
+                    throw new PlanException("cannot write " + out.name() + " to " + url + ": an array already exists "
+                            + "there");
+                }
+            }
+        }
+        List<Stage> stages = new ArrayList<>();
+        for (OpNode op : plan.ops()) {
+            for (ArrayNode out : op.outputs()) {
+                stores.put(out, ZarrArray.create(
+                        urls.get(out),
+                        ZarrCreateOptions.builder(out.grid().shape(), out.grid().chunkShape(), out.dtype())
+                                .compressor(Compressor.defaultCompressor())
+                                .build(),
+                        spec.storeOptions()));
+            }
+        }
+        for (OpNode op : plan.ops()) {
+            ChunkStore[] in = new ChunkStore[op.inputs().size()];
+            List<String> deps = new ArrayList<>();
+            for (int j = 0; j < in.length; j++) {
+                ArrayNode a = op.inputs().get(j);
+                in[j] = a.source() != null ? a.source() : stores.get(a);
+                if (a.op() != null && !deps.contains(a.op().id())) {
+                    deps.add(a.op().id());
+                }
+            }
+            ChunkStore[] out = op.outputs().stream().map(stores::get).toArray(ChunkStore[]::new);
+            stages.add(new Stage(
+                    op.id(),
+                    op.name() + " (blockwise)",
+                    op.numTasks(),
+                    new BlockwiseTask(op.id() + " " + op.name(), in, out, op.keyFunction(), op.function()),
+                    projected.get(op),
+                    deps));
+        }
+        spec.executor().execute(new ExecutionPlan(computeId, stages), callbacks);
+    }
+
+    /** The stored array of a computed array (after {@link #run}), or a source's own store. */
+    public ChunkStore store(ArrayNode a) {
+        return a.source() != null ? a.source() : stores.get(a);
+    }
+
+    /** Deletes the intermediate arrays, unless the spec keeps them. */
+    public void cleanup() {
+        if (spec.keepIntermediates()) {
+            return;
+        }
+        String dir = intermediateDir();
+        Store work = Stores.open(spec.workDir(), spec.storeOptions());
+        work.deletePrefix(dir.substring(dir.lastIndexOf('/') + 1));
+    }
+}

@@ -1,0 +1,118 @@
+package io.cubed.plan;
+
+import io.cubed.dtype.DType;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.primitive.ChunkFunction;
+import io.cubed.primitive.KeyFunction;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A blockwise operation of the plan: its id ({@code op-003}) and name ({@code add}), inputs, key and chunk functions,
+ * how many chunks of each input a task holds at once, extra memory per task in bytes, and its output arrays (all with
+ * the same number of chunks per axis). Immutable once built.
+ */
+public final class OpNode {
+    private static final AtomicLong COUNTER = new AtomicLong();
+
+    private final String id;
+    private final String name;
+    private final List<ArrayNode> inputs;
+    private final KeyFunction keyFunction;
+    private final ChunkFunction function;
+    private final int[] chunksHeldPerInput;
+    private final long extraMemBytes;
+    private final List<ArrayNode> outputs = new ArrayList<>();
+
+    private OpNode(
+            String name,
+            List<ArrayNode> inputs,
+            KeyFunction keyFunction,
+            ChunkFunction function,
+            int[] chunksHeldPerInput,
+            long extraMemBytes) {
+        this.id = String.format("op-%03d", COUNTER.incrementAndGet());
+        this.name = name;
+        this.inputs = List.copyOf(inputs);
+        this.keyFunction = keyFunction;
+        this.function = function;
+        this.chunksHeldPerInput = chunksHeldPerInput.clone();
+        this.extraMemBytes = extraMemBytes;
+    }
+
+    /**
+     * A blockwise operation with outputs of the given dtypes and grids; {@code chunksHeldPerInput[j]} is how many
+     * chunks of input {@code j} one task holds in memory at the same time (1 for chunks read one at a time).
+     */
+    public static OpNode blockwise(
+            String name,
+            List<ArrayNode> inputs,
+            KeyFunction keyFunction,
+            ChunkFunction function,
+            int[] chunksHeldPerInput,
+            long extraMemBytes,
+            List<DType> outputDtypes,
+            List<ChunkGrid> outputGrids) {
+        if (chunksHeldPerInput.length != inputs.size()) {
+            throw new InvalidArgumentException(name + ": chunksHeldPerInput has " + chunksHeldPerInput.length
+                    + " entries for " + inputs.size() + " inputs");
+        }
+        if (outputDtypes.isEmpty() || outputDtypes.size() != outputGrids.size()) {
+            throw new InvalidArgumentException(name + " needs one dtype and one grid per output");
+        }
+        OpNode op = new OpNode(name, inputs, keyFunction, function, chunksHeldPerInput, extraMemBytes);
+        long[] perAxis = outputGrids.get(0).chunksPerAxis();
+        for (int i = 0; i < outputDtypes.size(); i++) {
+            if (!Arrays.equals(outputGrids.get(i).chunksPerAxis(), perAxis)) {
+                throw new InvalidArgumentException(name + ": all outputs need the same number of chunks per axis");
+            }
+            op.outputs.add(ArrayNode.output(op, i, outputDtypes.get(i), outputGrids.get(i)));
+        }
+        return op;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public List<ArrayNode> inputs() {
+        return inputs;
+    }
+
+    public KeyFunction keyFunction() {
+        return keyFunction;
+    }
+
+    public ChunkFunction function() {
+        return function;
+    }
+
+    public int chunksHeld(int input) {
+        return chunksHeldPerInput[input];
+    }
+
+    public long extraMemBytes() {
+        return extraMemBytes;
+    }
+
+    public List<ArrayNode> outputs() {
+        return List.copyOf(outputs);
+    }
+
+    /** Number of tasks: one per output chunk. */
+    public long numTasks() {
+        return outputs.get(0).grid().numChunks();
+    }
+
+    @Override
+    public String toString() {
+        return id + " " + name;
+    }
+}

@@ -1,0 +1,94 @@
+package io.cubed.primitive;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.storage.ChunkStore;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * The input chunks of one task, read on demand: {@link #chunk} when an input contributes one chunk, {@link #chunks}
+ * to read all of an input's chunks together, {@link #iterator} to read them one at a time (bounded memory). Counts the
+ * bytes read.
+ */
+public final class ChunkArgs {
+    private final ChunkStore[] inputs;
+    private final long[][][] keys;
+    private long bytesRead;
+
+    ChunkArgs(ChunkStore[] inputs, long[][][] keys) {
+        if (keys.length != inputs.length) {
+            throw new InvalidArgumentException("key function gave keys for " + keys.length + " inputs, but the "
+                    + "operation has " + inputs.length);
+        }
+        this.inputs = inputs;
+        this.keys = keys;
+    }
+
+    /** Number of inputs. */
+    public int size() {
+        return inputs.length;
+    }
+
+    /** Number of chunks input {@code input} contributes. */
+    public int count(int input) {
+        return keys[input].length;
+    }
+
+    /** The chunk coordinates of input {@code input}'s {@code k}-th chunk. */
+    public long[] key(int input, int k) {
+        return keys[input][k].clone();
+    }
+
+    /** The single chunk of input {@code input}; fails when it contributes several. */
+    public Chunk chunk(int input) {
+        if (keys[input].length != 1) {
+            throw new InvalidArgumentException("input " + input + " contributes " + keys[input].length
+                    + " chunks to this task, not one");
+        }
+        return read(input, 0);
+    }
+
+    /** All chunks of input {@code input}, read now and held together. */
+    public List<Chunk> chunks(int input) {
+        List<Chunk> list = new ArrayList<>(keys[input].length);
+        for (int k = 0; k < keys[input].length; k++) {
+            list.add(read(input, k));
+        }
+        return list;
+    }
+
+    /** The chunks of input {@code input}, each read when the iterator reaches it. */
+    public Iterator<Chunk> iterator(int input) {
+        return new Iterator<>() {
+            private int k;
+
+            @Override
+            public boolean hasNext() {
+                return k < keys[input].length;
+            }
+
+            @Override
+            public Chunk next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return read(input, k++);
+            }
+        };
+    }
+
+    private Chunk read(int input, int k) {
+        Chunk c = inputs[input].readChunk(keys[input][k]);
+        synchronized (this) {
+            bytesRead += c.nbytes();
+        }
+        return c;
+    }
+
+    synchronized long bytesRead() {
+        return bytesRead;
+    }
+}

@@ -1,0 +1,95 @@
+package io.cubed.storage;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.memory.BufferCopies;
+import java.util.Arrays;
+
+/**
+ * A read-only view of a stored array with larger chunks, each a whole number of stored chunks along every axis: a
+ * view chunk is assembled from the stored chunks it covers, read one at a time.
+ */
+public final class RegroupedChunkStore implements ChunkStore {
+    private static final long serialVersionUID = 1L;
+
+    private final ChunkStore source;
+    private final ChunkGrid grid;
+
+    private RegroupedChunkStore(ChunkStore source, ChunkGrid grid) {
+        this.source = source;
+        this.grid = grid;
+    }
+
+    /** {@code source} seen with chunks {@code chunks}, each a multiple of the stored chunk along its axis. */
+    public static ChunkStore of(ChunkStore source, int[] chunks) {
+        ChunkGrid stored = source.grid();
+        if (Arrays.equals(chunks, stored.chunkShape())) {
+            return source;
+        }
+        ChunkGrid g = ChunkGrid.of(stored.shape(), chunks);
+        for (int i = 0; i < chunks.length; i++) {
+            if (chunks[i] % stored.chunkShape(i) != 0) {
+                throw new InvalidArgumentException("chunks " + Arrays.toString(chunks) + " for " + source.url()
+                        + " must be multiples of its stored chunks " + Arrays.toString(stored.chunkShape())
+                        + " (axis " + i + "); use rechunk for other chunkings");
+            }
+        }
+        return new RegroupedChunkStore(source, g);
+    }
+
+    /** The stored array this view reads. */
+    public ChunkStore source() {
+        return source;
+    }
+
+    @Override
+    public String url() {
+        return source.url();
+    }
+
+    @Override
+    public DType dtype() {
+        return source.dtype();
+    }
+
+    @Override
+    public ChunkGrid grid() {
+        return grid;
+    }
+
+    @Override
+    public Scalar fillValue() {
+        return source.fillValue();
+    }
+
+    @Override
+    public Chunk readChunk(long... chunkCoords) {
+        grid.checkCoords(chunkCoords);
+        return source.readRegion(grid.chunkOffset(chunkCoords), grid.chunkShapeAt(chunkCoords));
+    }
+
+    @Override
+    public void writeChunk(Chunk chunk, long... chunkCoords) {
+        throw new InvalidArgumentException(url() + " is opened with chunks " + Arrays.toString(grid.chunkShape())
+                + " for reading only; write through its stored chunks");
+    }
+
+    @Override
+    public boolean chunkExists(long... chunkCoords) {
+        grid.checkCoords(chunkCoords);
+        return true;
+    }
+
+    @Override
+    public Chunk readRegion(long[] offset, int[] shape) {
+        return source.readRegion(offset, shape);
+    }
+
+    @Override
+    public BufferCopies bufferCopies() {
+        return source.bufferCopies();
+    }
+}
