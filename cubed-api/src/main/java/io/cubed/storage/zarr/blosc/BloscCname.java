@@ -56,19 +56,13 @@ public enum BloscCname {
 
     /** A readable name for a header format code, for error messages. */
     static String formatName(int code) {
-        switch (code) {
-            case 0:
-                return "blosclz";
-            case 1:
-                return "lz4";
-            case SNAPPY_FORMAT:
-                return "snappy";
-            case 3:
-                return "zlib";
-            case 4:
-                return "zstd";
-            default:
-                return "with format code " + code;
-        }
+        return switch (code) {
+            case 0 -> "blosclz";
+            case 1 -> "lz4";
+            case SNAPPY_FORMAT -> "snappy";
+            case 3 -> "zlib";
+            case 4 -> "zstd";
+            default -> "with format code " + code;
+        };
     }
 }

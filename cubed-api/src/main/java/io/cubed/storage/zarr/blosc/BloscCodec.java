@@ -77,12 +77,12 @@ public final class BloscCodec implements Codec {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof BloscCodec
-                && ((BloscCodec) o).cname == cname
-                && ((BloscCodec) o).clevel == clevel
-                && ((BloscCodec) o).shuffle == shuffle
-                && ((BloscCodec) o).blocksize == blocksize
-                && ((BloscCodec) o).typesize == typesize;
+        return o instanceof BloscCodec other
+                && other.cname == cname
+                && other.clevel == clevel
+                && other.shuffle == shuffle
+                && other.blocksize == blocksize
+                && other.typesize == typesize;
     }
 
     @Override

@@ -41,46 +41,38 @@ final class InternalCodecs {
 
     /** A fresh compressor for {@code cname} at compression level {@code clevel} (1..9). */
     static Compressor compressor(BloscCname cname, int clevel) {
-        switch (cname) {
-            case BLOSCLZ:
-                BloscLzEncoder blosclz = new BloscLzEncoder();
-                return blosclz::compress;
-            case LZ4:
-                return lz4Compressor(LZ4.fastCompressor());
-            case LZ4HC:
-                return lz4Compressor(LZ4.highCompressor(clevel));
-            case ZLIB:
-                return new ZlibCompressor(clevel);
-            case ZSTD:
-                // c-blosc maps its levels 1..8 to zstd levels 1,3,..,15 and 9 to zstd's maximum.
-                int level = clevel < 9 ? clevel * 2 - 1 : Zstd.maxCompressionLevel();
-                return (src, off, len, dst, dstOff, maxOut) -> {
-                    try {
-                        long n = Zstd.compressByteArray(dst, dstOff, maxOut, src, off, len, level);
-                        return Zstd.isError(n) ? 0 : (int) n;
-                    } catch (ZstdException e) {
-                        return 0; // does not fit in maxOut
-                    }
-                };
-        }
-        throw new AssertionError(cname);
+        return switch (cname) {
+            case BLOSCLZ -> new BloscLzEncoder()::compress;
+            case LZ4 -> lz4Compressor(LZ4.fastCompressor());
+            case LZ4HC -> lz4Compressor(LZ4.highCompressor(clevel));
+            case ZLIB -> new ZlibCompressor(clevel);
+            case ZSTD -> zstdCompressor(clevel);
+        };
     }
 
     /** The decompressor for a header format code, or throws {@link StorageException} naming an unsupported one. */
     static Decompressor decompressor(int formatCode) {
-        switch (formatCode) {
-            case 0:
-                return BloscLzDecoder::decompress;
-            case 1:
-                return InternalCodecs::lz4Decompress;
-            case 3:
-                return InternalCodecs::zlibDecompress;
-            case 4:
-                return InternalCodecs::zstdDecompress;
-            default:
-                throw new StorageException(
-                        "unsupported blosc internal codec " + BloscCname.formatName(formatCode) + " in blosc header");
-        }
+        return switch (formatCode) {
+            case 0 -> BloscLzDecoder::decompress;
+            case 1 -> InternalCodecs::lz4Decompress;
+            case 3 -> InternalCodecs::zlibDecompress;
+            case 4 -> InternalCodecs::zstdDecompress;
+            default -> throw new StorageException(
+                    "unsupported blosc internal codec " + BloscCname.formatName(formatCode) + " in blosc header");
+        };
+    }
+
+    private static Compressor zstdCompressor(int clevel) {
+        // c-blosc maps its levels 1..8 to zstd levels 1,3,..,15 and 9 to zstd's maximum.
+        int level = clevel < 9 ? clevel * 2 - 1 : Zstd.maxCompressionLevel();
+        return (src, off, len, dst, dstOff, maxOut) -> {
+            try {
+                long n = Zstd.compressByteArray(dst, dstOff, maxOut, src, off, len, level);
+                return Zstd.isError(n) ? 0 : (int) n;
+            } catch (ZstdException e) {
+                return 0; // does not fit in maxOut
+            }
+        };
     }
 
     private static Compressor lz4Compressor(LZ4Compressor lz4) {

@@ -31,11 +31,11 @@ class BloscFixturesTest {
     static List<Fixture> fixtures() {
         String index = new String(read(DIR + "index.tsv"), StandardCharsets.UTF_8);
         List<Fixture> out = new ArrayList<>();
-        for (String line : index.split("\n")) {
+        for (String line : index.split("\n", -1)) {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
-            String[] f = line.split("\t");
+            String[] f = line.split("\t", -1);
             out.add(new Fixture(
                     f[0],
                     f[1],
