@@ -1,0 +1,98 @@
+package io.cubed.storage.zarr.blosc;
+
+import io.cubed.error.StorageException;
+import io.cubed.storage.zarr.Codec;
+import java.util.Objects;
+
+/**
+ * The numcodecs {@code blosc} codec: Blosc-1 frames byte-compatible with c-blosc 1.x. Encoding uses the constructor's
+ * parameters; decoding reads everything from the frame header, so it accepts any valid Blosc-1 frame.
+ */
+public final class BloscCodec implements Codec {
+    private final BloscCname cname;
+    private final int clevel;
+    private final BloscShuffle shuffle;
+    private final int blocksize;
+    private final int typesize;
+
+    /**
+     * A codec compressing with {@code cname} at level {@code clevel} (0..9, 0 stores), filter {@code shuffle}, block
+     * size {@code blocksize} in bytes (0 chooses it as c-blosc does) and element size {@code typesize} in bytes.
+     */
+    public BloscCodec(BloscCname cname, int clevel, BloscShuffle shuffle, int blocksize, int typesize) {
+        this.cname = Objects.requireNonNull(cname, "cname");
+        this.shuffle = Objects.requireNonNull(shuffle, "shuffle");
+        if (clevel < 0 || clevel > 9) {
+            throw new StorageException("blosc clevel must be between 0 and 9, got " + clevel);
+        }
+        if (blocksize < 0) {
+            throw new StorageException(
+                    "blosc blocksize must be 0 (automatic) or a positive number of bytes, got " + blocksize);
+        }
+        if (typesize < 1) {
+            throw new StorageException("blosc typesize must be at least 1 byte, got " + typesize);
+        }
+        this.clevel = clevel;
+        this.blocksize = blocksize;
+        this.typesize = typesize;
+    }
+
+    /** Compresses {@code raw} (bytes) into one Blosc-1 frame. */
+    @Override
+    public byte[] encode(byte[] raw) {
+        Objects.requireNonNull(raw, "raw");
+        return BloscEncoder.encode(raw, cname, clevel, shuffle.resolve(typesize), blocksize, typesize);
+    }
+
+    /** Decompresses one Blosc-1 frame that must decode to exactly {@code decodedSizeBytes} bytes. */
+    @Override
+    public byte[] decode(byte[] encoded, int decodedSizeBytes) {
+        return BloscDecoder.decode(encoded, decodedSizeBytes);
+    }
+
+    /** The internal compressor used when encoding. */
+    public BloscCname cname() {
+        return cname;
+    }
+
+    /** The compression level (0..9) used when encoding. */
+    public int clevel() {
+        return clevel;
+    }
+
+    /** The filter used when encoding, as configured (possibly {@link BloscShuffle#AUTOSHUFFLE}). */
+    public BloscShuffle shuffle() {
+        return shuffle;
+    }
+
+    /** The configured block size in bytes; 0 means chosen automatically. */
+    public int blocksize() {
+        return blocksize;
+    }
+
+    /** The element size in bytes used for shuffling and splitting. */
+    public int typesize() {
+        return typesize;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof BloscCodec other
+                && other.cname == cname
+                && other.clevel == clevel
+                && other.shuffle == shuffle
+                && other.blocksize == blocksize
+                && other.typesize == typesize;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(cname, clevel, shuffle, blocksize, typesize);
+    }
+
+    @Override
+    public String toString() {
+        return "BloscCodec{cname=" + cname.jsonName() + ", clevel=" + clevel + ", shuffle=" + shuffle + ", blocksize="
+                + blocksize + ", typesize=" + typesize + "}";
+    }
+}

@@ -1,0 +1,142 @@
+package io.cubed.storage.zarr.blosc;
+
+import static io.cubed.storage.zarr.blosc.BloscEncoder.FLAG_BITSHUFFLE;
+import static io.cubed.storage.zarr.blosc.BloscEncoder.FLAG_DONT_SPLIT;
+import static io.cubed.storage.zarr.blosc.BloscEncoder.FLAG_MEMCPYED;
+import static io.cubed.storage.zarr.blosc.BloscEncoder.FLAG_RESERVED;
+import static io.cubed.storage.zarr.blosc.BloscEncoder.FLAG_SHUFFLE;
+import static io.cubed.storage.zarr.blosc.BloscEncoder.HEADER_BYTES;
+import static io.cubed.storage.zarr.blosc.BloscEncoder.MAX_BLOCKSIZE;
+import static io.cubed.storage.zarr.blosc.BloscEncoder.MAX_SPLITS;
+import static io.cubed.storage.zarr.blosc.BloscEncoder.MIN_BUFFERSIZE;
+
+import io.cubed.error.StorageException;
+
+/**
+ * Reads any Blosc-1 frame: every parameter (element size, block size, filters, internal codec, split, stored flags)
+ * comes from the header, and every size and offset is validated before use. Sizes are in bytes.
+ */
+final class BloscDecoder {
+    private BloscDecoder() {}
+
+    /** Decodes {@code frame}, which must describe exactly {@code expectedBytes} decoded bytes. */
+    static byte[] decode(byte[] frame, int expectedBytes) {
+        if (frame == null) {
+            throw new StorageException("blosc frame is null");
+        }
+        if (frame.length < HEADER_BYTES) {
+            throw new StorageException("blosc frame has " + frame.length + " bytes, fewer than the " + HEADER_BYTES
+                    + "-byte header: truncated or not blosc");
+        }
+        int version = frame[0] & 0xFF;
+        int codecVersion = frame[1] & 0xFF;
+        int flags = frame[2] & 0xFF;
+        int typesize = frame[3] & 0xFF;
+        int nbytes = LittleEndian.getInt(frame, 4);
+        int blocksize = LittleEndian.getInt(frame, 8);
+        int cbytes = LittleEndian.getInt(frame, 12);
+        if (version != 1 && version != BloscEncoder.VERSION_FORMAT) {
+            throw new StorageException("unsupported blosc format version " + version
+                    + " (Blosc-1 frames have version 1 or 2; Blosc2 frames are not supported)");
+        }
+        if (cbytes != frame.length) {
+            throw new StorageException(
+                    "blosc header says " + toUnsigned(cbytes) + " bytes but " + frame.length + " were given");
+        }
+        if (nbytes != expectedBytes) {
+            throw new StorageException("blosc header says the data decodes to " + toUnsigned(nbytes) + " bytes but "
+                    + expectedBytes + " were expected");
+        }
+        byte[] out = new byte[nbytes];
+        if (nbytes == 0) {
+            return out;
+        }
+        if ((flags & FLAG_RESERVED) != 0) {
+            throw new StorageException("blosc header has the reserved flag bit 3 set (flags 0x"
+                    + Integer.toHexString(flags) + "): not a Blosc-1 frame this reader understands");
+        }
+        if (typesize == 0) {
+            throw new StorageException("blosc header gives an element size of 0 bytes");
+        }
+        if (blocksize <= 0 || blocksize > nbytes || blocksize > MAX_BLOCKSIZE) {
+            throw new StorageException("blosc header gives a block size of " + toUnsigned(blocksize)
+                    + " bytes, invalid for " + nbytes + " decoded bytes");
+        }
+        if ((flags & FLAG_MEMCPYED) != 0) {
+            if ((long) nbytes + HEADER_BYTES != cbytes) {
+                throw new StorageException("stored blosc frame must have " + ((long) nbytes + HEADER_BYTES)
+                        + " bytes for " + nbytes + " decoded bytes but has " + cbytes);
+            }
+            System.arraycopy(frame, HEADER_BYTES, out, 0, nbytes);
+            return out;
+        }
+        int format = (flags >>> 5) & 7;
+        InternalCodecs.Decompressor decompressor = InternalCodecs.decompressor(format);
+        if (codecVersion != BloscEncoder.CODEC_VERSION_FORMAT) {
+            throw new StorageException("unsupported " + BloscCname.formatName(format) + " format version "
+                    + codecVersion + " in blosc header (expected 1)");
+        }
+        int nblocks = nbytes / blocksize + (nbytes % blocksize > 0 ? 1 : 0);
+        if (nblocks > (cbytes - HEADER_BYTES) / 4) {
+            throw new StorageException(
+                    "blosc frame of " + cbytes + " bytes is too short for the offsets of its " + nblocks + " blocks");
+        }
+        boolean shuffle = (flags & FLAG_SHUFFLE) != 0 && typesize > 1;
+        boolean bitshuffle = !shuffle && (flags & FLAG_BITSHUFFLE) != 0;
+        boolean splittable =
+                (flags & FLAG_DONT_SPLIT) == 0 && typesize <= MAX_SPLITS && blocksize / typesize >= MIN_BUFFERSIZE;
+        byte[] tmp = shuffle || bitshuffle ? new byte[blocksize] : null;
+        for (int j = 0; j < nblocks; j++) {
+            int blockOff = j * blocksize;
+            int bsize = Math.min(blocksize, nbytes - blockOff);
+            boolean leftover = bsize < blocksize;
+            boolean bitshuffleBlock = bitshuffle && bsize >= typesize;
+            boolean filtered = shuffle || bitshuffleBlock;
+            byte[] target = filtered ? tmp : out;
+            int targetOff = filtered ? 0 : blockOff;
+            int nsplits = splittable && !leftover ? typesize : 1;
+            int neblock = bsize / nsplits;
+            if (neblock * nsplits != bsize) {
+                throw new StorageException("blosc block " + j + " of " + bsize + " bytes does not split into " + nsplits
+                        + " equal streams");
+            }
+            int pos = LittleEndian.getInt(frame, HEADER_BYTES + 4 * j);
+            for (int s = 0; s < nsplits; s++) {
+                if (pos < HEADER_BYTES || pos > cbytes - 4) {
+                    throw new StorageException("blosc block " + j + " stream " + s + " starts at byte " + pos
+                            + ", outside the " + cbytes + "-byte frame");
+                }
+                int streamBytes = LittleEndian.getInt(frame, pos);
+                pos += 4;
+                if (streamBytes < 0 || streamBytes > cbytes - pos) {
+                    throw new StorageException("blosc block " + j + " stream " + s + " says "
+                            + toUnsigned(streamBytes) + " compressed bytes but only " + (cbytes - pos)
+                            + " remain in the frame");
+                }
+                int dst = targetOff + s * neblock;
+                if (streamBytes == neblock) {
+                    System.arraycopy(frame, pos, target, dst, neblock);
+                } else {
+                    int n = decompressor.decompress(frame, pos, streamBytes, target, dst, neblock);
+                    if (n != neblock) {
+                        throw new StorageException("blosc block " + j + " stream " + s + ": corrupt "
+                                + BloscCname.formatName(format) + " data ("
+                                + (n < 0 ? "undecodable" : "decodes to " + n + " bytes") + ", expected " + neblock
+                                + " bytes)");
+                    }
+                }
+                pos += streamBytes;
+            }
+            if (shuffle) {
+                ByteShuffle.unshuffle(typesize, bsize, tmp, 0, out, blockOff);
+            } else if (bitshuffleBlock) {
+                BitShuffle.unshuffle(typesize, bsize, tmp, 0, out, blockOff);
+            }
+        }
+        return out;
+    }
+
+    private static long toUnsigned(int v) {
+        return Integer.toUnsignedLong(v);
+    }
+}

@@ -1,0 +1,191 @@
+package io.cubed.storage.zarr.blosc;
+
+import io.cubed.error.StorageException;
+import java.util.Arrays;
+
+/**
+ * Writes Blosc-1 frames the way c-blosc 1.x does: same block size choice, split decision, header flags, stream layout
+ * and fall-backs to stored streams or a stored (memcpyed) frame when data does not compress. Sizes are in bytes.
+ */
+final class BloscEncoder {
+    static final int VERSION_FORMAT = 2;
+    static final int CODEC_VERSION_FORMAT = 1;
+    static final int HEADER_BYTES = 16;
+    static final int FLAG_SHUFFLE = 0x1;
+    static final int FLAG_MEMCPYED = 0x2;
+    static final int FLAG_BITSHUFFLE = 0x4;
+    static final int FLAG_RESERVED = 0x8;
+    static final int FLAG_DONT_SPLIT = 0x10;
+    /** Largest element size stored in the header; larger ones are treated as a stream of single bytes. */
+    static final int MAX_TYPESIZE = 255;
+    /** Blocks split into one stream per element byte only for element sizes up to this. */
+    static final int MAX_SPLITS = 16;
+    /** Inputs below this are stored; blocks split only if they hold at least this many elements. */
+    static final int MIN_BUFFERSIZE = 128;
+
+    static final int MAX_BLOCKSIZE = (Integer.MAX_VALUE - MAX_TYPESIZE * 4) / 3;
+    static final int MAX_BUFFERSIZE = Integer.MAX_VALUE - HEADER_BYTES;
+    private static final int L1 = 32 * 1024;
+
+    private BloscEncoder() {}
+
+    /**
+     * Encodes {@code src} as one frame with the given internal codec, level (0..9), concrete shuffle, forced block size
+     * in bytes (0 for automatic) and element size in bytes.
+     */
+    static byte[] encode(
+            byte[] src, BloscCname cname, int clevel, BloscShuffle shuffle, int forcedBlocksize, int typesizeBytes) {
+        int nbytes = src.length;
+        if (nbytes > MAX_BUFFERSIZE) {
+            throw new StorageException(
+                    "blosc cannot encode " + nbytes + " bytes: the limit is " + MAX_BUFFERSIZE + " bytes");
+        }
+        int typesize = typesizeBytes > MAX_TYPESIZE ? 1 : typesizeBytes;
+        int blocksize = computeBlocksize(cname, clevel, typesize, nbytes, forcedBlocksize);
+        int nblocks = nbytes / blocksize + (nbytes % blocksize > 0 ? 1 : 0);
+        boolean split = splitBlock(cname, typesize, blocksize);
+
+        int flags = cname.formatCode() << 5;
+        if (shuffle == BloscShuffle.SHUFFLE) {
+            flags |= FLAG_SHUFFLE;
+        } else if (shuffle == BloscShuffle.BITSHUFFLE) {
+            flags |= FLAG_BITSHUFFLE;
+        }
+        if (!split) {
+            flags |= FLAG_DONT_SPLIT;
+        }
+        byte[] dest = new byte[nbytes + HEADER_BYTES];
+        int ntbytes = 0;
+        if (clevel > 0 && nbytes >= MIN_BUFFERSIZE) {
+            try (InternalCodecs.Compressor compressor = InternalCodecs.compressor(cname, clevel)) {
+                ntbytes = compressBlocks(
+                        src, dest, compressor, flags, typesize, blocksize, nblocks, split && typesize > 1);
+            }
+        }
+        if (ntbytes == 0) {
+            flags |= FLAG_MEMCPYED;
+            System.arraycopy(src, 0, dest, HEADER_BYTES, nbytes);
+            ntbytes = HEADER_BYTES + nbytes;
+        }
+        dest[0] = VERSION_FORMAT;
+        dest[1] = CODEC_VERSION_FORMAT;
+        dest[2] = (byte) flags;
+        dest[3] = (byte) typesize;
+        LittleEndian.putInt(dest, 4, nbytes);
+        LittleEndian.putInt(dest, 8, blocksize);
+        LittleEndian.putInt(dest, 12, ntbytes);
+        return ntbytes == dest.length ? dest : Arrays.copyOf(dest, ntbytes);
+    }
+
+    /**
+     * Writes the block offsets and compressed blocks after the header; returns the frame size in bytes, or 0 when the
+     * data does not fit in {@code dest} (the caller then stores it).
+     */
+    private static int compressBlocks(
+            byte[] src,
+            byte[] dest,
+            InternalCodecs.Compressor compressor,
+            int flags,
+            int typesize,
+            int blocksize,
+            int nblocks,
+            boolean split) {
+        int nbytes = src.length;
+        int maxbytes = dest.length;
+        boolean shuffle = (flags & FLAG_SHUFFLE) != 0 && typesize > 1;
+        boolean bitshuffle = (flags & FLAG_BITSHUFFLE) != 0;
+        byte[] tmp = shuffle || bitshuffle ? new byte[blocksize] : null;
+        int ntbytes = HEADER_BYTES + 4 * nblocks;
+        if (ntbytes > maxbytes) {
+            return 0;
+        }
+        for (int j = 0; j < nblocks; j++) {
+            LittleEndian.putInt(dest, HEADER_BYTES + 4 * j, ntbytes);
+            int blockOff = j * blocksize;
+            int bsize = Math.min(blocksize, nbytes - blockOff);
+            boolean leftover = bsize < blocksize;
+            byte[] in = src;
+            int inOff = blockOff;
+            if (shuffle) {
+                ByteShuffle.shuffle(typesize, bsize, src, blockOff, tmp, 0);
+                in = tmp;
+                inOff = 0;
+            } else if (bitshuffle && bsize >= typesize) {
+                BitShuffle.shuffle(typesize, bsize, src, blockOff, tmp, 0);
+                in = tmp;
+                inOff = 0;
+            }
+            int nsplits = split && !leftover ? typesize : 1;
+            int neblock = bsize / nsplits;
+            for (int s = 0; s < nsplits; s++) {
+                int sizeAt = ntbytes;
+                ntbytes += 4;
+                int maxout = neblock;
+                if (ntbytes + maxout > maxbytes) {
+                    maxout = maxbytes - ntbytes;
+                    if (maxout <= 0) {
+                        return 0;
+                    }
+                }
+                int streamOff = inOff + s * neblock;
+                int cbytes = compressor.compress(in, streamOff, neblock, dest, ntbytes, maxout);
+                if (cbytes <= 0 || cbytes >= neblock) {
+                    // Store the stream; a size equal to the stream length marks it as stored.
+                    if (ntbytes + neblock > maxbytes) {
+                        return 0;
+                    }
+                    System.arraycopy(in, streamOff, dest, ntbytes, neblock);
+                    cbytes = neblock;
+                }
+                LittleEndian.putInt(dest, sizeAt, cbytes);
+                ntbytes += cbytes;
+            }
+        }
+        return ntbytes;
+    }
+
+    /** Whether c-blosc (in its default forward-compatible split mode) splits blocks into one stream per byte. */
+    static boolean splitBlock(BloscCname cname, int typesize, int blocksize) {
+        return cname != BloscCname.ZSTD && typesize <= MAX_SPLITS && blocksize / typesize >= MIN_BUFFERSIZE;
+    }
+
+    /** The block size in bytes c-blosc 1.x chooses for these parameters ({@code forced} 0 means automatic). */
+    static int computeBlocksize(BloscCname cname, int clevel, int typesize, int nbytes, int forced) {
+        if (nbytes < typesize) {
+            return 1;
+        }
+        int blocksize = nbytes;
+        if (forced != 0) {
+            blocksize = Math.min(Math.max(forced, MIN_BUFFERSIZE), MAX_BLOCKSIZE);
+        } else if (nbytes >= L1) {
+            blocksize = L1;
+            if (cname.highCompressionRatio()) {
+                blocksize *= 2;
+            }
+            if (clevel == 0) {
+                blocksize /= 4;
+            } else if (clevel == 1) {
+                blocksize /= 2;
+            } else if (clevel == 3) {
+                blocksize *= 2;
+            } else if (clevel == 4 || clevel == 5) {
+                blocksize *= 4;
+            } else if (clevel >= 6 && clevel <= 8) {
+                blocksize *= 8;
+            } else if (clevel == 9) {
+                blocksize *= cname.highCompressionRatio() ? 16 : 8;
+            }
+        }
+        if (clevel > 0 && splitBlock(cname, typesize, blocksize)) {
+            blocksize = Math.min(blocksize, 1 << 18) * typesize;
+            blocksize = Math.min(Math.max(blocksize, 1 << 16), 1 << 20);
+        }
+        if (blocksize > nbytes) {
+            blocksize = nbytes;
+        }
+        if (blocksize > typesize) {
+            blocksize = blocksize / typesize * typesize;
+        }
+        return blocksize;
+    }
+}

@@ -1,0 +1,64 @@
+package io.cubed.storage.zarr.blosc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The byte and bit shuffles against straightforward reference definitions, for many element and block sizes. */
+class BloscShuffleTest {
+    private static final int[] BLOCK_BYTES = {0, 1, 7, 8, 63, 64, 65, 128, 200, 1000, 1024, 4099, 8192};
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 7, 8, 12, 16, 17, 255})
+    void byteShuffleMatchesDefinition(int typesize) {
+        for (int bytes : BLOCK_BYTES) {
+            byte[] src = BloscTestData.random(bytes + 3, bytes);
+            int n = bytes / typesize;
+            byte[] expected = new byte[bytes];
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < typesize; j++) {
+                    expected[j * n + i] = src[3 + i * typesize + j];
+                }
+            }
+            System.arraycopy(src, 3 + n * typesize, expected, n * typesize, bytes - n * typesize);
+            byte[] shuffled = new byte[bytes + 5];
+            ByteShuffle.shuffle(typesize, bytes, src, 3, shuffled, 5);
+            assertThat(java.util.Arrays.copyOfRange(shuffled, 5, 5 + bytes)).isEqualTo(expected);
+
+            byte[] back = new byte[bytes + 2];
+            ByteShuffle.unshuffle(typesize, bytes, shuffled, 5, back, 2);
+            assertThat(java.util.Arrays.copyOfRange(back, 2, 2 + bytes))
+                    .isEqualTo(java.util.Arrays.copyOfRange(src, 3, 3 + bytes));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 8, 16, 33})
+    void bitShuffleMatchesDefinition(int typesize) {
+        for (int bytes : BLOCK_BYTES) {
+            byte[] src = BloscTestData.random(bytes, bytes + 1);
+            int n = bytes / typesize;
+            byte[] expected = src.clone();
+            if (n % 8 == 0) {
+                // Bit row 8*j+b holds bit b of byte j of every element, element i at bit i%8 of byte i/8.
+                java.util.Arrays.fill(expected, 0, n * typesize, (byte) 0);
+                for (int i = 0; i < n; i++) {
+                    for (int j = 0; j < typesize; j++) {
+                        for (int b = 0; b < 8; b++) {
+                            int bit = (src[i * typesize + j] >>> b) & 1;
+                            int pos = (8 * j + b) * n + i;
+                            expected[pos / 8] |= (byte) (bit << (pos % 8));
+                        }
+                    }
+                }
+            }
+            byte[] shuffled = new byte[bytes];
+            BitShuffle.shuffle(typesize, bytes, src, 0, shuffled, 0);
+            assertThat(shuffled).as("%d bytes", bytes).isEqualTo(expected);
+            byte[] back = new byte[bytes];
+            BitShuffle.unshuffle(typesize, bytes, shuffled, 0, back, 0);
+            assertThat(back).isEqualTo(src);
+        }
+    }
+}
