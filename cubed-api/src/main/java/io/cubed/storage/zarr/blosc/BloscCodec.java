@@ -1,7 +1,7 @@
 package io.cubed.storage.zarr.blosc;
 
 import io.cubed.error.StorageException;
-import io.cubed.storage.zarr.Codec;
+import io.cubed.storage.zarr.codec.Codec;
 import java.util.Objects;
 
 /**
