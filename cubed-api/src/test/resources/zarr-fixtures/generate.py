@@ -221,6 +221,9 @@ def generate_malformed():
     malformed("zero_chunk", {".zarray": zarray(shape=(4, 4), chunks=(2, 0))}, "[2, 0]")
     malformed("unknown_compressor", {".zarray": zarray(compressor={"id": "lzma", "preset": 1})}, "lzma")
     malformed("bad_compressor_level", {".zarray": zarray(compressor={"id": "zlib", "level": 42})}, "42")
+    blosc = {"id": "blosc", "cname": "snappy", "clevel": 5, "shuffle": 1, "blocksize": 0}
+    malformed("blosc_bad_cname", {".zarray": zarray(compressor=blosc)}, "snappy")
+    malformed("blosc_bad_shuffle", {".zarray": zarray(compressor=dict(blosc, cname="lz4", shuffle=7))}, "shuffle=7")
     malformed("dtype_datetime", {".zarray": zarray(dtype="<M8[ns]")}, "<M8[ns]")
     malformed("dtype_bytes", {".zarray": zarray(dtype="|S5")}, "|S5")
     malformed("dtype_structured", {".zarray": zarray(dtype=[["a", "<i4"], ["b", "<f8"]])}, "<f8")
