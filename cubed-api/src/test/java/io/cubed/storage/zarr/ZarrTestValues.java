@@ -19,37 +19,22 @@ final class ZarrTestValues {
 
     /** The Array API type of a NumPy type string such as {@code "<f8"}, {@code ">i4"} or {@code "|b1"}. */
     static DType dtypeOf(String numpy) {
-        String kindSize = numpy.substring(1);
-        switch (kindSize) {
-            case "b1":
-                return DType.BOOL;
-            case "i1":
-                return DType.INT8;
-            case "i2":
-                return DType.INT16;
-            case "i4":
-                return DType.INT32;
-            case "i8":
-                return DType.INT64;
-            case "u1":
-                return DType.UINT8;
-            case "u2":
-                return DType.UINT16;
-            case "u4":
-                return DType.UINT32;
-            case "u8":
-                return DType.UINT64;
-            case "f4":
-                return DType.FLOAT32;
-            case "f8":
-                return DType.FLOAT64;
-            case "c8":
-                return DType.COMPLEX64;
-            case "c16":
-                return DType.COMPLEX128;
-            default:
-                throw new IllegalArgumentException("not an Array API dtype: " + numpy);
-        }
+        return switch (numpy.substring(1)) {
+            case "b1" -> DType.BOOL;
+            case "i1" -> DType.INT8;
+            case "i2" -> DType.INT16;
+            case "i4" -> DType.INT32;
+            case "i8" -> DType.INT64;
+            case "u1" -> DType.UINT8;
+            case "u2" -> DType.UINT16;
+            case "u4" -> DType.UINT32;
+            case "u8" -> DType.UINT64;
+            case "f4" -> DType.FLOAT32;
+            case "f8" -> DType.FLOAT64;
+            case "c8" -> DType.COMPLEX64;
+            case "c16" -> DType.COMPLEX128;
+            default -> throw new IllegalArgumentException("not an Array API dtype: " + numpy);
+        };
     }
 
     /**
@@ -60,20 +45,15 @@ final class ZarrTestValues {
         if (manifestFill == null) {
             return null;
         }
-        switch (dtype.kind()) {
-            case BOOL:
-                return Scalar.ofBoolean((Boolean) manifestFill);
-            case SIGNED:
-                return Scalar.ofLong(Long.parseLong((String) manifestFill));
-            case UNSIGNED:
-                return Scalar.ofLong(Long.parseUnsignedLong((String) manifestFill));
-            case FLOAT:
-                return Scalar.ofDouble(Double.parseDouble((String) manifestFill));
-            default:
-                List<?> pair = (List<?>) manifestFill;
-                return Scalar.ofComplex(
-                        Double.parseDouble((String) pair.get(0)), Double.parseDouble((String) pair.get(1)));
-        }
+        return switch (dtype.kind()) {
+            case BOOL -> Scalar.ofBoolean((Boolean) manifestFill);
+            case SIGNED -> Scalar.ofLong(Long.parseLong((String) manifestFill));
+            case UNSIGNED -> Scalar.ofLong(Long.parseUnsignedLong((String) manifestFill));
+            case FLOAT -> Scalar.ofDouble(Double.parseDouble((String) manifestFill));
+            case COMPLEX -> Scalar.ofComplex(
+                    Double.parseDouble((String) ((List<?>) manifestFill).get(0)),
+                    Double.parseDouble((String) ((List<?>) manifestFill).get(1)));
+        };
     }
 
     /** Decodes C-order little-endian element bytes (bool one byte, complex as real/imag pairs) into a chunk. */
@@ -127,18 +107,13 @@ final class ZarrTestValues {
     }
 
     private static String elementString(Chunk c, int flat) {
-        switch (c.dtype().kind()) {
-            case BOOL:
-                return Boolean.toString(c.booleans()[flat]);
-            case SIGNED:
-                return Long.toString(c.getLong(flat));
-            case UNSIGNED:
-                return Long.toUnsignedString(c.getLong(flat));
-            case FLOAT:
-                return Double.toString(c.getDouble(flat));
-            default:
-                return "(" + c.getDouble(flat) + ", " + c.getImag(flat) + ")";
-        }
+        return switch (c.dtype().kind()) {
+            case BOOL -> Boolean.toString(c.booleans()[flat]);
+            case SIGNED -> Long.toString(c.getLong(flat));
+            case UNSIGNED -> Long.toUnsignedString(c.getLong(flat));
+            case FLOAT -> Double.toString(c.getDouble(flat));
+            case COMPLEX -> "(" + c.getDouble(flat) + ", " + c.getImag(flat) + ")";
+        };
     }
 
     static int[] unravel(int flat, int[] shape) {
