@@ -250,7 +250,8 @@ public sealed interface Compressor extends Serializable
                             BloscShuffle.fromCode(intParam(json, "shuffle", 1, where)),
                             intParam(json, "blocksize", 0, where));
             }
-        } catch (InvalidArgumentException | StorageException e) {
+        } catch (InvalidArgumentException | StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            // The Blosc enums reject an unknown cname or shuffle code with plain Java exceptions; name the config.
             throw new StorageException("bad compressor " + json + " in " + where + ": " + e.getMessage(), e);
         }
         throw new AssertionError(id);

@@ -92,7 +92,9 @@ public final class ZarrArray implements ChunkStore, Serializable {
 
     /**
      * This array, but skipping (and deleting) chunks whose every element equals the fill value when {@code write} is
-     * false, as zarr-python's {@code write_empty_chunks=False}; by default every chunk is written.
+     * false, as zarr-python's {@code write_empty_chunks=False}; by default every chunk is written. An array without a
+     * fill value ({@code fill_value: null}) writes every chunk regardless, as zarr-python does: its readers leave
+     * missing chunks uninitialised, so a skipped all-zero chunk would not read back as zeros.
      */
     public ZarrArray writeEmptyChunks(boolean write) {
         return write == writeEmptyChunks ? this : new ZarrArray(url, supplier, metadata, write);
@@ -207,7 +209,8 @@ public final class ZarrArray implements ChunkStore, Serializable {
             throw new InvalidArgumentException("chunk " + describe(url, key) + " has shape " + Arrays.toString(shape)
                     + " but the chunk written has shape " + Arrays.toString(chunk.shape()));
         }
-        if (!writeEmptyChunks && chunk.isAll(fillValue())) {
+        Scalar declaredFill = metadata.fillValue();
+        if (!writeEmptyChunks && declaredFill != null && chunk.isAll(declaredFill)) {
             store().delete(key);
             return;
         }
