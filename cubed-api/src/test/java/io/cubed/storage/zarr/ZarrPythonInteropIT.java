@@ -12,6 +12,7 @@ import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.storage.StoreOptions;
+import io.cubed.testing.ExternalTool;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +26,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -67,9 +67,9 @@ class ZarrPythonInteropIT {
 
     /** Skips the calling test (reported as skipped, with the reason) when zarr-python cannot be imported. */
     private static void requireZarrPython() {
-        Assumptions.assumeTrue(
+        ExternalTool.require(
                 unavailable == null,
-                () -> "zarr-python interop skipped: " + PYTHON + " cannot import zarr and numcodecs (" + unavailable
+                "zarr-python interop skipped: " + PYTHON + " cannot import zarr and numcodecs (" + unavailable
                         + "); set -Dcubed.test.python=/path/to/python");
     }
 

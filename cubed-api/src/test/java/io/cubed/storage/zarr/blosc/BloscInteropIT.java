@@ -2,6 +2,7 @@ package io.cubed.storage.zarr.blosc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cubed.testing.ExternalTool;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +39,7 @@ class BloscInteropIT {
         } catch (IOException e) {
             available = false;
         }
-        Assumptions.assumeTrue(
+        ExternalTool.require(
                 available, PYTHON + " cannot import numcodecs and numpy; interop with numcodecs not tested");
     }
 
