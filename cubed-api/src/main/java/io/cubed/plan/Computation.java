@@ -124,20 +124,23 @@ public final class Computation {
             for (ArrayNode out : op.outputs()) {
                 String url = urls.get(out);
                 if (Stores.open(url, spec.storeOptions()).exists(ZarrArray.ZARRAY)) {
-                    throw new PlanException("cannot write " + out.name() + " to " + url + ": an array already exists "
-                            + "there");
+                    throw new PlanException(
+                            "cannot write " + out.name() + " to " + url + ": an array already exists " + "there");
                 }
             }
         }
         List<Stage> stages = new ArrayList<>();
         for (OpNode op : plan.ops()) {
             for (ArrayNode out : op.outputs()) {
-                stores.put(out, ZarrArray.create(
-                        urls.get(out),
-                        ZarrCreateOptions.builder(out.grid().shape(), out.grid().chunkShape(), out.dtype())
-                                .compressor(Compressor.defaultCompressor())
-                                .build(),
-                        spec.storeOptions()));
+                stores.put(
+                        out,
+                        ZarrArray.create(
+                                urls.get(out),
+                                ZarrCreateOptions.builder(
+                                                out.grid().shape(), out.grid().chunkShape(), out.dtype())
+                                        .compressor(Compressor.defaultCompressor())
+                                        .build(),
+                                spec.storeOptions()));
             }
         }
         for (OpNode op : plan.ops()) {

@@ -94,7 +94,14 @@ public final class Plan {
     public String explain(Map<OpNode, Long> projected, MemorySize allowed) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(
-                Locale.ROOT, "%-8s %-22s %8s %14s %12s  %s%n", "op", "name", "tasks", "memory/task", "writes", "output"));
+                Locale.ROOT,
+                "%-8s %-22s %8s %14s %12s  %s%n",
+                "op",
+                "name",
+                "tasks",
+                "memory/task",
+                "writes",
+                "output"));
         long maxMem = 0;
         long totalWrite = 0;
         for (OpNode op : ops) {

@@ -126,7 +126,8 @@ public final class Spec {
 
     /** Builder of {@link Spec}; {@link #build} checks the memory sizes and that the work directory can be written. */
     public static final class Builder {
-        private String workDir = Path.of(System.getProperty("java.io.tmpdir"), "cubed").toString();
+        private String workDir =
+                Path.of(System.getProperty("java.io.tmpdir"), "cubed").toString();
         private MemorySize allowedMem = DEFAULT_ALLOWED_MEM;
         private MemorySize reservedMem = DEFAULT_RESERVED_MEM;
         private Executor executor = LocalExecutor.defaults();
@@ -202,8 +203,8 @@ public final class Spec {
                 store.put(probe, "probe".getBytes(StandardCharsets.UTF_8));
                 store.delete(probe);
             } catch (CubedException e) {
-                throw new InvalidArgumentException("workDir '" + spec.workDir + "' cannot be written: " + e.getMessage(),
-                        e);
+                throw new InvalidArgumentException(
+                        "workDir '" + spec.workDir + "' cannot be written: " + e.getMessage(), e);
             }
         }
     }

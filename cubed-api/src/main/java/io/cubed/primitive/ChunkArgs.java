@@ -45,8 +45,8 @@ public final class ChunkArgs {
     /** The single chunk of input {@code input}; fails when it contributes several. */
     public Chunk chunk(int input) {
         if (keys[input].length != 1) {
-            throw new InvalidArgumentException("input " + input + " contributes " + keys[input].length
-                    + " chunks to this task, not one");
+            throw new InvalidArgumentException(
+                    "input " + input + " contributes " + keys[input].length + " chunks to this task, not one");
         }
         return read(input, 0);
     }

@@ -45,8 +45,8 @@ public final class IndexKeyFunction implements KeyFunction {
                 if (prev == null || prev == 1) {
                     counts.put(c, n);
                 } else if (n != 1 && n != prev) {
-                    throw new InvalidArgumentException("index '" + c + "' has " + prev + " chunks in one input and "
-                            + n + " in input " + j + "; chunks must match (rechunk one of them)");
+                    throw new InvalidArgumentException("index '" + c + "' has " + prev + " chunks in one input and " + n
+                            + " in input " + j + "; chunks must match (rechunk one of them)");
                 }
             }
         }

@@ -1,0 +1,107 @@
+package io.cubed;
+
+import io.cubed.array.Chunking;
+import io.cubed.array.CubedArray;
+import io.cubed.chunk.Chunk;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.plan.ArrayNode;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.Callback;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.RegroupedChunkStore;
+import io.cubed.storage.VirtualArray;
+import io.cubed.storage.zarr.ZarrArray;
+import io.cubed.storage.zarr.ZarrCreateOptions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The entry point: arrays from Zarr and from Java data, and computing or storing several arrays in one computation.
+ * Array API functions live in {@code io.cubed.array} ({@code Creation}, {@code Elementwise}, {@code Blockwise}, …).
+ */
+public final class Cubed {
+    /** Largest array {@link #asarray} takes, in bytes (as Cubed): bigger data belongs in Zarr. */
+    public static final long ASARRAY_LIMIT_BYTES = 1_000_000;
+
+    private Cubed() {}
+
+    /** The Zarr array at {@code url} (a path or URI), in its stored chunks. */
+    public static CubedArray fromZarr(String url, Spec spec) {
+        return CubedArray.of(ArrayNode.source(ZarrArray.open(url, spec.storeOptions())), spec);
+    }
+
+    /**
+     * The Zarr array at {@code url} read in larger chunks, each a whole number of stored chunks per axis ({@code -1}:
+     * the whole axis); tasks assemble them from the stored chunks.
+     */
+    public static CubedArray fromZarr(String url, Spec spec, int... chunks) {
+        ZarrArray stored = ZarrArray.open(url, spec.storeOptions());
+        ChunkGrid wanted = Chunking.grid(stored.grid().shape(), chunks, url);
+        ChunkStore view = RegroupedChunkStore.of(stored, wanted.chunkShape());
+        return CubedArray.of(ArrayNode.source(view), spec);
+    }
+
+    /**
+     * A small array from Java data (at most {@value #ASARRAY_LIMIT_BYTES} bytes), carried inside the tasks that read
+     * it; {@code data} is copied. Larger data: {@link #fromArray} or {@link #fromZarr}.
+     */
+    public static CubedArray asarray(Chunk data, Spec spec, int... chunks) {
+        if (data.nbytes() > ASARRAY_LIMIT_BYTES) {
+            throw new InvalidArgumentException("asarray takes at most " + ASARRAY_LIMIT_BYTES + " bytes, but the "
+                    + data.dtype() + " data of shape " + Arrays.toString(data.shape()) + " has " + data.nbytes()
+                    + "; use Cubed.fromArray (writes it to the work directory) or Cubed.fromZarr");
+        }
+        ChunkGrid grid = Chunking.grid(longs(data.shape()), chunks, "asarray");
+        Chunk copy = Chunk.allocate(data.dtype(), data.shape());
+        Chunk.copyRegion(data, new int[data.ndim()], copy, new int[data.ndim()], data.shape());
+        return CubedArray.of(ArrayNode.source(VirtualArray.inMemory(copy, grid)), spec);
+    }
+
+    /**
+     * An array from Java data of any size: writes it now, chunk by chunk, to a Zarr array in the spec's work directory
+     * and returns that array.
+     */
+    public static CubedArray fromArray(Chunk data, Spec spec, int... chunks) {
+        ChunkGrid grid = Chunking.grid(longs(data.shape()), chunks, "fromArray");
+        String w = spec.workDir();
+        String url = (w.endsWith("/") ? w : w + "/") + "cubed-input-" + UUID.randomUUID() + ".zarr";
+        ZarrArray z = ZarrArray.create(
+                url,
+                ZarrCreateOptions.builder(grid.shape(), grid.chunkShape(), data.dtype())
+                        .build(),
+                spec.storeOptions());
+        for (long i = 0; i < grid.numChunks(); i++) {
+            long[] coords = grid.chunkCoordsOf(i);
+            long[] off = grid.chunkOffset(coords);
+            int[] shape = grid.chunkShapeAt(coords);
+            Chunk c = Chunk.allocate(data.dtype(), shape);
+            int[] src = new int[off.length];
+            for (int a = 0; a < off.length; a++) {
+                src[a] = (int) off[a];
+            }
+            Chunk.copyRegion(data, src, c, new int[shape.length], shape);
+            z.writeChunk(c, coords);
+        }
+        return CubedArray.of(ArrayNode.source(z), spec);
+    }
+
+    /** Computes {@code arrays} in one computation and returns each in memory. */
+    public static List<Chunk> compute(List<CubedArray> arrays, Callback... callbacks) {
+        return io.cubed.array.Execution.compute(arrays, List.of(callbacks));
+    }
+
+    /** Computes {@code arrays} into new Zarr arrays at {@code urls} (one each) in one computation. */
+    public static void store(List<CubedArray> arrays, List<String> urls, Callback... callbacks) {
+        io.cubed.array.Execution.store(arrays, urls, List.of(callbacks));
+    }
+
+    private static long[] longs(int[] a) {
+        long[] l = new long[a.length];
+        for (int i = 0; i < a.length; i++) {
+            l[i] = a[i];
+        }
+        return l;
+    }
+}

@@ -1,0 +1,91 @@
+package io.cubed.array;
+
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.plan.ArrayNode;
+import io.cubed.plan.Spec;
+import io.cubed.storage.VirtualArray;
+
+/**
+ * Creation functions of the Array API. Each returns a virtual array: its chunks are generated inside the tasks that
+ * read them, so creating one writes nothing and reads nothing. Chunks are given per axis, {@code -1} for a whole axis.
+ */
+public final class Creation {
+    private Creation() {}
+
+    /** An array of zeros ({@code zeros}). */
+    public static CubedArray zeros(long[] shape, int[] chunks, DType dtype, Spec spec) {
+        return full(shape, Scalar.zero(), chunks, dtype, spec);
+    }
+
+    /** An array of ones ({@code ones}). */
+    public static CubedArray ones(long[] shape, int[] chunks, DType dtype, Spec spec) {
+        return full(shape, dtype == DType.BOOL ? Scalar.ofBoolean(true) : Scalar.ofLong(1), chunks, dtype, spec);
+    }
+
+    /** An uninitialized array ({@code empty}); Cubed fills it with zeros. */
+    public static CubedArray empty(long[] shape, int[] chunks, DType dtype, Spec spec) {
+        return zeros(shape, chunks, dtype, spec);
+    }
+
+    /** An array whose every element is {@code value} converted to {@code dtype} ({@code full}). */
+    public static CubedArray full(long[] shape, Scalar value, int[] chunks, DType dtype, Spec spec) {
+        ChunkGrid grid = Chunking.grid(shape, chunks, "full");
+        return virtual(VirtualArray.full(grid, dtype, value), spec);
+    }
+
+    /**
+     * Evenly spaced values {@code start, start + step, …} below {@code stop} (above, for a negative step), in chunks
+     * of {@code chunk} elements ({@code arange}).
+     */
+    public static CubedArray arange(double start, double stop, double step, int chunk, DType dtype, Spec spec) {
+        if (step == 0 || Double.isNaN(step)) {
+            throw new InvalidArgumentException("arange: step must be a non-zero number, got " + step);
+        }
+        long length = (long) Math.max(0, Math.ceil((stop - start) / step));
+        ChunkGrid grid = Chunking.grid(new long[] {length}, new int[] {chunk}, "arange");
+        return virtual(VirtualArray.arange(start, step, length, grid.chunkShape(0), dtype), spec);
+    }
+
+    /** {@code num} evenly spaced values from {@code start} to {@code stop}, which is included when {@code endpoint}. */
+    public static CubedArray linspace(
+            double start, double stop, long num, boolean endpoint, int chunk, DType dtype, Spec spec) {
+        if (num < 0) {
+            throw new InvalidArgumentException("linspace: num must not be negative, got " + num);
+        }
+        ChunkGrid grid = Chunking.grid(new long[] {num}, new int[] {chunk}, "linspace");
+        return virtual(VirtualArray.linspace(start, stop, num, endpoint, grid.chunkShape(0), dtype), spec);
+    }
+
+    /** A {@code rows × cols} array with ones on diagonal {@code k} (0 the main one, positive above) ({@code eye}). */
+    public static CubedArray eye(long rows, long cols, long k, int[] chunks, DType dtype, Spec spec) {
+        ChunkGrid grid = Chunking.grid(new long[] {rows, cols}, chunks, "eye");
+        return virtual(VirtualArray.eye(rows, cols, k, grid.chunkShape(), dtype), spec);
+    }
+
+    /** Zeros with the shape, chunks, dtype and spec of {@code x} ({@code zeros_like}). */
+    public static CubedArray zerosLike(CubedArray x) {
+        return zeros(x.shape(), x.chunkShape(), x.dtype(), x.spec());
+    }
+
+    /** Ones with the shape, chunks, dtype and spec of {@code x} ({@code ones_like}). */
+    public static CubedArray onesLike(CubedArray x) {
+        return ones(x.shape(), x.chunkShape(), x.dtype(), x.spec());
+    }
+
+    /** An uninitialized array like {@code x} ({@code empty_like}); zeros. */
+    public static CubedArray emptyLike(CubedArray x) {
+        return zerosLike(x);
+    }
+
+    /** {@code value} everywhere, with the shape, chunks, dtype and spec of {@code x} ({@code full_like}). */
+    public static CubedArray fullLike(CubedArray x, Scalar value) {
+        return full(x.shape(), value, x.chunkShape(), x.dtype(), x.spec());
+    }
+
+    private static CubedArray virtual(VirtualArray v, Spec spec) {
+        return CubedArray.of(ArrayNode.source(v), spec);
+    }
+}

@@ -1,0 +1,123 @@
+package io.cubed.array;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.error.PlanException;
+import io.cubed.plan.ArrayNode;
+import io.cubed.plan.Computation;
+import io.cubed.plan.OpNode;
+import io.cubed.plan.Spec;
+import io.cubed.primitive.ChunkFunction;
+import io.cubed.primitive.IndexKeyFunction;
+import io.cubed.runtime.Callback;
+import io.cubed.runtime.ProgressBar;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Runs computations for arrays: the shared path of compute, toZarr, {@code Cubed.store} and explain. */
+public final class Execution {
+    private Execution() {}
+
+    /** The one spec of {@code arrays}; arrays built with different specs cannot be computed together. */
+    static Spec commonSpec(List<CubedArray> arrays) {
+        Spec spec = arrays.get(0).spec();
+        for (CubedArray a : arrays) {
+            if (!a.spec().equals(spec)) {
+                throw new PlanException("arrays " + arrays.get(0).name() + " and " + a.name()
+                        + " have different specs (" + spec + " vs " + a.spec() + "); build all arrays of one "
+                        + "computation with the same Spec");
+            }
+        }
+        return spec;
+    }
+
+    /** Computes {@code arrays} in one computation and reads each whole into memory. */
+    public static List<Chunk> compute(List<CubedArray> arrays, List<Callback> callbacks) {
+        Spec spec = commonSpec(arrays);
+        List<ArrayNode> nodes = new ArrayList<>();
+        for (CubedArray a : arrays) {
+            nodes.add(a.node());
+        }
+        Computation c = Computation.prepare(spec, nodes, Map.of());
+        try {
+            c.run(withProgress(callbacks));
+            List<Chunk> out = new ArrayList<>();
+            for (ArrayNode n : nodes) {
+                out.add(c.store(n)
+                        .readRegion(new long[n.grid().ndim()], toInts(n.grid().shape())));
+            }
+            return out;
+        } finally {
+            c.cleanup();
+        }
+    }
+
+    /** Computes {@code arrays} into new Zarr arrays at {@code urls}, in one computation. */
+    public static void store(List<CubedArray> arrays, List<String> urls, List<Callback> callbacks) {
+        if (arrays.size() != urls.size()) {
+            throw new PlanException(
+                    "store needs one URL per array: " + arrays.size() + " arrays, " + urls.size() + " URLs");
+        }
+        Spec spec = commonSpec(arrays);
+        List<ArrayNode> nodes = new ArrayList<>();
+        Map<ArrayNode, String> targets = new HashMap<>();
+        for (int i = 0; i < arrays.size(); i++) {
+            ArrayNode n = arrays.get(i).node();
+            if (n.op() == null || targets.containsKey(n)) {
+                // A source (or an array stored twice) is copied by an operation of its own.
+                n = copyOf(n);
+            }
+            nodes.add(n);
+            targets.put(n, urls.get(i));
+        }
+        Computation c = Computation.prepare(spec, nodes, targets);
+        try {
+            c.run(withProgress(callbacks));
+        } finally {
+            c.cleanup();
+        }
+    }
+
+    static String explain(List<CubedArray> arrays) {
+        Spec spec = commonSpec(arrays);
+        List<ArrayNode> nodes = new ArrayList<>();
+        for (CubedArray a : arrays) {
+            nodes.add(a.node());
+        }
+        return Computation.prepare(spec, nodes, Map.of()).explain();
+    }
+
+    private static ArrayNode copyOf(ArrayNode n) {
+        String ind = Blockwise.letters(n.grid().ndim());
+        OpNode op = OpNode.blockwise(
+                "copy",
+                List.of(n),
+                new IndexKeyFunction(
+                        ind, new String[] {ind}, new long[][] {n.grid().chunksPerAxis()}),
+                (ChunkFunction) (args, coords) -> new Chunk[] {args.chunk(0)},
+                new int[] {1},
+                0,
+                List.of(n.dtype()),
+                List.of(n.grid()));
+        return op.outputs().get(0);
+    }
+
+    private static List<Callback> withProgress(List<Callback> callbacks) {
+        ProgressBar bar = ProgressBar.forConsole();
+        if (bar == null) {
+            return callbacks;
+        }
+        List<Callback> all = new ArrayList<>(callbacks);
+        all.add(bar);
+        return all;
+    }
+
+    static int[] toInts(long[] shape) {
+        int[] s = new int[shape.length];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = Math.toIntExact(shape[i]);
+        }
+        return s;
+    }
+}
