@@ -114,11 +114,15 @@ final class DemoCommand implements Callable<Integer> {
         Chunk c = Chunk.allocate(DType.FLOAT64, shape);
         double[] d = c.doubles();
         SplittableRandom noise = new SplittableRandom(31 * coords[0] + coords[1]);
+        double[] columns = new double[shape[1]];
+        for (int k = 0; k < shape[1]; k++) {
+            columns[k] = 20 * Math.cos((offset[1] + k) / 300.0);
+        }
         int i = 0;
         for (int r = 0; r < shape[0]; r++) {
             double y = Math.sin((offset[0] + r) / 500.0);
             for (int k = 0; k < shape[1]; k++) {
-                d[i++] = 20 * y * Math.cos((offset[1] + k) / 300.0) + 280 + noise.nextDouble() * 0.01;
+                d[i++] = y * columns[k] + 280 + noise.nextDouble() * 0.01;
             }
         }
         return c;
