@@ -74,10 +74,6 @@ public final class Computation {
         return c;
     }
 
-    private BufferCopies copiesOfUrl(String url) {
-        return copiesOf(url);
-    }
-
     private static BufferCopies copiesOf(String url) {
         return BufferCopies.forStore(Stores.open(url).isObjectStore());
     }
