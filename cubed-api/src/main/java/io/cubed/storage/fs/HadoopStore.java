@@ -94,8 +94,8 @@ public final class HadoopStore implements Store {
             }
             long len = st.getLen();
             if (len > Integer.MAX_VALUE - 8) {
-                throw new StorageException("'" + key + "' in " + uri + " has " + len + " bytes, more than one value "
-                        + "may hold");
+                throw new StorageException(
+                        "'" + key + "' in " + uri + " has " + len + " bytes, more than one value " + "may hold");
             }
             byte[] buf = new byte[(int) len];
             try (FSDataInputStream in = fs.open(p)) {
@@ -119,8 +119,10 @@ public final class HadoopStore implements Store {
         } catch (FileNotFoundException e) {
             return null;
         } catch (java.io.EOFException e) {
-            throw new StorageException("cannot read bytes [" + offset + ", " + (offset + length) + ") of '" + key
-                    + "' in " + uri + ": the value is shorter", e);
+            throw new StorageException(
+                    "cannot read bytes [" + offset + ", " + (offset + length) + ") of '" + key + "' in " + uri
+                            + ": the value is shorter",
+                    e);
         } catch (IOException e) {
             throw failure("read", key, e);
         }
@@ -139,7 +141,8 @@ public final class HadoopStore implements Store {
                 }
                 return;
             }
-            Path tmp = new Path(target.getParent(), LocalStore.TEMP_PREFIX + target.getName() + "-" + UUID.randomUUID());
+            Path tmp =
+                    new Path(target.getParent(), LocalStore.TEMP_PREFIX + target.getName() + "-" + UUID.randomUUID());
             boolean moved = false;
             try {
                 try (FSDataOutputStream out = fs.create(tmp, false)) {

@@ -30,7 +30,8 @@ public final class InMemoryStore implements Store {
 
     /** A fresh store visible only through the returned instance. */
     public static InMemoryStore create() {
-        return new InMemoryStore("anonymous-" + System.identityHashCode(new Object()), "", new ConcurrentSkipListMap<>());
+        return new InMemoryStore(
+                "anonymous-" + System.identityHashCode(new Object()), "", new ConcurrentSkipListMap<>());
     }
 
     /** The JVM-wide store called {@code name}, created empty on first use; {@code memory://name} opens it too. */

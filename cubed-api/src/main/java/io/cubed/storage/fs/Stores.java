@@ -37,7 +37,8 @@ public final class Stores {
         String scheme = schemeOf(uri);
         if (scheme == null || scheme.equals("file")) {
             if ("hadoop".equals(options.get(BACKEND_OPTION))) {
-                return HadoopStore.open(scheme == null ? Path.of(uri).toAbsolutePath().toUri().toString() : uri, options);
+                return HadoopStore.open(
+                        scheme == null ? Path.of(uri).toAbsolutePath().toUri().toString() : uri, options);
             }
             return new LocalStore(scheme == null ? Path.of(uri) : Path.of(URI.create(uri)));
         }
@@ -54,8 +55,10 @@ public final class Stores {
         try {
             return HadoopStore.open(uri, options);
         } catch (NoClassDefFoundError e) {
-            throw new StorageException("opening '" + uri + "' needs Hadoop on the classpath (hadoop-client-api and "
-                    + "hadoop-client-runtime, and hadoop-aws for s3a://); Spark clusters provide it", e);
+            throw new StorageException(
+                    "opening '" + uri + "' needs Hadoop on the classpath (hadoop-client-api and "
+                            + "hadoop-client-runtime, and hadoop-aws for s3a://); Spark clusters provide it",
+                    e);
         }
     }
 
@@ -103,7 +106,9 @@ public final class Stores {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof UriSupplier && uri.equals(((UriSupplier) o).uri) && options.equals(((UriSupplier) o).options);
+            return o instanceof UriSupplier
+                    && uri.equals(((UriSupplier) o).uri)
+                    && options.equals(((UriSupplier) o).options);
         }
 
         @Override
