@@ -25,8 +25,9 @@ public final class Chunk {
         this.data = data;
         int expected = Math.multiplyExact(size, dtype.slotsPerElement());
         if (data.getClass() != dtype.arrayClass()) {
-            throw new InvalidArgumentException("a " + dtype + " chunk needs a " + dtype.arrayClass().getSimpleName()
-                    + " but got a " + data.getClass().getSimpleName());
+            throw new InvalidArgumentException(
+                    "a " + dtype + " chunk needs a " + dtype.arrayClass().getSimpleName() + " but got a "
+                            + data.getClass().getSimpleName());
         }
         if (java.lang.reflect.Array.getLength(data) != expected) {
             throw new InvalidArgumentException("a " + dtype + " chunk of shape " + Arrays.toString(shape) + " needs "
@@ -136,8 +137,8 @@ public final class Chunk {
         int flat = 0;
         for (int i = 0; i < shape.length; i++) {
             if (index[i] < 0 || index[i] >= shape[i]) {
-                throw new InvalidArgumentException("index " + Arrays.toString(index) + " is outside chunk shape "
-                        + Arrays.toString(shape));
+                throw new InvalidArgumentException(
+                        "index " + Arrays.toString(index) + " is outside chunk shape " + Arrays.toString(shape));
             }
             flat = flat * shape[i] + index[i];
         }

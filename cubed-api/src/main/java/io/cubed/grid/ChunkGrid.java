@@ -24,8 +24,8 @@ public final class ChunkGrid {
         this.chunksPerAxis = new long[shape.length];
         for (int i = 0; i < shape.length; i++) {
             if (shape[i] < 0) {
-                throw new InvalidArgumentException("shape " + Arrays.toString(shape) + " has a negative length on axis "
-                        + i);
+                throw new InvalidArgumentException(
+                        "shape " + Arrays.toString(shape) + " has a negative length on axis " + i);
             }
             if (chunkShape[i] < 1) {
                 throw new InvalidArgumentException("chunks " + Arrays.toString(chunkShape) + " must be at least 1 on "
