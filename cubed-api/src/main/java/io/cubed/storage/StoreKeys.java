@@ -22,6 +22,18 @@ public final class StoreKeys {
         return key;
     }
 
+    /**
+     * Returns {@code key} when it is a valid relative key; the failure names both the key and {@code storeUri}, the
+     * store it was meant for.
+     */
+    public static String check(String key, String storeUri) {
+        try {
+            return check(key);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(e.getMessage() + " (store " + storeUri + ")", e);
+        }
+    }
+
     /** Joins two keys with {@code '/'}; an empty side is dropped. */
     public static String join(String parent, String child) {
         if (parent.isEmpty()) {

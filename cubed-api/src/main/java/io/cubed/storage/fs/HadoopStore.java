@@ -4,66 +4,96 @@ import io.cubed.error.StorageException;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreKeys;
 import io.cubed.storage.StoreOptions;
+import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * A {@link Store} on any Hadoop {@code FileSystem}: {@code s3a://}, {@code hdfs://}, {@code abfss://}, {@code gs://},
  * {@code file://}. The Hadoop configuration is built from the store options (every option is set on it as is), on top
- * of Hadoop's defaults.
+ * of Hadoop's defaults; each store opens its own {@code FileSystem} instance, so stores with different options on the
+ * same bucket or cluster do not share one (Hadoop's {@code FileSystem.get} cache ignores the configuration).
  *
  * <p>Atomic puts: object stores ({@code s3a}, {@code gs}, {@code abfs(s)}, {@code wasb(s)}, {@code oss}) publish an
  * object only when its single upload completes, so values are written directly; on file systems a temporary file is
- * written and renamed over the target.
+ * written and renamed over the target ({@code rename(2)} on local disk, {@code FileContext} rename with overwrite
+ * elsewhere). {@code file://} uses Hadoop's raw local file system, so no {@code .crc} side files are written.
  */
 public final class HadoopStore implements Store {
     private static final Set<String> OBJECT_STORE_SCHEMES =
             Set.of("s3a", "s3", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss", "cos", "cosn", "obs");
+    /** How many times a read is tried when the object changed while it was read (an object store's overwrite). */
+    private static final int READ_ATTEMPTS = 5;
 
     private final String uri;
+    /** The file system the store works on (the raw one for {@code file://}). */
     private final FileSystem fs;
+    /** The instance to close with the store, or {@code null} when the store does not own it. */
+    private final FileSystem owned;
+
     private final Configuration conf;
     private final Path root;
     private final boolean objectStore;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile FileContext fileContext;
 
-    private HadoopStore(String uri, FileSystem fs, Configuration conf, Path root) {
+    private HadoopStore(
+            String uri, FileSystem fs, FileSystem owned, Configuration conf, Path root, boolean objectStore) {
         this.uri = uri;
         this.fs = fs;
+        this.owned = owned;
         this.conf = conf;
         this.root = root;
-        String scheme = fs.getScheme() == null ? "" : fs.getScheme().toLowerCase(Locale.ROOT);
-        this.objectStore = OBJECT_STORE_SCHEMES.contains(scheme);
+        this.objectStore = objectStore;
     }
 
-    /** Opens {@code uri} through Hadoop's {@code FileSystem}, configured with {@code options}. */
+    /** Opens {@code uri} through a new Hadoop {@code FileSystem} configured with {@code options}; close it after use. */
     public static HadoopStore open(String uri, StoreOptions options) {
+        return open(uri, options, true);
+    }
+
+    /**
+     * Opens {@code uri}; when {@code closeable} is false, {@link #close} leaves the file system open (for stores shared
+     * through a cache, which no single holder may close).
+     */
+    static HadoopStore open(String uri, StoreOptions options, boolean closeable) {
         Configuration conf = new Configuration();
         for (Map.Entry<String, String> e : options.asMap().entrySet()) {
             conf.set(e.getKey(), e.getValue());
         }
-        String normalized = uri.endsWith("/") && uri.length() > 1 ? uri.substring(0, uri.length() - 1) : uri;
+        String normalized = uri.endsWith("/") && !uri.endsWith(":///") ? uri.substring(0, uri.length() - 1) : uri;
         try {
             URI u = new URI(normalized);
-            FileSystem fs = FileSystem.get(u, conf);
-            return new HadoopStore(normalized, fs, conf, new Path(u));
+            FileSystem fs = FileSystem.newInstance(u, conf);
+            String scheme = fs.getScheme() == null ? "" : fs.getScheme().toLowerCase(Locale.ROOT);
+            FileSystem ops = fs instanceof LocalFileSystem ? ((LocalFileSystem) fs).getRaw() : fs;
+            return new HadoopStore(
+                    normalized, ops, closeable ? fs : null, conf, new Path(u), OBJECT_STORE_SCHEMES.contains(scheme));
         } catch (Exception e) {
             throw new StorageException("cannot open store '" + uri + "' through Hadoop: " + e, e);
         }
@@ -80,52 +110,74 @@ public final class HadoopStore implements Store {
     }
 
     private Path path(String key) {
-        StoreKeys.check(key);
+        StoreKeys.check(key, uri);
         return key.isEmpty() ? root : new Path(root, key);
     }
 
     @Override
     public byte[] get(String key) {
         Path p = path(key);
-        try {
-            FileStatus st = fs.getFileStatus(p);
-            if (!st.isFile()) {
-                return null;
-            }
-            long len = st.getLen();
-            if (len > Integer.MAX_VALUE - 8) {
-                throw new StorageException(
-                        "'" + key + "' in " + uri + " has " + len + " bytes, more than one value " + "may hold");
-            }
-            byte[] buf = new byte[(int) len];
+        for (int attempt = 1; ; attempt++) {
+            // Read to the end of the stream opened, never to a length looked up separately: the value may be
+            // replaced between the two.
             try (FSDataInputStream in = fs.open(p)) {
-                in.readFully(0, buf);
+                return in.readAllBytes();
+            } catch (FileNotFoundException e) {
+                return null;
+            } catch (IOException e) {
+                if (attempt < READ_ATTEMPTS && changedWhileRead(e)) {
+                    continue;
+                }
+                throw failure("read", key, e);
             }
-            return buf;
-        } catch (FileNotFoundException e) {
-            return null;
-        } catch (IOException e) {
-            throw failure("read", key, e);
         }
+    }
+
+    /** True for S3A's {@code RemoteFileChangedException}: the object was overwritten while it was being read. */
+    private static boolean changedWhileRead(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getClass().getSimpleName().equals("RemoteFileChangedException")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
     public byte[] getRange(String key, long offset, int length) {
         Path p = path(key);
-        try (FSDataInputStream in = fs.open(p)) {
-            byte[] buf = new byte[length];
-            in.readFully(offset, buf);
-            return buf;
-        } catch (FileNotFoundException e) {
-            return null;
-        } catch (java.io.EOFException e) {
-            throw new StorageException(
-                    "cannot read bytes [" + offset + ", " + (offset + length) + ") of '" + key + "' in " + uri
-                            + ": the value is shorter",
-                    e);
-        } catch (IOException e) {
-            throw failure("read", key, e);
+        if (offset < 0 || length < 0) {
+            throw rangeFailure(key, offset, length, "negative offset or length", null);
         }
+        for (int attempt = 1; ; attempt++) {
+            try (FSDataInputStream in = fs.open(p)) {
+                byte[] buf = new byte[length];
+                if (length == 0) {
+                    long size = fs.getFileStatus(p).getLen();
+                    if (offset > size) {
+                        throw rangeFailure(key, offset, length, "it has " + size + " bytes", null);
+                    }
+                    return buf;
+                }
+                in.readFully(offset, buf);
+                return buf;
+            } catch (FileNotFoundException e) {
+                return null;
+            } catch (EOFException e) {
+                throw rangeFailure(key, offset, length, "the value is shorter", e);
+            } catch (IOException e) {
+                if (attempt < READ_ATTEMPTS && changedWhileRead(e)) {
+                    continue;
+                }
+                throw failure("read", key, e);
+            }
+        }
+    }
+
+    private StorageException rangeFailure(String key, long offset, int length, String why, Exception cause) {
+        return new StorageException(
+                "cannot read bytes [" + offset + ", " + (offset + length) + ") of '" + key + "' in " + uri + ": " + why,
+                cause);
     }
 
     @Override
@@ -148,7 +200,7 @@ public final class HadoopStore implements Store {
                 try (FSDataOutputStream out = fs.create(tmp, false)) {
                     out.write(value);
                 }
-                FileContext.getFileContext(fs.getUri(), conf).rename(tmp, target, Options.Rename.OVERWRITE);
+                rename(tmp, target);
                 moved = true;
             } finally {
                 if (!moved) {
@@ -164,10 +216,40 @@ public final class HadoopStore implements Store {
         }
     }
 
+    /** Renames {@code tmp} over {@code target} so that a reader sees the old or the new file, never no file. */
+    private void rename(Path tmp, Path target) throws IOException {
+        if (fs instanceof RawLocalFileSystem) {
+            // FileContext's overwriting rename on the local file system deletes the target first: use rename(2).
+            RawLocalFileSystem local = (RawLocalFileSystem) fs;
+            Files.move(
+                    local.pathToFile(tmp).toPath(),
+                    local.pathToFile(target).toPath(),
+                    StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+            return;
+        }
+        fileContext().rename(tmp, target, Options.Rename.OVERWRITE);
+    }
+
+    private FileContext fileContext() throws IOException {
+        FileContext fc = fileContext;
+        if (fc == null) {
+            synchronized (this) {
+                fc = fileContext;
+                if (fc == null) {
+                    fc = FileContext.getFileContext(fs.getUri(), conf);
+                    fileContext = fc;
+                }
+            }
+        }
+        return fc;
+    }
+
     @Override
     public boolean exists(String key) {
+        Path p = path(key);
         try {
-            return fs.getFileStatus(path(key)).isFile();
+            return fs.getFileStatus(p).isFile();
         } catch (FileNotFoundException e) {
             return false;
         } catch (IOException e) {
@@ -177,8 +259,8 @@ public final class HadoopStore implements Store {
 
     @Override
     public void delete(String key) {
+        Path p = path(key);
         try {
-            Path p = path(key);
             if (exists(key)) {
                 fs.delete(p, false);
             }
@@ -189,8 +271,9 @@ public final class HadoopStore implements Store {
 
     @Override
     public void deletePrefix(String prefix) {
+        Path p = path(prefix);
         try {
-            fs.delete(path(prefix), true);
+            fs.delete(p, true);
         } catch (FileNotFoundException e) {
             // Nothing to delete.
         } catch (IOException e) {
@@ -203,26 +286,27 @@ public final class HadoopStore implements Store {
         Path start = path(prefix);
         List<String> keys = new ArrayList<>();
         try {
-            FileStatus st = fs.getFileStatus(start);
-            if (st.isFile()) {
-                return List.of(prefix);
+            FileStatus st;
+            try {
+                st = fs.getFileStatus(start);
+            } catch (FileNotFoundException e) {
+                return List.of();
             }
-            String rootString = fs.makeQualified(root).toUri().getPath();
-            RemoteIterator<LocatedFileStatus> it = fs.listFiles(start, true);
-            while (it.hasNext()) {
-                LocatedFileStatus f = it.next();
+            if (st.isFile()) {
+                return prefix.isEmpty() ? List.of() : List.of(prefix);
+            }
+            String rootPath = fs.makeQualified(root).toUri().getPath();
+            String rootDir = rootPath.endsWith("/") ? rootPath : rootPath + "/";
+            for (FileStatus f : objectStore ? listFlat(start) : listTree(start)) {
                 if (f.getPath().getName().startsWith(LocalStore.TEMP_PREFIX)) {
                     continue;
                 }
                 String p = f.getPath().toUri().getPath();
-                String rel = p.startsWith(rootString) ? p.substring(rootString.length()) : p;
-                while (rel.startsWith("/")) {
-                    rel = rel.substring(1);
+                if (!p.startsWith(rootDir)) {
+                    throw new IOException("listed " + f.getPath() + ", which is not below " + rootDir);
                 }
-                keys.add(rel);
+                keys.add(p.substring(rootDir.length()));
             }
-        } catch (FileNotFoundException e) {
-            return List.of();
         } catch (IOException e) {
             throw failure("list", prefix, e);
         }
@@ -230,9 +314,56 @@ public final class HadoopStore implements Store {
         return keys;
     }
 
+    /** The files below {@code dir} in one flat listing (cheap on object stores). */
+    private List<FileStatus> listFlat(Path dir) throws IOException {
+        List<FileStatus> files = new ArrayList<>();
+        RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
+        while (it.hasNext()) {
+            files.add(it.next());
+        }
+        return files;
+    }
+
+    /** The files below {@code dir}, directory by directory, skipping entries removed or renamed meanwhile. */
+    private List<FileStatus> listTree(Path dir) throws IOException {
+        List<FileStatus> files = new ArrayList<>();
+        Deque<Path> dirs = new ArrayDeque<>();
+        dirs.push(dir);
+        while (!dirs.isEmpty()) {
+            FileStatus[] entries;
+            try {
+                entries = fs.listStatus(dirs.pop());
+            } catch (FileNotFoundException e) {
+                continue;
+            }
+            for (FileStatus f : entries) {
+                if (f.isDirectory()) {
+                    dirs.push(f.getPath());
+                } else if (f.isFile()) {
+                    files.add(f);
+                }
+            }
+        }
+        return files;
+    }
+
     @Override
     public Store resolve(String path) {
-        return path.isEmpty() ? this : new HadoopStore(uri + "/" + StoreKeys.check(path), fs, conf, path(path));
+        return path.isEmpty()
+                ? this
+                : new HadoopStore(uri + "/" + StoreKeys.check(path, uri), fs, null, conf, path(path), objectStore);
+    }
+
+    /** Closes the file system this store opened; stores resolved from it or shared through a cache close nothing. */
+    @Override
+    public void close() {
+        if (owned != null && closed.compareAndSet(false, true)) {
+            try {
+                owned.close();
+            } catch (IOException e) {
+                throw new StorageException("cannot close store " + uri + ": " + e, e);
+            }
+        }
     }
 
     private StorageException failure(String verb, String key, IOException e) {

@@ -1,5 +1,6 @@
 package io.cubed.storage.fs;
 
+import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreKeys;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link Store} held in this JVM's memory, for tests and small intermediate data. Stores opened with a URI {@code
@@ -17,31 +19,39 @@ import java.util.concurrent.ConcurrentSkipListMap;
 public final class InMemoryStore implements Store {
     private static final ConcurrentHashMap<String, ConcurrentSkipListMap<String, byte[]>> NAMED =
             new ConcurrentHashMap<>();
+    private static final AtomicLong ANONYMOUS = new AtomicLong();
 
     private final String name;
     private final String base;
-    private final ConcurrentSkipListMap<String, byte[]> map;
+    /** The values of an anonymous store; {@code null} for a named one, whose map is looked up on each use. */
+    private final ConcurrentSkipListMap<String, byte[]> anonymous;
 
-    private InMemoryStore(String name, String base, ConcurrentSkipListMap<String, byte[]> map) {
+    private InMemoryStore(String name, String base, ConcurrentSkipListMap<String, byte[]> anonymous) {
         this.name = name;
         this.base = base;
-        this.map = map;
+        this.anonymous = anonymous;
     }
 
-    /** A fresh store visible only through the returned instance. */
+    /** A fresh store visible only through the returned instance (and the stores resolved from it). */
     public static InMemoryStore create() {
-        return new InMemoryStore(
-                "anonymous-" + System.identityHashCode(new Object()), "", new ConcurrentSkipListMap<>());
+        return new InMemoryStore("anonymous-" + ANONYMOUS.incrementAndGet(), "", new ConcurrentSkipListMap<>());
     }
 
     /** The JVM-wide store called {@code name}, created empty on first use; {@code memory://name} opens it too. */
     public static InMemoryStore named(String name) {
-        return new InMemoryStore(name, "", NAMED.computeIfAbsent(name, n -> new ConcurrentSkipListMap<>()));
+        if (name.isEmpty() || name.contains("/")) {
+            throw new InvalidArgumentException("memory store name '" + name + "' must be non-empty, without '/'");
+        }
+        return new InMemoryStore(name, "", null);
     }
 
-    /** Forgets the JVM-wide store called {@code name}. */
+    /** Forgets the JVM-wide store called {@code name}: every instance of it, cached ones too, then sees it empty. */
     public static void dropNamed(String name) {
         NAMED.remove(name);
+    }
+
+    private ConcurrentSkipListMap<String, byte[]> map() {
+        return anonymous != null ? anonymous : NAMED.computeIfAbsent(name, n -> new ConcurrentSkipListMap<>());
     }
 
     @Override
@@ -50,18 +60,18 @@ public final class InMemoryStore implements Store {
     }
 
     private String full(String key) {
-        return StoreKeys.join(base, StoreKeys.check(key));
+        return StoreKeys.join(base, StoreKeys.check(key, uri()));
     }
 
     @Override
     public byte[] get(String key) {
-        byte[] v = map.get(full(key));
+        byte[] v = map().get(full(key));
         return v == null ? null : v.clone();
     }
 
     @Override
     public byte[] getRange(String key, long offset, int length) {
-        byte[] v = map.get(full(key));
+        byte[] v = map().get(full(key));
         if (v == null) {
             return null;
         }
@@ -77,54 +87,51 @@ public final class InMemoryStore implements Store {
         if (key.isEmpty()) {
             throw new StorageException("cannot write to the root of " + uri() + ": a key is needed");
         }
-        map.put(full(key), value.clone());
+        map().put(full(key), value.clone());
     }
 
     @Override
     public boolean exists(String key) {
-        return map.containsKey(full(key));
+        return map().containsKey(full(key));
     }
 
     @Override
     public void delete(String key) {
-        map.remove(full(key));
+        map().remove(full(key));
     }
 
     @Override
     public void deletePrefix(String prefix) {
         String p = full(prefix);
+        ConcurrentSkipListMap<String, byte[]> map = map();
         if (p.isEmpty()) {
             map.clear();
             return;
         }
         map.remove(p);
+        // '0' is the character after '/': this range holds exactly the keys that start with p + "/".
         map.subMap(p + "/", p + "0").clear();
     }
 
     @Override
     public List<String> list(String prefix) {
         String p = full(prefix);
+        ConcurrentSkipListMap<String, byte[]> map = map();
         List<String> keys = new ArrayList<>();
-        ConcurrentNavigableMap<String, byte[]> below = p.isEmpty() ? map : map.subMap(p + "/", p + "0");
-        if (!p.isEmpty() && map.containsKey(p)) {
-            keys.add(relative(p));
+        if (!prefix.isEmpty() && map.containsKey(p)) {
+            keys.add(prefix);
         }
+        ConcurrentNavigableMap<String, byte[]> below = p.isEmpty() ? map : map.subMap(p + "/", p + "0");
         for (String k : below.keySet()) {
-            if (base.isEmpty() || k.startsWith(base + "/")) {
-                keys.add(relative(k));
-            }
+            keys.add(base.isEmpty() ? k : k.substring(base.length() + 1));
         }
         keys.sort(null);
         return keys;
     }
 
-    private String relative(String fullKey) {
-        return base.isEmpty() ? fullKey : fullKey.substring(base.length() + 1);
-    }
-
     @Override
     public Store resolve(String path) {
-        return path.isEmpty() ? this : new InMemoryStore(name, full(path), map);
+        return path.isEmpty() ? this : new InMemoryStore(name, full(path), anonymous);
     }
 
     @Override

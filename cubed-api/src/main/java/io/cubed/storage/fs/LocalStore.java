@@ -4,21 +4,23 @@ import io.cubed.error.StorageException;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreKeys;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 /**
  * A {@link Store} in a directory of the local file system (java.nio). A key is a relative file path; a put writes a
@@ -29,9 +31,17 @@ public final class LocalStore implements Store {
     static final String TEMP_PREFIX = ".cubed-tmp-";
 
     private final Path root;
+    private final String uri;
 
     public LocalStore(Path root) {
         this.root = root.toAbsolutePath().normalize();
+        this.uri = uriOf(this.root);
+    }
+
+    /** The {@code file:} URI of {@code dir} without a trailing slash, whether or not the directory exists yet. */
+    static String uriOf(Path dir) {
+        String u = dir.toUri().toString();
+        return u.endsWith("/") && !u.endsWith(":///") ? u.substring(0, u.length() - 1) : u;
     }
 
     /** The directory this store is rooted at. */
@@ -41,11 +51,11 @@ public final class LocalStore implements Store {
 
     @Override
     public String uri() {
-        return root.toUri().toString();
+        return uri;
     }
 
     private Path path(String key) {
-        StoreKeys.check(key);
+        StoreKeys.check(key, uri);
         return key.isEmpty() ? root : root.resolve(key);
     }
 
@@ -57,7 +67,8 @@ public final class LocalStore implements Store {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            if (Files.isDirectory(p)) {
+            if (!Files.isRegularFile(p)) {
+                // A directory, or a path below a regular file ("Not a directory"): no value there.
                 return null;
             }
             throw failure("read", key, e);
@@ -67,6 +78,10 @@ public final class LocalStore implements Store {
     @Override
     public byte[] getRange(String key, long offset, int length) {
         Path p = path(key);
+        if (offset < 0 || length < 0) {
+            throw new StorageException("cannot read bytes [" + offset + ", " + (offset + length) + ") of "
+                    + describe(key) + ": negative offset or length");
+        }
         try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
             if (offset < 0 || length < 0 || offset + length > ch.size()) {
                 throw new StorageException("cannot read bytes [" + offset + ", " + (offset + length) + ") of "
@@ -82,6 +97,9 @@ public final class LocalStore implements Store {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
+            if (!Files.isRegularFile(p)) {
+                return null;
+            }
             throw failure("read", key, e);
         }
     }
@@ -89,7 +107,7 @@ public final class LocalStore implements Store {
     @Override
     public void put(String key, byte[] value) {
         if (key.isEmpty()) {
-            throw new StorageException("cannot write to the root of " + uri() + ": a key is needed");
+            throw new StorageException("cannot write to the root of " + uri + ": a key is needed");
         }
         Path target = path(key);
         Path tmp = null;
@@ -136,20 +154,40 @@ public final class LocalStore implements Store {
     @Override
     public void deletePrefix(String prefix) {
         Path start = path(prefix);
-        if (!Files.exists(start)) {
+        if (!Files.exists(start, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        try (Stream<Path> walk = Files.walk(start)) {
-            List<Path> all = new ArrayList<>(walk.toList());
-            Collections.reverse(all);
-            for (Path p : all) {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (DirectoryNotEmptyException e) {
-                    // A concurrent writer added a file; it belongs to whoever wrote it.
+        try {
+            Files.walkFileTree(start, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
                 }
-            }
-        } catch (IOException | UncheckedIOException e) {
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof NoSuchFileException) {
+                        // Renamed or deleted concurrently: nothing left to delete.
+                        return FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                    if (e != null && !(e instanceof NoSuchFileException)) {
+                        throw e;
+                    }
+                    try {
+                        Files.deleteIfExists(dir);
+                    } catch (DirectoryNotEmptyException ignored) {
+                        // A concurrent writer added a file; it belongs to whoever wrote it.
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
             throw failure("delete", prefix, e);
         }
     }
@@ -158,21 +196,44 @@ public final class LocalStore implements Store {
     public List<String> list(String prefix) {
         Path start = path(prefix);
         if (Files.isRegularFile(start)) {
-            return List.of(prefix);
+            return prefix.isEmpty() ? List.of() : List.of(prefix);
         }
         if (!Files.isDirectory(start)) {
             return List.of();
         }
-        try (Stream<Path> walk = Files.walk(start)) {
-            List<String> keys = new ArrayList<>();
-            walk.filter(Files::isRegularFile)
-                    .filter(p -> !p.getFileName().toString().startsWith(TEMP_PREFIX))
-                    .forEach(p -> keys.add(root.relativize(p).toString().replace('\\', '/')));
-            Collections.sort(keys);
-            return keys;
-        } catch (IOException | UncheckedIOException e) {
+        List<String> keys = new ArrayList<>();
+        try {
+            Files.walkFileTree(start, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    if (attrs.isRegularFile() && !file.getFileName().toString().startsWith(TEMP_PREFIX)) {
+                        keys.add(root.relativize(file).toString().replace('\\', '/'));
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof NoSuchFileException) {
+                        // A temporary file renamed into place, or a value deleted, while we listed.
+                        return FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                    if (e != null && !(e instanceof NoSuchFileException)) {
+                        throw e;
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
             throw failure("list", prefix, e);
         }
+        Collections.sort(keys);
+        return keys;
     }
 
     @Override
@@ -181,7 +242,7 @@ public final class LocalStore implements Store {
     }
 
     private String describe(String key) {
-        return "'" + key + "' in " + uri();
+        return "'" + key + "' in " + uri;
     }
 
     private StorageException failure(String verb, String key, Exception e) {
@@ -190,6 +251,6 @@ public final class LocalStore implements Store {
 
     @Override
     public String toString() {
-        return "LocalStore{" + uri() + "}";
+        return "LocalStore{" + uri + "}";
     }
 }

@@ -7,6 +7,7 @@ import io.cubed.storage.StoreOptions;
 import io.cubed.storage.StoreSupplier;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
@@ -31,29 +32,56 @@ public final class Stores {
         return open(uri, StoreOptions.empty());
     }
 
-    /** Opens the store rooted at {@code uri}, a path or a URI with a scheme. */
+    /**
+     * Opens the store rooted at {@code uri}, a path or a URI with a scheme; close it after use (only Hadoop stores hold
+     * resources).
+     */
     public static Store open(String uri, StoreOptions options) {
+        return open(uri, options, true);
+    }
+
+    private static Store open(String uri, StoreOptions options, boolean closeable) {
         Objects.requireNonNull(uri, "uri");
+        Objects.requireNonNull(options, "options");
         String scheme = schemeOf(uri);
         if (scheme == null || scheme.equals("file")) {
+            Path path = localPath(uri, scheme);
             if ("hadoop".equals(options.get(BACKEND_OPTION))) {
-                return HadoopStore.open(
-                        scheme == null ? Path.of(uri).toAbsolutePath().toUri().toString() : uri, options);
+                return openHadoop(scheme == null ? LocalStore.uriOf(path) : uri, options, closeable);
             }
-            return new LocalStore(scheme == null ? Path.of(uri) : Path.of(URI.create(uri)));
+            return new LocalStore(path);
         }
         if (scheme.equals("memory")) {
-            String rest = uri.substring("memory://".length());
+            String rest = uri.substring(uri.indexOf(':') + 1);
+            if (!rest.startsWith("//")) {
+                throw new InvalidArgumentException("memory store URI '" + uri + "' must look like memory://NAME/path");
+            }
+            rest = rest.substring(2);
+            while (rest.endsWith("/")) {
+                rest = rest.substring(0, rest.length() - 1);
+            }
             int slash = rest.indexOf('/');
             String name = slash < 0 ? rest : rest.substring(0, slash);
             if (name.isEmpty()) {
                 throw new InvalidArgumentException("memory store URI '" + uri + "' needs a name: memory://NAME/path");
             }
             InMemoryStore store = InMemoryStore.named(name);
-            return slash < 0 || slash == rest.length() - 1 ? store : store.resolve(rest.substring(slash + 1));
+            return slash < 0 ? store : store.resolve(rest.substring(slash + 1));
         }
+        return openHadoop(uri, options, closeable);
+    }
+
+    private static Path localPath(String uri, String scheme) {
         try {
-            return HadoopStore.open(uri, options);
+            return scheme == null ? Path.of(uri) : Path.of(URI.create(uri));
+        } catch (IllegalArgumentException | FileSystemNotFoundException e) {
+            throw new InvalidArgumentException("'" + uri + "' is not a local path or file: URI: " + e.getMessage(), e);
+        }
+    }
+
+    private static Store openHadoop(String uri, StoreOptions options, boolean closeable) {
+        try {
+            return HadoopStore.open(uri, options, closeable);
         } catch (NoClassDefFoundError e) {
             throw new StorageException(
                     "opening '" + uri + "' needs Hadoop on the classpath (hadoop-client-api and "
@@ -64,7 +92,8 @@ public final class Stores {
 
     /**
      * A serializable supplier that opens {@code uri} with {@code options}; within one JVM every supplier with equal
-     * URI and options shares one open store, so tasks on an executor do not reconnect for every chunk.
+     * URI and options shares one open store, so tasks on an executor do not reconnect for every chunk. That store is
+     * never closed by its holders: its {@code close()} does nothing.
      */
     public static StoreSupplier supplier(String uri, StoreOptions options) {
         return new UriSupplier(uri, options);
@@ -101,7 +130,8 @@ public final class Stores {
 
         @Override
         public Store open() {
-            return CACHE.computeIfAbsent(this, s -> Stores.open(s.uri, s.options));
+            Store cached = CACHE.get(this);
+            return cached != null ? cached : CACHE.computeIfAbsent(this, s -> Stores.open(s.uri, s.options, false));
         }
 
         @Override

@@ -1,0 +1,92 @@
+package io.cubed.storage.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.storage.Store;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The store contract on {@link LocalStore}, plus what only a directory on disk shows. */
+class LocalStoreTest extends StoreContract {
+    @TempDir
+    Path dir;
+
+    private Path root;
+
+    @Override
+    protected Store newStore() {
+        root = dir.resolve("store.zarr");
+        return new LocalStore(root);
+    }
+
+    @Override
+    protected boolean expectedObjectStore() {
+        return false;
+    }
+
+    @Override
+    protected void assertTempFilesGone() {
+        assertThat(tempFilesBelow(root)).isEmpty();
+    }
+
+    static List<Path> tempFilesBelow(Path root) {
+        if (!Files.exists(root)) {
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(p -> p.getFileName().toString().startsWith(LocalStore.TEMP_PREFIX))
+                    .toList();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void valuesAreFilesAtTheKeyPath() throws IOException {
+        store.put("a/0.0", bytes("chunk"));
+        assertThat(Files.readAllBytes(root.resolve("a").resolve("0.0"))).isEqualTo(bytes("chunk"));
+        assertThat(store.uri()).isEqualTo(root.toUri().toString().replaceAll("/$", ""));
+    }
+
+    @Test
+    void unfinishedWritesAreNotListed() throws IOException {
+        store.put("a/0.0", bytes("chunk"));
+        Files.write(root.resolve("a").resolve(LocalStore.TEMP_PREFIX + "0.1-123"), bytes("partial"));
+        assertThat(store.list("")).containsExactly("a/0.0");
+        assertThat(store.list("a")).containsExactly("a/0.0");
+    }
+
+    @Test
+    void storesOpenPlainPathsAndFileUrisAsLocalStores() {
+        store.put("k", bytes("v"));
+        Store byPath = Stores.open(root.toString());
+        Store byUri = Stores.open(root.toUri().toString());
+        assertThat(byPath).isInstanceOf(LocalStore.class);
+        assertThat(byUri).isInstanceOf(LocalStore.class);
+        assertThat(byPath.get("k")).isEqualTo(bytes("v"));
+        assertThat(byUri.get("k")).isEqualTo(bytes("v"));
+        assertThat(byUri.uri()).isEqualTo(store.uri());
+    }
+
+    @Test
+    void getRangeOfADirectoryIsNull() {
+        store.put("d/k", bytes("v"));
+        assertThat(store.getRange("d", 0, 1)).isNull();
+    }
+
+    @Test
+    void putFailsWhenADirectoryIsAtTheKey() {
+        store.put("d/k", bytes("v"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.put("d", bytes("x")))
+                .isInstanceOf(io.cubed.error.StorageException.class)
+                .hasMessageContaining("'d'")
+                .hasMessageContaining(store.uri());
+        assertThat(store.list("")).containsExactly("d/k");
+        assertTempFilesGone();
+    }
+}

@@ -1,0 +1,151 @@
+package io.cubed.storage.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cubed.error.StorageException;
+import io.cubed.storage.Store;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.StoreSupplier;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The store contract on {@link HadoopStore} over {@code s3a://}, against an in-process s3proxy (in-memory blob store)
+ * listening on 127.0.0.1 only.
+ */
+class S3StoreIT extends StoreContract {
+    private static final String BUCKET = "cubed-it";
+    private static final String ACCESS_KEY = "cubed-test-access";
+    private static final String SECRET_KEY = "cubed-test-secret";
+    private static final AtomicInteger RUN = new AtomicInteger();
+
+    private static S3Proxy proxy;
+    private static int port;
+
+    @BeforeAll
+    static void startS3() throws Exception {
+        BlobStore blobs = new TransientNio2BlobStore();
+        blobs.createContainer(BUCKET);
+        proxy = S3Proxy.builder()
+                .blobStore(blobs)
+                .endpoint(URI.create("http://127.0.0.1:0"))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .build();
+        proxy.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!"STARTED".equals(proxy.getState())) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("s3proxy did not start: " + proxy.getState());
+            }
+            Thread.sleep(10);
+        }
+        port = proxy.getPort();
+        assertThat(port).isPositive();
+    }
+
+    @AfterAll
+    static void stopS3() throws Exception {
+        if (proxy != null) {
+            proxy.stop();
+        }
+    }
+
+    /** s3a options for an S3 endpoint on 127.0.0.1:{@code port}, with small retry limits so failures are quick. */
+    static StoreOptions s3Options(int port) {
+        return StoreOptions.empty()
+                .with("fs.s3a.endpoint", "http://127.0.0.1:" + port)
+                .with("fs.s3a.endpoint.region", "us-east-1")
+                .with("fs.s3a.path.style.access", "true")
+                .with("fs.s3a.connection.ssl.enabled", "false")
+                .with("fs.s3a.access.key", ACCESS_KEY)
+                .with("fs.s3a.secret.key", SECRET_KEY)
+                .with("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider")
+                .with("fs.s3a.attempts.maximum", "1")
+                .with("fs.s3a.retry.limit", "1")
+                .with("fs.s3a.retry.interval", "50ms")
+                .with("fs.s3a.retry.throttle.limit", "1")
+                .with("fs.s3a.retry.throttle.interval", "50ms")
+                .with("fs.s3a.connection.establish.timeout", "2000")
+                .with("fs.s3a.connection.timeout", "10000")
+                .with("fs.s3a.fast.upload.buffer", "bytebuffer");
+    }
+
+    @Override
+    protected Store newStore() {
+        return Stores.open("s3a://" + BUCKET + "/run-" + RUN.incrementAndGet(), s3Options(port));
+    }
+
+    @Override
+    protected boolean expectedObjectStore() {
+        return true;
+    }
+
+    /** Object stores allow a value below another value's key; a put over a "directory" fails instead. */
+    @Override
+    protected String arrangeFailingPut() {
+        store.put("dir/x", bytes("below"));
+        return "dir";
+    }
+
+    @Override
+    protected List<String> keysAfterFailingPut() {
+        return List.of("dir/x");
+    }
+
+    @Override
+    protected int atomicityRounds() {
+        return 16;
+    }
+
+    @Test
+    void storesAreHadoopStoresOnS3a() {
+        assertThat(store).isInstanceOf(HadoopStore.class);
+        assertThat(store.uri()).startsWith("s3a://" + BUCKET + "/run-");
+    }
+
+    @Test
+    void aSupplierReopensTheSameBucketData() throws Exception {
+        store.put("a/0.0", bytes("chunk"));
+        StoreSupplier supplier = StoresTest.roundTrip(Stores.supplier(store.uri(), s3Options(port)));
+        Store shared = supplier.open();
+        assertThat(shared).isSameAs(supplier.open());
+        assertThat(shared.get("a/0.0")).isEqualTo(bytes("chunk"));
+        assertThat(shared.isObjectStore()).isTrue();
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void anUnreachableEndpointFailsQuicklyNamingTheUri() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        // Same bucket and prefix as a working store: a store must not reuse a file system opened with other options.
+        store.put("k", bytes("v"));
+        String uri = store.uri();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> {
+                    try (Store unreachable = Stores.open(uri, s3Options(closedPort))) {
+                        unreachable.put("k", bytes("w"));
+                    }
+                })
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining(uri);
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertThat(seconds).as("seconds to fail").isLessThan(15);
+        assertThat(store.get("k")).isEqualTo(bytes("v"));
+    }
+}
