@@ -148,6 +148,38 @@ public final class Chunk implements Serializable {
         return flat;
     }
 
+    /** The element at {@code index} (one coordinate per axis, none for a 0-d chunk) as a {@link Scalar}. */
+    public Scalar get(int... index) {
+        return getScalar(flatIndex(index));
+    }
+
+    /**
+     * A new {@code double[]} of every element in C order, converted as {@link #getDouble} does (complex types give
+     * their real parts; use {@link #doubles()} for the interleaved values).
+     */
+    public double[] toDoubleArray() {
+        if (dtype == DType.FLOAT64) {
+            return doubles().clone();
+        }
+        double[] out = new double[size];
+        for (int i = 0; i < size; i++) {
+            out[i] = getDouble(i);
+        }
+        return out;
+    }
+
+    /** A new {@code long[]} of every element in C order, converted as {@link #getLong} does. */
+    public long[] toLongArray() {
+        if (dtype == DType.INT64 || dtype == DType.UINT64) {
+            return longs().clone();
+        }
+        long[] out = new long[size];
+        for (int i = 0; i < size; i++) {
+            out[i] = getLong(i);
+        }
+        return out;
+    }
+
     /** The element at C-order position {@code flat} as a {@link Scalar} of this chunk's type. */
     public Scalar getScalar(int flat) {
         switch (dtype.kind()) {

@@ -74,4 +74,18 @@ class ChunkTest {
         assertThat(c.flatIndex(0, 1, 0)).isEqualTo(4);
         assertThatThrownBy(() -> c.flatIndex(2, 0, 0)).isInstanceOf(InvalidArgumentException.class);
     }
+
+    @Test
+    void typedAccessorsConvertEveryElement() {
+        Chunk u8 = Chunk.wrap(DType.UINT8, new int[] {2, 2}, new byte[] {1, (byte) 200, 3, 4});
+        assertThat(u8.toLongArray()).containsExactly(1, 200, 3, 4);
+        assertThat(u8.toDoubleArray()).containsExactly(1.0, 200.0, 3.0, 4.0);
+        assertThat(u8.get(0, 1)).isEqualTo(Scalar.ofLong(200));
+        Chunk z = Chunk.wrap(DType.COMPLEX64, new int[] {2}, new float[] {1.5f, -2f, 3f, 4f});
+        assertThat(z.toDoubleArray()).containsExactly(1.5, 3.0);
+        assertThat(z.get(0)).isEqualTo(Scalar.ofComplex(1.5, -2));
+        Chunk scalar = Chunk.wrap(DType.FLOAT64, new int[0], new double[] {7.25});
+        assertThat(scalar.get()).isEqualTo(Scalar.ofDouble(7.25));
+        assertThat(scalar.toDoubleArray()).containsExactly(7.25);
+    }
 }
