@@ -153,7 +153,16 @@ public final class Elementwise {
     }
 
     private static void checkBound(Chunk x, Chunk bound, String name) {
-        DType t = promote(BinaryFunction.MAXIMUM, x.dtype(), bound.dtype());
+        DType t;
+        try {
+            t = DTypes.resultType(x.dtype(), bound.dtype());
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    "clip: " + name + " of data type " + bound.dtype()
+                            + " cannot be combined with an input of data type " + x.dtype()
+                            + "; the Array API standard defines no promotion between them",
+                    e);
+        }
         if (t != x.dtype()) {
             throw new InvalidArgumentException("clip: " + name + " of data type " + bound.dtype()
                     + " would promote the result from " + x.dtype() + " to " + t);
