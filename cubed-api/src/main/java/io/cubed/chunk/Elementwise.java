@@ -1,0 +1,234 @@
+package io.cubed.chunk;
+
+import io.cubed.dtype.DType;
+import io.cubed.dtype.DTypes;
+import io.cubed.dtype.IInfo;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
+import java.util.Arrays;
+
+/**
+ * Elementwise functions of the Array API standard on chunks, with NumPy's semantics for every data type the standard
+ * allows: integer arithmetic wraps around to the type's width, unsigned types compute on their stored bits, float32
+ * results are rounded to float32, complex functions use the principal branch. Every function returns a new chunk and
+ * leaves its inputs unchanged.
+ *
+ * <p>Binary functions promote their inputs with {@link DTypes#resultType} and broadcast their shapes with NumPy's
+ * rules; inputs of a type a function does not accept, undefined promotions and incompatible shapes throw
+ * {@link InvalidArgumentException} naming the function, the types and the shapes.
+ *
+ * <p>Where the standard leaves results implementation-defined we follow NumPy: integer floor_divide and remainder by
+ * zero give 0; shifts by a negative count or by at least the width give 0 (or -1 for a negative value shifted right);
+ * integer pow with a negative exponent throws; maximum and minimum propagate NaN. Deviations from the standard's
+ * choice of types: divide requires floating-point inputs (integer true division is not defined), and real, imag and
+ * conj require complex inputs (as in the 2023.12 revision).
+ */
+public final class Elementwise {
+    private Elementwise() {}
+
+    /**
+     * {@code f} applied to every element of {@code x}; the result has the shape of {@code x} and the type given by
+     * {@link UnaryFunction#resultType}.
+     *
+     * @throws InvalidArgumentException when the type of {@code x} is not in {@link UnaryFunction#domain()}
+     */
+    public static Chunk unary(UnaryFunction f, Chunk x) {
+        DType t = x.dtype();
+        if (!f.domain().accepts(t)) {
+            throw new InvalidArgumentException(f.pythonName() + ": input of data type " + t + " (shape "
+                    + Arrays.toString(x.shape()) + ") is not supported; the Array API standard requires "
+                    + f.domain().description());
+        }
+        DType rt = f.resultType(t);
+        Object out;
+        switch (t.kind()) {
+            case BOOL:
+                out = BoolKernels.unary(f, x.booleans());
+                break;
+            case SIGNED:
+            case UNSIGNED:
+                Object li = IntegerKernels.unary(f, Casting.toLongs(x), t);
+                out = li instanceof long[] l ? Casting.fromLongs(l, rt) : li;
+                break;
+            case FLOAT:
+                Object d = RealKernels.unary(f, Casting.toDoubles(x));
+                out = d instanceof double[] v ? Casting.fromDoubles(v, rt) : d;
+                break;
+            default:
+                Object c = ComplexKernels.unary(f, Casting.toDoubles(x));
+                out = c instanceof double[] v ? Casting.fromDoubles(v, rt) : c;
+                break;
+        }
+        return Chunk.wrap(rt, x.shape(), out);
+    }
+
+    /**
+     * {@code f} applied to the elements of {@code a} and {@code b} after type promotion and broadcasting; the result
+     * has the broadcast shape and the type given by {@link BinaryFunction#resultType} of the promoted type.
+     *
+     * @throws InvalidArgumentException for an undefined promotion, a promoted type outside
+     *     {@link BinaryFunction#domain()}, or shapes that do not broadcast
+     */
+    public static Chunk binary(BinaryFunction f, Chunk a, Chunk b) {
+        DType pt = promote(f, a.dtype(), b.dtype());
+        if (!f.domain().accepts(pt)) {
+            throw new InvalidArgumentException(f.pythonName() + ": inputs of data types " + a.dtype() + " and "
+                    + b.dtype() + " (promoted to " + pt + ") are not supported; the Array API standard requires "
+                    + f.domain().description());
+        }
+        int[] shape = Broadcast.shape(f.pythonName(), a.shape(), b.shape());
+        Chunk ca = Broadcast.expand(a.dtype() == pt ? a : Casting.astype(a, pt), shape);
+        Chunk cb = Broadcast.expand(b.dtype() == pt ? b : Casting.astype(b, pt), shape);
+        DType rt = f.resultType(pt);
+        Object out;
+        switch (pt.kind()) {
+            case BOOL:
+                out = BoolKernels.binary(f, ca.booleans(), cb.booleans());
+                break;
+            case SIGNED:
+            case UNSIGNED:
+                Object li = IntegerKernels.binary(f, Casting.toLongs(ca), Casting.toLongs(cb), pt);
+                out = li instanceof long[] l ? Casting.fromLongs(l, rt) : li;
+                break;
+            case FLOAT:
+                Object d = pt == DType.FLOAT32 ? RealBinary.applyFloat(f, ca.floats(), cb.floats()) : null;
+                if (d == null) {
+                    d = RealBinary.apply(f, Casting.toDoubles(ca), Casting.toDoubles(cb));
+                    d = d instanceof double[] v ? Casting.fromDoubles(v, rt) : d;
+                }
+                out = d;
+                break;
+            default:
+                Object c = ComplexKernels.binary(f, Casting.toDoubles(ca), Casting.toDoubles(cb));
+                out = c instanceof double[] v ? Casting.fromDoubles(v, rt) : c;
+                break;
+        }
+        return Chunk.wrap(rt, shape, out);
+    }
+
+    /** {@code f(a, b)} with a Python scalar {@code b}, typed by {@link DTypes#resultTypeWithScalar}. */
+    public static Chunk binary(BinaryFunction f, Chunk a, Scalar b) {
+        DType t = scalarType(f, a.dtype(), b);
+        return binary(f, a.dtype() == t ? a : Casting.astype(a, t), scalarChunk(f.pythonName(), b, t));
+    }
+
+    /** {@code f(a, b)} with a Python scalar {@code a}, typed by {@link DTypes#resultTypeWithScalar}. */
+    public static Chunk binary(BinaryFunction f, Scalar a, Chunk b) {
+        DType t = scalarType(f, b.dtype(), a);
+        return binary(f, scalarChunk(f.pythonName(), a, t), b.dtype() == t ? b : Casting.astype(b, t));
+    }
+
+    /**
+     * {@code x} with every element clamped to {@code [min, max]} (either bound may be null for none), computed as
+     * {@code minimum(maximum(x, min), max)}: NaN in any input gives NaN, and where min exceeds max the result is max.
+     * The bounds must broadcast to the shape of {@code x} and promote with it to the type of {@code x}.
+     *
+     * @throws InvalidArgumentException when {@code x} is not real-valued or a bound would change the result's type or
+     *     shape
+     */
+    public static Chunk clip(Chunk x, Chunk min, Chunk max) {
+        if (!Domain.REAL_NUMERIC.accepts(x.dtype())) {
+            throw new InvalidArgumentException("clip: input of data type " + x.dtype()
+                    + " is not supported; the Array API standard requires a real-valued data type");
+        }
+        Chunk r = x;
+        if (min != null) {
+            checkBound(x, min, "min");
+            r = binary(BinaryFunction.MAXIMUM, r, min);
+        }
+        if (max != null) {
+            checkBound(x, max, "max");
+            r = binary(BinaryFunction.MINIMUM, r, max);
+        }
+        return r == x ? astype(x, x.dtype()) : r;
+    }
+
+    /** {@link #clip(Chunk, Chunk, Chunk)} with scalar bounds (either may be null), converted to the type of {@code x}. */
+    public static Chunk clip(Chunk x, Scalar min, Scalar max) {
+        DType t = x.dtype();
+        return clip(
+                x,
+                min == null ? null : scalarChunk("clip", min, scalarType(BinaryFunction.MAXIMUM, t, min)),
+                max == null ? null : scalarChunk("clip", max, scalarType(BinaryFunction.MINIMUM, t, max)));
+    }
+
+    private static void checkBound(Chunk x, Chunk bound, String name) {
+        DType t;
+        try {
+            t = DTypes.resultType(x.dtype(), bound.dtype());
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    "clip: " + name + " of data type " + bound.dtype()
+                            + " cannot be combined with an input of data type " + x.dtype()
+                            + "; the Array API standard defines no promotion between them",
+                    e);
+        }
+        if (t != x.dtype()) {
+            throw new InvalidArgumentException("clip: " + name + " of data type " + bound.dtype()
+                    + " would promote the result from " + x.dtype() + " to " + t);
+        }
+        int[] s = Broadcast.shape("clip", x.shape(), bound.shape());
+        if (!Arrays.equals(s, x.shape())) {
+            throw new InvalidArgumentException("clip: " + name + " of shape " + Arrays.toString(bound.shape())
+                    + " would broadcast the result from shape " + Arrays.toString(x.shape()) + " to "
+                    + Arrays.toString(s));
+        }
+    }
+
+    /**
+     * A new chunk of type {@code to} with the elements of {@code x} converted as NumPy's {@code astype} does: integers
+     * wrap to the target width, floats round to nearest, floats to integers truncate toward zero (out-of-range, NaN
+     * and infinite values: see the note below), bool becomes 0/1 and nonzero becomes true. Casting a complex chunk to
+     * a real type is refused, as the standard requires; complex to bool is allowed.
+     *
+     * <p>Converting a float whose truncation does not fit the integer type is undefined in C, so NumPy's result
+     * depends on the platform; we reproduce NumPy on x86-64 for int8…int64, uint8 and uint16 and define uint32 and
+     * uint64 as wrapping within the int64 range and 0 beyond it.
+     *
+     * @throws InvalidArgumentException for complex to a real numeric type
+     */
+    public static Chunk astype(Chunk x, DType to) {
+        return Casting.astype(x, to);
+    }
+
+    /** A chunk of the type and shape of {@code x} filled with {@code value} converted to that type. */
+    public static Chunk fullLike(Chunk x, Scalar value) {
+        return Chunk.full(x.dtype(), value, x.shape());
+    }
+
+    private static DType promote(BinaryFunction f, DType a, DType b) {
+        try {
+            return DTypes.resultType(a, b);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    f.pythonName() + ": the Array API standard defines no promotion between data types " + a + " and "
+                            + b + "; cast one input explicitly with astype",
+                    e);
+        }
+    }
+
+    private static DType scalarType(BinaryFunction f, DType array, Scalar s) {
+        try {
+            return DTypes.resultTypeWithScalar(array, s.form());
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    f.pythonName() + ": a " + array + " array cannot be combined with the "
+                            + s.form().name().toLowerCase(java.util.Locale.ROOT) + " scalar " + s
+                            + " under the Array API standard's scalar rules",
+                    e);
+        }
+    }
+
+    /** A 0-d chunk of type {@code t} holding {@code s}; integer scalars must fit the integer type. */
+    private static Chunk scalarChunk(String function, Scalar s, DType t) {
+        if (t.isInteger() && t != DType.UINT64) {
+            IInfo info = DTypes.iinfo(t);
+            long v = s.longValue();
+            if (v < info.min() || v > info.max()) {
+                throw new InvalidArgumentException(function + ": the integer scalar " + v + " is outside the range ["
+                        + info.min() + ", " + info.max() + "] of data type " + t);
+            }
+        }
+        return Chunk.full(t, s);
+    }
+}

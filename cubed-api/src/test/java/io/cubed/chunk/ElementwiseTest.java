@@ -1,0 +1,254 @@
+package io.cubed.chunk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
+import org.junit.jupiter.api.Test;
+
+/** Hand-computed edge cases of the elementwise kernels, per data type family. */
+class ElementwiseTest {
+    private static Chunk i8(int... v) {
+        byte[] b = new byte[v.length];
+        for (int i = 0; i < v.length; i++) {
+            b[i] = (byte) v[i];
+        }
+        return Chunk.wrap(DType.INT8, new int[] {v.length}, b);
+    }
+
+    private static Chunk f64(double... v) {
+        return Chunk.wrap(DType.FLOAT64, new int[] {v.length}, v);
+    }
+
+    private static Chunk c128(double... reIm) {
+        return Chunk.wrap(DType.COMPLEX128, new int[] {reIm.length / 2}, reIm);
+    }
+
+    private static Chunk u64(long... v) {
+        return Chunk.wrap(DType.UINT64, new int[] {v.length}, v);
+    }
+
+    private static Chunk bin(BinaryFunction f, Chunk a, Chunk b) {
+        return Elementwise.binary(f, a, b);
+    }
+
+    @Test
+    void integerArithmeticWrapsAround() {
+        assertThat(bin(BinaryFunction.ADD, i8(127, -128), i8(1, -1)).bytes()).containsExactly(-128, 127);
+        assertThat(bin(BinaryFunction.MULTIPLY, i8(64), i8(2)).bytes()).containsExactly(-128);
+        assertThat(Elementwise.unary(UnaryFunction.ABS, i8(-128)).bytes()).containsExactly(-128);
+        assertThat(Elementwise.unary(UnaryFunction.NEGATIVE, i8(-128)).bytes()).containsExactly(-128);
+        Chunk u8 = Chunk.wrap(DType.UINT8, new int[] {1}, new byte[] {0});
+        assertThat(Elementwise.binary(BinaryFunction.SUBTRACT, u8, Scalar.ofLong(1))
+                        .getLong(0))
+                .isEqualTo(255);
+        assertThat(bin(BinaryFunction.POW, i8(2, 3, 0), i8(7, 0, 0)).bytes()).containsExactly(-128, 1, 1);
+    }
+
+    @Test
+    void unsignedOperationsUseTheStoredBits() {
+        Chunk max = u64(-1L, -1L);
+        assertThat(bin(BinaryFunction.FLOOR_DIVIDE, max, u64(2, -1L)).longs()).containsExactly(Long.MAX_VALUE, 1);
+        assertThat(bin(BinaryFunction.REMAINDER, max, u64(10, 3)).longs()).containsExactly(5, 0);
+        assertThat(bin(BinaryFunction.GREATER, max, u64(1, 0)).booleans()).containsExactly(true, true);
+        assertThat(bin(BinaryFunction.MAXIMUM, max, u64(1, 0)).longs()).containsExactly(-1L, -1L);
+        assertThat(bin(BinaryFunction.BITWISE_RIGHT_SHIFT, max, u64(63, 64)).longs())
+                .containsExactly(1, 0);
+        assertThat(Elementwise.unary(UnaryFunction.SIGN, max).longs()).containsExactly(1, 1);
+        assertThat(Elementwise.astype(u64(-1L), DType.FLOAT64).doubles()).containsExactly(1.8446744073709552e19);
+        assertThat(Elementwise.astype(u64(Long.MIN_VALUE + 1025), DType.FLOAT64).doubles())
+                .containsExactly(9.223372036854777856e18);
+    }
+
+    @Test
+    void integerDivisionFollowsNumpy() {
+        assertThat(bin(BinaryFunction.FLOOR_DIVIDE, i8(-7, 7, 7, -128, 5), i8(2, -2, 0, -1, 0))
+                        .bytes())
+                .containsExactly(-4, -4, 0, -128, 0);
+        assertThat(bin(BinaryFunction.REMAINDER, i8(-7, 7, 7, -128), i8(2, -2, 0, -1))
+                        .bytes())
+                .containsExactly(1, -1, 0, 0);
+        assertThat(bin(BinaryFunction.BITWISE_LEFT_SHIFT, i8(1, 1, 1), i8(7, 8, -1))
+                        .bytes())
+                .containsExactly(-128, 0, 0);
+        assertThat(bin(BinaryFunction.BITWISE_RIGHT_SHIFT, i8(-5, -5, 5), i8(1, 9, 9))
+                        .bytes())
+                .containsExactly(-3, -1, 0);
+        assertThatThrownBy(() -> bin(BinaryFunction.POW, i8(2), i8(-1)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("pow")
+                .hasMessageContaining("negative exponent");
+    }
+
+    @Test
+    void floatSpecialValues() {
+        double nan = Double.NaN;
+        assertThat(bin(BinaryFunction.MAXIMUM, f64(nan, 1, -0.0), f64(1, nan, 0.0))
+                        .doubles())
+                .containsExactly(nan, nan, 0.0);
+        assertThat(bin(BinaryFunction.MINIMUM, f64(nan, 1), f64(1, nan)).doubles())
+                .containsExactly(nan, nan);
+        assertThat(Elementwise.unary(UnaryFunction.ROUND, f64(0.5, 1.5, 2.5, -0.5, -2.5))
+                        .doubles())
+                .containsExactly(0.0, 2.0, 2.0, -0.0, -2.0);
+        assertThat(Elementwise.unary(UnaryFunction.NEGATIVE, f64(0.0)).doubles()[0])
+                .isEqualTo(-0.0);
+        assertThat(Elementwise.unary(UnaryFunction.SIGN, f64(-0.0, -3, nan)).doubles())
+                .containsExactly(0.0, -1.0, nan);
+        assertThat(Elementwise.unary(UnaryFunction.SIGNBIT, f64(-0.0, 0.0, -nan))
+                        .booleans())
+                .containsExactly(true, false, true);
+        assertThat(bin(BinaryFunction.FLOOR_DIVIDE, f64(-7, 7, 1), f64(2, 0, Double.POSITIVE_INFINITY))
+                        .doubles())
+                .containsExactly(-4.0, Double.POSITIVE_INFINITY, 0.0);
+        assertThat(bin(BinaryFunction.REMAINDER, f64(-7, -1), f64(2, Double.POSITIVE_INFINITY))
+                        .doubles())
+                .containsExactly(1.0, Double.POSITIVE_INFINITY);
+        assertThat(bin(BinaryFunction.POW, f64(1, -1), f64(nan, Double.NEGATIVE_INFINITY))
+                        .doubles())
+                .containsExactly(1.0, 1.0);
+        assertThat(bin(BinaryFunction.NEXTAFTER, f64(0), f64(-1)).doubles()).containsExactly(-Double.MIN_VALUE);
+        Chunk f32 = Chunk.wrap(DType.FLOAT32, new int[] {1}, new float[] {0.1f});
+        Chunk sum = Elementwise.binary(BinaryFunction.ADD, f32, f32);
+        assertThat(sum.dtype()).isEqualTo(DType.FLOAT32);
+        assertThat(sum.floats()).containsExactly(0.2f);
+    }
+
+    @Test
+    void complexFunctionsOnThePrincipalBranch() {
+        double pi = Math.PI;
+        assertThat(Elementwise.unary(UnaryFunction.SQRT, c128(-1, 0.0, -1, -0.0))
+                        .doubles())
+                .containsExactly(0.0, 1.0, 0.0, -1.0);
+        assertThat(Elementwise.unary(UnaryFunction.LOG, c128(-1, 0.0, -1, -0.0)).doubles())
+                .containsExactly(0.0, pi, 0.0, -pi);
+        double[] asin =
+                Elementwise.unary(UnaryFunction.ASIN, c128(2, 0.0, 2, -0.0)).doubles();
+        assertThat(asin[0]).isCloseTo(pi / 2, org.assertj.core.data.Offset.offset(1e-15));
+        assertThat(asin[1]).isCloseTo(1.3169578969248166, org.assertj.core.data.Offset.offset(1e-15));
+        assertThat(asin[3]).isCloseTo(-1.3169578969248166, org.assertj.core.data.Offset.offset(1e-15));
+        Chunk abs = Elementwise.unary(UnaryFunction.ABS, c128(3, 4));
+        assertThat(abs.dtype()).isEqualTo(DType.FLOAT64);
+        assertThat(abs.doubles()).containsExactly(5.0);
+        assertThat(Elementwise.unary(UnaryFunction.SIGN, c128(3, 4, 0, 0)).doubles())
+                .containsExactly(0.6, 0.8, 0.0, 0.0);
+        assertThat(bin(BinaryFunction.EQUAL, c128(1, 2, 1, 2), c128(1, 2, 1, -2))
+                        .booleans())
+                .containsExactly(true, false);
+        assertThat(bin(BinaryFunction.MULTIPLY, c128(1, 2), c128(3, 4)).doubles())
+                .containsExactly(-5.0, 10.0);
+        assertThat(Elementwise.unary(UnaryFunction.IMAG, c128(1, 2)).doubles()).containsExactly(2.0);
+    }
+
+    @Test
+    void broadcastingFollowsNumpy() {
+        Chunk col = Chunk.wrap(DType.FLOAT64, new int[] {3, 1}, new double[] {0, 10, 20});
+        Chunk row = f64(1, 2, 3, 4);
+        Chunk sum = bin(BinaryFunction.ADD, col, row);
+        assertThat(sum.shape()).containsExactly(3, 4);
+        assertThat(sum.doubles()).containsExactly(1, 2, 3, 4, 11, 12, 13, 14, 21, 22, 23, 24);
+        Chunk scalar = Chunk.full(DType.FLOAT64, Scalar.ofDouble(2));
+        assertThat(bin(BinaryFunction.MULTIPLY, scalar, row).doubles()).containsExactly(2, 4, 6, 8);
+        assertThat(bin(BinaryFunction.ADD, scalar, scalar).shape()).isEmpty();
+        Chunk empty = Chunk.allocate(DType.FLOAT64, 0, 4);
+        assertThat(bin(BinaryFunction.ADD, empty, row).shape()).containsExactly(0, 4);
+        assertThatThrownBy(() -> bin(
+                        BinaryFunction.ADD, Chunk.allocate(DType.FLOAT64, 2, 3), Chunk.allocate(DType.FLOAT64, 3, 2)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("add")
+                .hasMessageContaining("[2, 3]")
+                .hasMessageContaining("[3, 2]");
+    }
+
+    @Test
+    void inputsAreNotModified() {
+        Chunk a = f64(1, 2);
+        Chunk b = f64(3, 4);
+        Chunk r = bin(BinaryFunction.ADD, a, b);
+        assertThat(a.doubles()).containsExactly(1, 2);
+        assertThat(r.data()).isNotSameAs(a.data()).isNotSameAs(b.data());
+        assertThat(Elementwise.unary(UnaryFunction.POSITIVE, a).data()).isNotSameAs(a.data());
+        assertThat(Elementwise.astype(a, DType.FLOAT64).data()).isNotSameAs(a.data());
+    }
+
+    @Test
+    void typeErrorsNameFunctionAndTypes() {
+        Chunk ints = Chunk.allocate(DType.INT32, 2);
+        assertThatThrownBy(() -> bin(BinaryFunction.DIVIDE, ints, ints))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("divide")
+                .hasMessageContaining("int32")
+                .hasMessageContaining("floating-point");
+        assertThatThrownBy(() -> bin(BinaryFunction.ADD, i8(1), f64(1)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("add")
+                .hasMessageContaining("int8")
+                .hasMessageContaining("float64");
+        Chunk bools = Chunk.allocate(DType.BOOL, 1);
+        assertThatThrownBy(() -> bin(BinaryFunction.ADD, bools, bools)).hasMessageContaining("numeric");
+        assertThatThrownBy(() -> Elementwise.unary(UnaryFunction.SIN, ints))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("sin")
+                .hasMessageContaining("int32");
+        assertThatThrownBy(() -> Elementwise.unary(UnaryFunction.REAL, f64(1))).hasMessageContaining("complex");
+        assertThatThrownBy(() -> Elementwise.binary(BinaryFunction.ADD, ints, Scalar.ofDouble(1.5)))
+                .hasMessageContaining("add")
+                .hasMessageContaining("int32");
+        assertThatThrownBy(() -> Elementwise.binary(BinaryFunction.ADD, i8(1), Scalar.ofLong(200)))
+                .hasMessageContaining("200")
+                .hasMessageContaining("int8");
+    }
+
+    @Test
+    void scalarsFollowTheStandardsRules() {
+        Chunk f32 = Chunk.wrap(DType.FLOAT32, new int[] {1}, new float[] {2});
+        Chunk c = Elementwise.binary(BinaryFunction.MULTIPLY, f32, Scalar.ofComplex(0, 1));
+        assertThat(c.dtype()).isEqualTo(DType.COMPLEX64);
+        assertThat(c.floats()).containsExactly(0f, 2f);
+        Chunk d = Elementwise.binary(BinaryFunction.SUBTRACT, Scalar.ofLong(10), i8(3));
+        assertThat(d.dtype()).isEqualTo(DType.INT8);
+        assertThat(d.bytes()).containsExactly(7);
+    }
+
+    @Test
+    void clipClampsAndPropagatesNan() {
+        Chunk x = f64(-5, 0, 5, Double.NaN);
+        Chunk r = Elementwise.clip(x, Scalar.ofDouble(-1), Scalar.ofDouble(1));
+        assertThat(r.doubles()).containsExactly(-1, 0, 1, Double.NaN);
+        assertThat(Elementwise.clip(i8(-5, 5), null, i8(2)).bytes()).containsExactly(-5, 2);
+        Chunk copy = Elementwise.clip(x, (Chunk) null, null);
+        assertThat(copy.contentEquals(x)).isTrue();
+        assertThat(copy.data()).isNotSameAs(x.data());
+        assertThatThrownBy(() -> Elementwise.clip(i8(1), f64(0), null)).hasMessageContaining("clip");
+        assertThatThrownBy(() -> Elementwise.clip(i8(1), i8(0, 1), null))
+                .hasMessageContaining("clip")
+                .hasMessageContaining("[2]");
+    }
+
+    @Test
+    void astypeFollowsNumpyCasting() {
+        assertThat(Elementwise.astype(f64(-3.7, 3.7, 127.9), DType.INT8).bytes())
+                .containsExactly(-3, 3, 127);
+        assertThat(Elementwise.astype(i8(-1, 2), DType.UINT16).shorts()).containsExactly((short) 65535, (short) 2);
+        assertThat(Elementwise.astype(f64(0, -0.0, Double.NaN, 2), DType.BOOL).booleans())
+                .containsExactly(false, false, true, true);
+        assertThat(Elementwise.astype(c128(0, 1, 0, 0), DType.BOOL).booleans()).containsExactly(true, false);
+        assertThat(Elementwise.astype(f64(1.5), DType.COMPLEX64).floats()).containsExactly(1.5f, 0f);
+        assertThatThrownBy(() -> Elementwise.astype(c128(1, 2), DType.FLOAT64))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("astype")
+                .hasMessageContaining("complex128")
+                .hasMessageContaining("float64");
+    }
+
+    @Test
+    void functionsKnowTheirPythonNames() {
+        assertThat(UnaryFunction.values()).hasSize(37);
+        assertThat(BinaryFunction.values()).hasSize(28);
+        assertThat(UnaryFunction.BITWISE_INVERT.pythonName()).isEqualTo("bitwise_invert");
+        assertThat(BinaryFunction.fromPythonName("floor_divide")).isEqualTo(BinaryFunction.FLOOR_DIVIDE);
+        assertThat(Elementwise.fullLike(i8(1, 2), Scalar.ofLong(9)).bytes()).containsExactly(9, 9);
+    }
+}
