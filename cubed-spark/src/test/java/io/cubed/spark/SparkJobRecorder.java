@@ -21,6 +21,7 @@ final class SparkJobRecorder extends SparkListener {
     final Map<Integer, StageMetrics> stages = new ConcurrentHashMap<>();
     final Map<Integer, List<Long>> resultSizes = new ConcurrentHashMap<>();
     final List<String> removedExecutors = new CopyOnWriteArrayList<>();
+    final Map<String, Integer> tasksByExecutor = new ConcurrentHashMap<>();
 
     @Override
     public void onJobStart(SparkListenerJobStart e) {
@@ -48,6 +49,7 @@ final class SparkJobRecorder extends SparkListener {
 
     @Override
     public void onTaskEnd(SparkListenerTaskEnd e) {
+        tasksByExecutor.merge(e.taskInfo().executorId(), 1, Integer::sum);
         if (e.taskMetrics() != null) {
             resultSizes
                     .computeIfAbsent(e.stageId(), k -> new CopyOnWriteArrayList<>())
