@@ -1,14 +1,18 @@
 package io.cubed.grid;
 
 import io.cubed.error.InvalidArgumentException;
+import java.io.Serializable;
 import java.util.Arrays;
 
 /**
  * A regular chunk grid: an array of {@code shape} elements cut into chunks of {@code chunkShape} elements, the last
  * chunk along each axis clipped to the array's edge. Element indexes are {@code long}; chunk coordinates count chunks,
- * not elements. Immutable; array arguments are copied and the hash is computed once.
+ * not elements. Immutable; array arguments are copied and the hash is computed once. Serializable: chunk stores carry
+ * their grid into Spark tasks.
  */
-public final class ChunkGrid {
+public final class ChunkGrid implements Serializable {
+    private static final long serialVersionUID = 1L;
+
     private final long[] shape;
     private final int[] chunkShape;
     private final long[] chunksPerAxis;

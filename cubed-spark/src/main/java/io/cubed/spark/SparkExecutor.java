@@ -1,0 +1,334 @@
+package io.cubed.spark;
+
+import io.cubed.error.CubedException;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.memory.MemorySize;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.Callback;
+import io.cubed.runtime.ExecutionPlan;
+import io.cubed.runtime.Executor;
+import io.cubed.runtime.Stage;
+import io.cubed.runtime.TaskResult;
+import io.cubed.spark.internal.SparkFailures;
+import io.cubed.spark.internal.StagePartitionFunction;
+import io.cubed.spark.internal.TaskRange;
+import io.cubed.storage.StoreOptions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Runs Cubed plans on Spark. Every stage is one Spark job, {@code parallelize(task ranges).mapPartitions(task)
+ * .collect()}: each Spark task runs a range of task indexes with the stage's serializable task function and sends back
+ * only small {@link TaskResult}s. No shuffle, no broadcast of data; tasks read and write Zarr chunks themselves.
+ *
+ * <p>Stages with no dependency path between them run as concurrent Spark jobs (submitted from a small driver-side
+ * pool); a stage starts when the stages it depends on have finished. Every job carries a job group and a description
+ * such as {@code op-007 map_blocks (blockwise), 400 tasks, 310.0 MB per task}. Spark retries failed tasks ({@code
+ * spark.task.maxFailures}, or {@code local[N,F]}); a stage that still fails ends the computation with a {@link
+ * io.cubed.error.TaskFailedException} naming the stage and the root cause, and the other running jobs are cancelled.
+ * Before the first job, {@link SparkMemoryCheck} makes sure every concurrent task gets the plan's largest projected
+ * memory. Thread-safe; one executor may serve many computations.
+ */
+public final class SparkExecutor implements Executor {
+    private final JavaSparkContext jsc;
+    private final int tasksPerPartition;
+    private final boolean concurrentStages;
+    private final int maxConcurrentJobs;
+    private final boolean memoryCheck;
+    private final AtomicInteger threadNumber = new AtomicInteger();
+
+    private SparkExecutor(Builder b) {
+        this.jsc = b.jsc;
+        this.tasksPerPartition = b.tasksPerPartition;
+        this.concurrentStages = b.concurrentStages;
+        this.maxConcurrentJobs = b.maxConcurrentJobs;
+        this.memoryCheck = b.memoryCheck;
+    }
+
+    /** An executor with the default options on {@code session}'s Spark context. */
+    public static SparkExecutor create(SparkSession session) {
+        return builder(session).build();
+    }
+
+    /** An executor with the default options on {@code jsc}. */
+    public static SparkExecutor create(JavaSparkContext jsc) {
+        return builder(jsc).build();
+    }
+
+    public static Builder builder(SparkSession session) {
+        return new Builder(JavaSparkContext.fromSparkContext(session.sparkContext()));
+    }
+
+    public static Builder builder(JavaSparkContext jsc) {
+        return new Builder(jsc);
+    }
+
+    public JavaSparkContext sparkContext() {
+        return jsc;
+    }
+
+    /**
+     * Store options built from the Spark session's Hadoop configuration (see {@link SparkStoreOptions#from}), so that
+     * s3a credentials and endpoints set with {@code spark.hadoop.*} or {@code sc.hadoopConfiguration()} reach tasks.
+     */
+    public StoreOptions storeOptions() {
+        return SparkStoreOptions.from(jsc);
+    }
+
+    /** A {@link Spec} builder with this executor and {@link #storeOptions()} set; add work directory and memory. */
+    public Spec.Builder specBuilder() {
+        return Spec.builder().executor(this).storeOptions(storeOptions());
+    }
+
+    /** The memory check for this context's configuration. */
+    public SparkMemoryCheck memoryCheck() {
+        return SparkMemoryCheck.of(jsc);
+    }
+
+    @Override
+    public String name() {
+        return "spark(" + jsc.master() + ")";
+    }
+
+    @Override
+    public void execute(ExecutionPlan plan, List<Callback> callbacks) {
+        String computeId = plan.computeId();
+        if (memoryCheck) {
+            Stage largest = null;
+            for (Stage s : plan.stages()) {
+                if (s.numTasks() > 0 && (largest == null || s.projectedMemBytes() > largest.projectedMemBytes())) {
+                    largest = s;
+                }
+            }
+            if (largest != null) {
+                memoryCheck().check(largest.projectedMemBytes(), largest.id() + " " + largest.description());
+            }
+        }
+        callbacks.forEach(c -> c.onComputeStart(new Callback.ComputeStart(computeId, plan.stages())));
+        ExecutorService pool = Executors.newFixedThreadPool(concurrentStages ? maxConcurrentJobs : 1, r -> {
+            Thread t = new Thread(r, "cubed-spark-jobs-" + threadNumber.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        Throwable failure = null;
+        try {
+            if (concurrentStages && maxConcurrentJobs > 1) {
+                runConcurrently(pool, plan, callbacks);
+            } else {
+                for (Stage stage : plan.stages()) {
+                    awaitOnPool(pool, stage, () -> runStage(computeId, stage, callbacks));
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            pool.shutdownNow();
+            Throwable f = failure;
+            callbacks.forEach(c -> c.onComputeEnd(new Callback.ComputeEnd(computeId, f)));
+        }
+    }
+
+    /** Runs {@code body} on a pool thread (so job-group settings never stick to the caller's thread) and waits. */
+    private static void awaitOnPool(ExecutorService pool, Stage stage, Runnable body) {
+        try {
+            pool.submit(body).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CubedException(stage.id() + " " + stage.description() + " was interrupted", e);
+        } catch (ExecutionException e) {
+            throw rethrowable(e.getCause());
+        }
+    }
+
+    private static RuntimeException rethrowable(Throwable t) {
+        if (t instanceof RuntimeException) {
+            return (RuntimeException) t;
+        }
+        if (t instanceof Error) {
+            throw (Error) t;
+        }
+        return new CubedException(String.valueOf(t), t);
+    }
+
+    /** Starts each stage when its dependencies are done; stops starting new stages after the first failure. */
+    private void runConcurrently(ExecutorService pool, ExecutionPlan plan, List<Callback> callbacks) {
+        String computeId = plan.computeId();
+        Map<String, CompletableFuture<Void>> done = new HashMap<>();
+        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+        Set<String> runningGroups = ConcurrentHashMap.newKeySet();
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (Stage stage : plan.stages()) {
+            CompletableFuture<?>[] deps =
+                    stage.dependsOn().stream().map(done::get).toArray(CompletableFuture<?>[]::new);
+            CompletableFuture<Void> f = CompletableFuture.allOf(deps)
+                    .thenRunAsync(
+                            () -> {
+                                if (firstFailure.get() != null) {
+                                    return;
+                                }
+                                String group = jobGroup(computeId, stage);
+                                runningGroups.add(group);
+                                try {
+                                    runStage(computeId, stage, callbacks);
+                                } finally {
+                                    runningGroups.remove(group);
+                                }
+                            },
+                            pool)
+                    .whenComplete((v, t) -> {
+                        if (t != null && firstFailure.compareAndSet(null, unwrap(t))) {
+                            for (String g : runningGroups) {
+                                jsc.sc().cancelJobGroup(g);
+                            }
+                        }
+                    });
+            done.put(stage.id(), f);
+            all.add(f);
+        }
+        for (CompletableFuture<Void> f : all) {
+            try {
+                f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                for (String g : runningGroups) {
+                    jsc.sc().cancelJobGroup(g);
+                }
+                throw new CubedException("computation " + computeId + " was interrupted", e);
+            } catch (ExecutionException e) {
+                // recorded in firstFailure
+            }
+        }
+        if (firstFailure.get() != null) {
+            throw rethrowable(firstFailure.get());
+        }
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    static String jobGroup(String computeId, Stage stage) {
+        return "cubed-" + computeId + "-" + stage.id();
+    }
+
+    /** {@code op-007 map_blocks (blockwise), 400 tasks, 310.0 MB per task}. */
+    static String jobDescription(Stage stage) {
+        return stage.id() + " " + stage.description() + ", " + stage.numTasks() + " task"
+                + (stage.numTasks() == 1 ? "" : "s") + ", " + MemorySize.format(stage.projectedMemBytes())
+                + " per task";
+    }
+
+    /** Runs one stage as one Spark job on the current (pool) thread and reports its events. */
+    private void runStage(String computeId, Stage stage, List<Callback> callbacks) {
+        long start = System.currentTimeMillis();
+        callbacks.forEach(c -> c.onOperationStart(new Callback.OperationStart(computeId, stage)));
+        if (stage.numTasks() > 0) {
+            List<TaskRange> ranges = TaskRange.split(stage.numTasks(), tasksPerPartition);
+            List<TaskResult> results;
+            jsc.setJobGroup(jobGroup(computeId, stage), jobDescription(stage), false);
+            try {
+                JavaRDD<TaskRange> keys = jsc.parallelize(ranges, ranges.size());
+                results = keys.mapPartitions(new StagePartitionFunction(stage.id(), stage.task()))
+                        .collect();
+            } catch (Exception e) {
+                // SparkException is checked in Java's eyes but thrown by collect() all the same.
+                throw SparkFailures.translate(stage, e, defaultMaxFailures());
+            } finally {
+                jsc.clearJobGroup();
+            }
+            for (TaskResult r : results) {
+                callbacks.forEach(c -> c.onTaskEnd(new Callback.TaskEnd(computeId, stage, r)));
+            }
+        }
+        long end = System.currentTimeMillis();
+        callbacks.forEach(c -> c.onOperationEnd(new Callback.OperationEnd(computeId, stage, start, end)));
+    }
+
+    /** Attempts per task: F of {@code local[N,F]} (1 for other local masters), else {@code spark.task.maxFailures}. */
+    int defaultMaxFailures() {
+        String master = jsc.master();
+        if (master.startsWith("local[") && master.contains(",") && !master.startsWith("local-cluster")) {
+            return Integer.parseInt(master.substring(master.indexOf(',') + 1, master.indexOf(']'))
+                    .trim());
+        }
+        if (master.startsWith("local")) {
+            return master.startsWith("local-cluster") ? jsc.getConf().getInt("spark.task.maxFailures", 4) : 1;
+        }
+        return jsc.getConf().getInt("spark.task.maxFailures", 4);
+    }
+
+    @Override
+    public String toString() {
+        return "SparkExecutor{" + jsc.master() + ", tasksPerPartition=" + tasksPerPartition + ", concurrentStages="
+                + concurrentStages + ", maxConcurrentJobs=" + maxConcurrentJobs + "}";
+    }
+
+    /** Options of {@link SparkExecutor}. */
+    public static final class Builder {
+        private final JavaSparkContext jsc;
+        private int tasksPerPartition = 1;
+        private boolean concurrentStages = true;
+        private int maxConcurrentJobs = 4;
+        private boolean memoryCheck = true;
+
+        private Builder(JavaSparkContext jsc) {
+            this.jsc = Objects.requireNonNull(jsc, "jsc");
+        }
+
+        /**
+         * Cubed tasks per Spark task (default 1: one Spark task per output chunk, so Spark retries and speculates
+         * single chunks). Larger values cut scheduling overhead for stages of many tiny tasks.
+         */
+        public Builder tasksPerPartition(int n) {
+            if (n < 1) {
+                throw new InvalidArgumentException("tasksPerPartition must be at least 1, got " + n);
+            }
+            this.tasksPerPartition = n;
+            return this;
+        }
+
+        /** Whether stages with no dependency path between them run as concurrent Spark jobs (default true). */
+        public Builder concurrentStages(boolean concurrent) {
+            this.concurrentStages = concurrent;
+            return this;
+        }
+
+        /** At most this many Spark jobs of one computation run at the same time (default 4). */
+        public Builder maxConcurrentJobs(int n) {
+            if (n < 1) {
+                throw new InvalidArgumentException("maxConcurrentJobs must be at least 1, got " + n);
+            }
+            this.maxConcurrentJobs = n;
+            return this;
+        }
+
+        /** Whether to run {@link SparkMemoryCheck} before the first job of each computation (default true). */
+        public Builder memoryCheck(boolean check) {
+            this.memoryCheck = check;
+            return this;
+        }
+
+        public SparkExecutor build() {
+            return new SparkExecutor(this);
+        }
+    }
+}

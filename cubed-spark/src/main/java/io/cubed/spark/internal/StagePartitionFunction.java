@@ -1,0 +1,67 @@
+package io.cubed.spark.internal;
+
+import io.cubed.runtime.TaskFunction;
+import io.cubed.runtime.TaskIo;
+import io.cubed.runtime.TaskResult;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
+
+/**
+ * The body of every Spark task: runs each task index of the partition's {@link TaskRange}s with the stage's
+ * {@link TaskFunction} and returns one small {@link TaskResult} per index (times, bytes moved, bytes the thread
+ * allocated) — never array data. A failing index is rethrown as a {@link TaskIndexFailure} naming it; Spark then
+ * retries the whole partition (chunk writes are idempotent).
+ */
+public final class StagePartitionFunction implements FlatMapFunction<Iterator<TaskRange>, TaskResult> {
+    private static final long serialVersionUID = 1L;
+
+    private final String stageId;
+    private final TaskFunction task;
+
+    public StagePartitionFunction(String stageId, TaskFunction task) {
+        this.stageId = Objects.requireNonNull(stageId, "stageId");
+        this.task = Objects.requireNonNull(task, "task");
+    }
+
+    public String stageId() {
+        return stageId;
+    }
+
+    public TaskFunction task() {
+        return task;
+    }
+
+    @Override
+    public Iterator<TaskResult> call(Iterator<TaskRange> ranges) {
+        TaskContext context = TaskContext.get();
+        int attempt = context == null ? 1 : context.attemptNumber() + 1;
+        List<TaskResult> results = new ArrayList<>();
+        while (ranges.hasNext()) {
+            TaskRange range = ranges.next();
+            for (long i = range.start(); i < range.end(); i++) {
+                results.add(run(i, attempt));
+            }
+        }
+        return results.iterator();
+    }
+
+    /** Runs task {@code index} once, measuring it. */
+    TaskResult run(long index, int attempt) {
+        long allocatedBefore = ThreadAllocation.currentThread();
+        long start = System.currentTimeMillis();
+        TaskIo io;
+        try {
+            io = task.run(index);
+        } catch (RuntimeException e) {
+            throw new TaskIndexFailure(stageId, index, e);
+        }
+        long end = System.currentTimeMillis();
+        long allocatedAfter = ThreadAllocation.currentThread();
+        long allocated = allocatedBefore < 0 || allocatedAfter < 0 ? -1 : allocatedAfter - allocatedBefore;
+        return new TaskResult(stageId, index, attempt, start, end, io.bytesRead(), io.bytesWritten(), allocated);
+    }
+}

@@ -1,0 +1,85 @@
+package io.cubed.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.runtime.FileRecordingTask;
+import io.cubed.runtime.TaskResult;
+import io.cubed.spark.internal.StagePartitionFunction;
+import io.cubed.spark.internal.TaskIndexFailure;
+import io.cubed.spark.internal.TaskRange;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every class that travels to Spark executors survives Java serialization and still works afterwards. */
+class SerializationTest {
+    @TempDir
+    Path tmp;
+
+    @SuppressWarnings("unchecked")
+    static <T extends Serializable> T roundTrip(T value) throws IOException, ClassNotFoundException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(value);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return (T) in.readObject();
+        }
+    }
+
+    @Test
+    void partitionFunctionRunsItsRangesAfterARoundTrip() throws Exception {
+        StagePartitionFunction f = roundTrip(new StagePartitionFunction("op-002", FileRecordingTask.recording(tmp)));
+        assertThat(f.stageId()).isEqualTo("op-002");
+        Iterator<TaskResult> it =
+                f.call(List.of(new TaskRange(3, 5), new TaskRange(8, 9)).iterator());
+        List<TaskResult> results = new ArrayList<>();
+        it.forEachRemaining(results::add);
+        assertThat(results).extracting(TaskResult::taskIndex).containsExactly(3L, 4L, 8L);
+        assertThat(results).extracting(TaskResult::bytesWritten).containsExactly(6L, 8L, 16L);
+        assertThat(results).allSatisfy(r -> {
+            assertThat(r.stageId()).isEqualTo("op-002");
+            assertThat(r.attempts())
+                    .as("no TaskContext outside Spark: first attempt")
+                    .isEqualTo(1);
+        });
+        assertThat(FileRecordingTask.attempts(tmp)).containsOnlyKeys(3L, 4L, 8L);
+    }
+
+    @Test
+    void rangesFailuresAndResultsRoundTrip() throws Exception {
+        assertThat(roundTrip(new TaskRange(7, 70))).isEqualTo(new TaskRange(7, 70));
+        TaskIndexFailure f = roundTrip(new TaskIndexFailure("op-001", 4, new IllegalStateException("boom")));
+        assertThat(f.taskIndex()).isEqualTo(4);
+        assertThat(f).hasMessage("op-001 task 4: boom").hasCauseInstanceOf(IllegalStateException.class);
+        TaskResult r = new TaskResult("op-001", 3, 2, 10, 20, 30, 40, 50);
+        assertThat(roundTrip(r)).isEqualTo(r);
+    }
+
+    @Test
+    void testFunctionsRoundTrip() throws Exception {
+        Chunk in = Chunk.wrap(DType.FLOAT64, new int[] {3}, new double[] {1, 2, 3});
+        assertThat(roundTrip(new TestFunctions.Times(2))
+                        .apply(new Chunk[] {in}, new long[] {0})
+                        .doubles())
+                .containsExactly(2, 4, 6);
+        assertThat(roundTrip(new TestFunctions.Sum())
+                        .apply(new Chunk[] {in, in}, new long[] {0})
+                        .doubles())
+                .containsExactly(2, 4, 6);
+        assertThat(roundTrip(new TestFunctions.MatMul())).isEqualTo(new TestFunctions.MatMul());
+        RendezvousTask t = new RendezvousTask(tmp.toString(), "a", "b", 5);
+        assertThat(roundTrip(t)).isEqualTo(t);
+    }
+}

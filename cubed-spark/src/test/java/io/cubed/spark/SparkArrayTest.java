@@ -1,0 +1,178 @@
+package io.cubed.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cubed.Cubed;
+import io.cubed.array.Blockwise;
+import io.cubed.array.Creation;
+import io.cubed.array.CubedArray;
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.error.MemoryBudgetExceededException;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.Callback;
+import io.cubed.storage.zarr.ZarrArray;
+import io.cubed.storage.zarr.ZarrCreateOptions;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Arrays computed with {@link SparkExecutor} equal plain Java loops; plans are shuffle-free with small results. */
+class SparkArrayTest {
+    @TempDir
+    Path tmp;
+
+    private final JavaSparkContext jsc = SparkTestContext.get();
+    private SparkJobRecorder jobs;
+
+    /** Remembers the compute ids it sees. */
+    static final class ComputeIds implements Callback {
+        final List<String> ids = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onComputeStart(ComputeStart event) {
+            ids.add(event.computeId());
+        }
+    }
+
+    @BeforeEach
+    void listen() {
+        SparkTestContext.drainListeners();
+        jobs = new SparkJobRecorder();
+        jsc.sc().addSparkListener(jobs);
+    }
+
+    @AfterEach
+    void stopListening() {
+        jsc.sc().removeSparkListener(jobs);
+    }
+
+    private Spec spec() {
+        return SparkExecutor.create(jsc)
+                .specBuilder()
+                .workDir(tmp.resolve("work").toString())
+                .build();
+    }
+
+    /** A float64 Zarr array with element (i, j) = {@code 10 i + j}. */
+    private String zarr(String name, long rows, long cols, int[] chunks) {
+        String url = tmp.resolve(name).toString();
+        ZarrArray z = ZarrArray.create(
+                url,
+                ZarrCreateOptions.builder(new long[] {rows, cols}, chunks, DType.FLOAT64)
+                        .build());
+        for (long i = 0; i < z.grid().numChunks(); i++) {
+            long[] c = z.grid().chunkCoordsOf(i);
+            long[] off = z.grid().chunkOffset(c);
+            int[] s = z.grid().chunkShapeAt(c);
+            Chunk chunk = Chunk.allocate(DType.FLOAT64, s);
+            for (int r = 0; r < s[0]; r++) {
+                for (int k = 0; k < s[1]; k++) {
+                    chunk.doubles()[r * s[1] + k] = 10.0 * (off[0] + r) + off[1] + k;
+                }
+            }
+            z.writeChunk(chunk, c);
+        }
+        return url;
+    }
+
+    @Test
+    void fromZarrMapBlocksToZarrEqualsAPlainLoop() {
+        Spec spec = spec();
+        CubedArray x = Cubed.fromZarr(zarr("x.zarr", 70, 50, new int[] {30, 20}), spec);
+        CubedArray y = Blockwise.mapBlocks(new TestFunctions.Times(3), DType.FLOAT64, x);
+        String out = tmp.resolve("y.zarr").toString();
+        ComputeIds ids = new ComputeIds();
+        y.toZarr(out, ids);
+        Chunk all = ZarrArray.open(out).readRegion(new long[] {0, 0}, new int[] {70, 50});
+        for (int i = 0; i < 70; i++) {
+            for (int j = 0; j < 50; j++) {
+                assertThat(all.doubles()[i * 50 + j]).isEqualTo(3 * (10.0 * i + j));
+            }
+        }
+        SparkTestContext.drainListeners();
+        assertThat(jobs.jobsOf(ids.ids.get(0))).singleElement().satisfies(j -> assertThat(j.description())
+                .matches("op-\\d+ map_blocks \\(blockwise\\), 9 tasks, .*"));
+    }
+
+    @Test
+    void blockwiseContractionEqualsAPlainMatmul() {
+        Spec spec = spec();
+        Chunk xs = Chunk.allocate(DType.FLOAT64, 6, 9);
+        Chunk ys = Chunk.allocate(DType.FLOAT64, 9, 4);
+        for (int i = 0; i < xs.size(); i++) {
+            xs.doubles()[i] = i % 7 - 3;
+        }
+        for (int i = 0; i < ys.size(); i++) {
+            ys.doubles()[i] = (i * 5) % 11 - 4;
+        }
+        CubedArray x = Cubed.asarray(xs, spec, 2, 3);
+        CubedArray y = Cubed.asarray(ys, spec, 3, 2);
+        CubedArray z = Blockwise.blockwise(new TestFunctions.MatMul(), "ij", DType.FLOAT64, x, "ik", y, "kj");
+        Chunk got = z.compute();
+        for (int i = 0; i < 6; i++) {
+            for (int j = 0; j < 4; j++) {
+                double s = 0;
+                for (int k = 0; k < 9; k++) {
+                    s += xs.doubles()[i * 9 + k] * ys.doubles()[k * 4 + j];
+                }
+                assertThat(got.doubles()[i * 4 + j]).as("(%d, %d)", i, j).isEqualTo(s);
+            }
+        }
+    }
+
+    @Test
+    void aMultiOperationPlanShufflesNothingAndReturnsSmallResults() {
+        Spec spec = spec();
+        CubedArray x = Cubed.fromZarr(zarr("x.zarr", 40, 40, new int[] {10, 10}), spec);
+        CubedArray doubled = Blockwise.mapBlocks(new TestFunctions.Times(2), DType.FLOAT64, x);
+        CubedArray tripled = Blockwise.mapBlocks(new TestFunctions.Times(3), DType.FLOAT64, x);
+        CubedArray sum =
+                Blockwise.mapBlocks(new TestFunctions.Sum(), DType.FLOAT64, doubled, tripled, Creation.onesLike(x));
+        ComputeIds ids = new ComputeIds();
+        Chunk got = sum.compute(ids);
+        for (int i = 0; i < 40; i++) {
+            for (int j = 0; j < 40; j++) {
+                assertThat(got.doubles()[i * 40 + j]).isEqualTo(5 * (10.0 * i + j) + 1);
+            }
+        }
+        SparkTestContext.drainListeners();
+        List<SparkJobRecorder.Job> ours = jobs.jobsOf(ids.ids.get(0));
+        assertThat(ours).as("one job per operation").hasSize(3);
+        for (SparkJobRecorder.Job j : ours) {
+            assertThat(j.stageIds())
+                    .as("one Spark stage per job: no shuffle boundary")
+                    .hasSize(1);
+            int stageId = j.stageIds().get(0);
+            SparkJobRecorder.StageMetrics m = jobs.stages.get(stageId);
+            assertThat(m.shuffleReadBytes()).isZero();
+            assertThat(m.shuffleWriteBytes()).isZero();
+            assertThat(m.numTasks()).isEqualTo(16);
+            assertThat(jobs.resultSizes.get(stageId)).hasSize(16).allSatisfy(size -> assertThat(size)
+                    .isBetween(1L, 10_000L));
+        }
+    }
+
+    @Test
+    void aPlanOverAllowedMemIsRefusedWithoutASparkJob() {
+        Spec small = SparkExecutor.create(jsc)
+                .specBuilder()
+                .workDir(tmp.resolve("w").toString())
+                .allowedMem("1MB")
+                .reservedMem("100kB")
+                .build();
+        CubedArray x = Creation.ones(new long[] {1000, 1000}, new int[] {500, 500}, DType.FLOAT64, small);
+        CubedArray y = Blockwise.mapBlocks(new TestFunctions.Times(2), DType.FLOAT64, x);
+        assertThatThrownBy(y::compute)
+                .isInstanceOf(MemoryBudgetExceededException.class)
+                .hasMessageContaining("exceeds allowedMem (1.0 MB)");
+        SparkTestContext.drainListeners();
+        assertThat(jobs.jobs).isEmpty();
+    }
+}

@@ -1,0 +1,152 @@
+package io.cubed.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cubed.error.MemoryBudgetExceededException;
+import io.cubed.runtime.ExecutionPlan;
+import io.cubed.runtime.Executor;
+import io.cubed.runtime.ExecutorContract;
+import io.cubed.runtime.FileRecordingTask;
+import io.cubed.runtime.Stage;
+import io.cubed.storage.StoreOptions;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The executor contract on {@link SparkExecutor} ({@code local[2,3]}), and what is particular to Spark. */
+class SparkExecutorTest extends ExecutorContract {
+    private final JavaSparkContext jsc = SparkTestContext.get();
+    private SparkJobRecorder jobs;
+
+    @BeforeEach
+    void listen() {
+        SparkTestContext.drainListeners();
+        jobs = new SparkJobRecorder();
+        jsc.sc().addSparkListener(jobs);
+    }
+
+    @AfterEach
+    void stopListening() {
+        jsc.sc().removeSparkListener(jobs);
+    }
+
+    @Override
+    protected Executor executor() {
+        return SparkExecutor.create(jsc);
+    }
+
+    @Override
+    protected int maxAttempts() {
+        return 3;
+    }
+
+    @Test
+    void independentStagesRunAsConcurrentJobsAndADependentOneAfterBoth() throws Exception {
+        Path d = dir("meet");
+        Path c = dir("c");
+        Stage a = new Stage("op-001", "a", 1, new RendezvousTask(d.toString(), "a", "b", 20_000), 1, List.of());
+        Stage b = new Stage("op-002", "b", 1, new RendezvousTask(d.toString(), "b", "a", 20_000), 1, List.of());
+        Stage after = new Stage("op-003", "after", 2, FileRecordingTask.recording(c), 1, List.of("op-001", "op-002"));
+        Recorder rec = new Recorder();
+        executor().execute(new ExecutionPlan("conc", List.of(a, b, after)), List.of(rec));
+        long[] ia = RendezvousTask.interval(d, "a");
+        long[] ib = RendezvousTask.interval(d, "b");
+        assertThat(Math.max(ia[0], ib[0]))
+                .as("a %s and b %s overlap", ia, ib)
+                .isLessThanOrEqualTo(Math.min(ia[1], ib[1]));
+        for (long i = 0; i < 2; i++) {
+            assertThat(FileRecordingTask.interval(c, i)[0]).isGreaterThanOrEqualTo(Math.max(ia[1], ib[1]));
+        }
+        assertThat(rec.events.indexOf("op-start op-003"))
+                .isGreaterThan(rec.events.indexOf("op-end op-001"))
+                .isGreaterThan(rec.events.indexOf("op-end op-002"));
+    }
+
+    @Test
+    void everyJobCarriesAGroupAndADescriptionNamingTheOperation() {
+        Path a = dir("a");
+        Stage s = new Stage(
+                "op-007", "map_blocks (blockwise)", 4, FileRecordingTask.recording(a), 310_000_000L, List.of());
+        // Skip the memory check: 310 MB per task is more than the test JVM gives its two task threads.
+        SparkExecutor.builder(jsc).memoryCheck(false).build().execute(new ExecutionPlan("desc", List.of(s)), List.of());
+        SparkTestContext.drainListeners();
+        assertThat(jobs.jobsOf("desc")).singleElement().satisfies(j -> {
+            assertThat(j.group()).isEqualTo("cubed-desc-op-007");
+            assertThat(j.description()).isEqualTo("op-007 map_blocks (blockwise), 4 tasks, 310.0 MB per task");
+        });
+    }
+
+    @Test
+    void severalTasksPerPartitionRunEachTaskOnceInFewerSparkTasks() {
+        Path a = dir("a");
+        Stage s = new Stage("op-001", "packed", 10, FileRecordingTask.recording(a), 1, List.of());
+        Recorder rec = new Recorder();
+        SparkExecutor.builder(jsc)
+                .tasksPerPartition(3)
+                .build()
+                .execute(new ExecutionPlan("packed", List.of(s)), List.of(rec));
+        SparkTestContext.drainListeners();
+        assertThat(FileRecordingTask.attempts(a)).hasSize(10).allSatisfy((k, v) -> assertThat(v)
+                .isEqualTo(1));
+        assertThat(rec.results).hasSize(10);
+        SparkJobRecorder.Job job = jobs.jobsOf("packed").get(0);
+        assertThat(jobs.stages.get(job.stageIds().get(0)).numTasks())
+                .as("ceil(10 / 3) Spark tasks")
+                .isEqualTo(4);
+    }
+
+    @Test
+    void aPlanNeedingMoreThanATaskGetsIsRefusedBeforeAnyJob() {
+        Path a = dir("a");
+        SparkMemoryCheck check = SparkMemoryCheck.of(jsc);
+        long tooMuch = check.perTaskBytes() + 1;
+        Stage s = new Stage("op-004", "big (blockwise)", 3, FileRecordingTask.recording(a), tooMuch, List.of());
+        Recorder rec = new Recorder();
+        assertThatThrownBy(() -> executor().execute(new ExecutionPlan("big", List.of(s)), List.of(rec)))
+                .isInstanceOf(MemoryBudgetExceededException.class)
+                .hasMessageContaining("op-004 big (blockwise) needs")
+                .hasMessageContaining("spark.memory.fraction")
+                .hasMessageContaining("2 concurrent tasks");
+        SparkTestContext.drainListeners();
+        assertThat(jobs.jobs).isEmpty();
+        assertThat(rec.events).isEmpty();
+        assertThat(FileRecordingTask.attempts(a)).isEmpty();
+    }
+
+    @Test
+    void sequentialModeRunsStagesOneAtATime() {
+        Path a = dir("a");
+        Path b = dir("b");
+        Stage sa = new Stage("op-001", "a", 3, FileRecordingTask.recording(a), 1, List.of());
+        Stage sb = new Stage("op-002", "b", 3, FileRecordingTask.recording(b), 1, List.of());
+        SparkExecutor.builder(jsc)
+                .concurrentStages(false)
+                .build()
+                .execute(new ExecutionPlan("seq", List.of(sa, sb)), List.of());
+        long aEnd = 0;
+        for (long i = 0; i < 3; i++) {
+            aEnd = Math.max(aEnd, FileRecordingTask.interval(a, i)[1]);
+        }
+        for (long i = 0; i < 3; i++) {
+            assertThat(FileRecordingTask.interval(b, i)[0]).isGreaterThanOrEqualTo(aEnd);
+        }
+    }
+
+    @Test
+    void storeOptionsComeFromTheSessionsHadoopConfiguration() {
+        jsc.hadoopConfiguration().set("fs.s3a.endpoint", "http://127.0.0.1:9000");
+        try {
+            StoreOptions o = SparkExecutor.create(jsc).storeOptions();
+            assertThat(o.get("fs.s3a.endpoint")).isEqualTo("http://127.0.0.1:9000");
+            assertThat(o.get("fs.cubed-test.marker")).isEqualTo("from-spark-conf");
+            assertThat(o.get("fs.defaultFS")).as("defaults are left out").isNull();
+            assertThat(o.asMap().keySet()).allSatisfy(k -> assertThat(k).startsWith("fs."));
+        } finally {
+            jsc.hadoopConfiguration().unset("fs.s3a.endpoint");
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.cubed.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.array.Blockwise;
+import io.cubed.array.Creation;
+import io.cubed.array.CubedArray;
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.Callback;
+import io.cubed.runtime.TaskResult;
+import io.cubed.storage.zarr.ZarrArray;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real standalone cluster (Master and Worker JVMs from the Maven jars) with two executors of 512 MiB heap and one
+ * core each computes 2.4 GB of virtual input into a 2.4 GB Zarr array: 4.8 GB of arrays, more than 4 times the 1 GiB
+ * of executor heap. Sampled chunks equal the formula, and no executor is lost.
+ */
+class StandaloneClusterIT {
+    private static final long MIB = 1024L * 1024;
+    private static final int CHUNK = 1_000_000; // 8 MB of float64
+    private static final long CHUNKS = 300;
+    private static final long N = CHUNKS * CHUNK;
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void boundedExecutorsComputeArraysManyTimesTheirHeap() throws Exception {
+        try (StandaloneCluster cluster = StandaloneCluster.start(tmp.resolve("cluster"), 2, "1100m")) {
+            SparkConf conf = new SparkConf()
+                    .setMaster(cluster.masterUrl())
+                    .setAppName("cubed-standalone-it")
+                    .set("spark.driver.host", "127.0.0.1")
+                    .set("spark.driver.bindAddress", "127.0.0.1")
+                    .set("spark.ui.enabled", "false")
+                    .set("spark.executor.memory", "512m")
+                    .set("spark.executor.cores", "1")
+                    .set("spark.cores.max", "2")
+                    .set("spark.task.maxFailures", "2");
+            JavaSparkContext jsc = new JavaSparkContext(conf);
+            try {
+                SparkJobRecorder recorder = new SparkJobRecorder();
+                jsc.sc().addSparkListener(recorder);
+                waitForExecutors(jsc, 2);
+
+                SparkExecutor executor = SparkExecutor.create(jsc);
+                SparkMemoryCheck check = executor.memoryCheck();
+                // (512 MiB − 300 MiB reserved) × (1 − 0.6) / 1 task per executor.
+                assertThat(check.perTaskBytes()).isEqualTo((long) ((512 * MIB - 300 * MIB) * (1 - 0.6)));
+                Spec spec = executor.specBuilder()
+                        .workDir(tmp.resolve("work").toString())
+                        .allowedMem("80MB")
+                        .reservedMem("20MB")
+                        .build();
+                check.check(spec.allowedMem().bytes(), "allowedMem");
+
+                CubedArray x = Creation.arange(0, N, 1, CHUNK, DType.FLOAT64, spec);
+                CubedArray y = Blockwise.mapBlocks(new TestFunctions.Affine(2, 1), DType.FLOAT64, x);
+                long arrayBytes = x.nbytes() + y.nbytes();
+                assertThat(arrayBytes).isGreaterThanOrEqualTo(4 * 2 * 512 * MIB);
+                String out = tmp.resolve("y.zarr").toString();
+                List<TaskResult> results = new CopyOnWriteArrayList<>();
+                y.toZarr(out, new Callback() {
+                    @Override
+                    public void onTaskEnd(TaskEnd event) {
+                        results.add(event.result());
+                    }
+                });
+
+                assertThat(results).hasSize((int) CHUNKS);
+                assertThat(results.stream().mapToLong(TaskResult::bytesWritten).sum())
+                        .isEqualTo(N * 8);
+                ZarrArray stored = ZarrArray.open(out);
+                for (long c : new long[] {0, 1, 77, 150, 223, CHUNKS - 1}) {
+                    Chunk chunk = stored.readChunk(c);
+                    double[] d = chunk.doubles();
+                    assertThat(d).hasSize(CHUNK);
+                    for (int i = 0; i < d.length; i += 9973) {
+                        assertThat(d[i]).isEqualTo(2.0 * (c * CHUNK + i) + 1);
+                    }
+                    assertThat(d[CHUNK - 1]).isEqualTo(2.0 * (c * CHUNK + CHUNK - 1) + 1);
+                }
+                jsc.sc().listenerBus().waitUntilEmpty();
+                assertThat(recorder.removedExecutors).as("executors lost").isEmpty();
+                assertThat(recorder.tasksByExecutor)
+                        .as("Spark tasks per executor")
+                        .hasSize(2)
+                        .doesNotContainKey("driver");
+                assertThat(recorder.stages.values())
+                        .allSatisfy(s -> assertThat(s.shuffleWriteBytes()).isZero());
+            } finally {
+                jsc.stop();
+            }
+        }
+    }
+
+    private static void waitForExecutors(JavaSparkContext jsc, int n) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 90_000;
+        while (jsc.sc().statusTracker().getExecutorInfos().length < n + 1) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException(
+                        "only " + (jsc.sc().statusTracker().getExecutorInfos().length - 1) + " of " + n
+                                + " executors registered");
+            }
+            Thread.sleep(200);
+        }
+    }
+}

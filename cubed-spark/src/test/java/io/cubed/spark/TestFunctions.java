@@ -1,0 +1,93 @@
+package io.cubed.spark;
+
+import io.cubed.array.BlockFunction;
+import io.cubed.array.BlockwiseFunction;
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.primitive.ChunkArgs;
+import java.util.List;
+
+/** Named, serializable user functions for the Spark tests (lambdas would capture the test instance). */
+final class TestFunctions {
+    private TestFunctions() {}
+
+    /** Every element times {@code factor} (float64). */
+    record Times(double factor) implements BlockFunction {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            Chunk in = blocks[0];
+            Chunk out = Chunk.allocate(DType.FLOAT64, in.shape());
+            double[] a = in.doubles();
+            double[] o = out.doubles();
+            for (int i = 0; i < o.length; i++) {
+                o[i] = a[i] * factor;
+            }
+            return out;
+        }
+    }
+
+    /** The element-wise sum of the blocks (float64, same shapes). */
+    record Sum() implements BlockFunction {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            Chunk out = Chunk.allocate(DType.FLOAT64, blocks[0].shape());
+            double[] o = out.doubles();
+            for (Chunk b : blocks) {
+                double[] d = b.doubles();
+                for (int i = 0; i < o.length; i++) {
+                    o[i] += d[i];
+                }
+            }
+            return out;
+        }
+    }
+
+    /** One output chunk of a matrix product {@code ij = ik · kj}: sums the products of the chunks along k. */
+    record MatMul() implements BlockwiseFunction {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Chunk apply(ChunkArgs args, long[] blockId) {
+            List<Chunk> as = args.chunks(0);
+            List<Chunk> bs = args.chunks(1);
+            int rows = as.get(0).shape(0);
+            int cols = bs.get(0).shape(1);
+            Chunk out = Chunk.allocate(DType.FLOAT64, rows, cols);
+            for (int k = 0; k < as.size(); k++) {
+                Chunk a = as.get(k);
+                Chunk b = bs.get(k);
+                int inner = a.shape(1);
+                for (int r = 0; r < rows; r++) {
+                    for (int c = 0; c < cols; c++) {
+                        double s = 0;
+                        for (int t = 0; t < inner; t++) {
+                            s += a.doubles()[r * inner + t] * b.doubles()[t * cols + c];
+                        }
+                        out.doubles()[r * cols + c] += s;
+                    }
+                }
+            }
+            return out;
+        }
+    }
+
+    /** {@code a x + b} for every element x (float64). */
+    record Affine(double a, double b) implements BlockFunction {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            double[] in = blocks[0].doubles();
+            Chunk out = Chunk.allocate(DType.FLOAT64, blocks[0].shape());
+            double[] o = out.doubles();
+            for (int i = 0; i < o.length; i++) {
+                o[i] = a * in[i] + b;
+            }
+            return out;
+        }
+    }
+}
