@@ -137,6 +137,10 @@ public final class RechunkPlanner {
             return p;
         }
         long need = minimumTaskBytes();
+        if (need <= maxTaskBytes) {
+            // The search is not monotone in the budget: a plan found for a smaller budget fits this one too.
+            return tryPlan(need);
+        }
         throw new MemoryBudgetExceededException("rechunk of shape " + Arrays.toString(shape) + " from chunks "
                 + Arrays.toString(source) + " to " + Arrays.toString(target) + " needs at least "
                 + MemorySize.format(need) + " (" + need + " bytes) per copy task beyond reservedMem, but only "
@@ -293,6 +297,8 @@ public final class RechunkPlanner {
             c.add(x.clone());
         }
         while (true) {
+            // Chunk shapes that became equal to a neighbour merge first, so every stage checked is a stage run.
+            c = dedupe(c);
             int over = -1;
             for (int s = 0; s + 1 < c.size(); s++) {
                 if (stage(c.get(s), c.get(s + 1)).taskBytes() > budget) {
@@ -301,10 +307,9 @@ public final class RechunkPlanner {
                 }
             }
             if (over < 0) {
-                List<int[]> d = dedupe(c);
                 List<RechunkStage> stages = new ArrayList<>();
-                for (int s = 0; s + 1 < d.size(); s++) {
-                    stages.add(stage(d.get(s), d.get(s + 1)));
+                for (int s = 0; s + 1 < c.size(); s++) {
+                    stages.add(stage(c.get(s), c.get(s + 1)));
                 }
                 return stages;
             }
