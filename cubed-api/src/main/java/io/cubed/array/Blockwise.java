@@ -41,7 +41,8 @@ public final class Blockwise {
     }
 
     /** As {@link #mapBlocks(BlockFunction, MapBlocksOptions, CubedArray...)}, naming the operation {@code name}. */
-    static CubedArray mapBlocks(String name, BlockFunction fn, MapBlocksOptions options, List<CubedArray> arrays) {
+    static CubedArray mapBlocks(String name, BlockFunction fn, MapBlocksOptions options, List<CubedArray> arraysGiven) {
+        List<CubedArray> arrays = arraysGiven;
         if (arrays.isEmpty()) {
             throw new InvalidArgumentException(name + " needs at least one input array");
         }
@@ -57,6 +58,7 @@ public final class Blockwise {
         }
         long[] shape = new long[nd];
         int[] chunks = new int[nd];
+        arrays = unifyChunks(arrays, indices, base);
         alignedAxes(name, arrays, indices, base, shape, chunks);
 
         int[] drop = options.dropAxis();
@@ -127,6 +129,63 @@ public final class Blockwise {
                 List.of(options.dtype()),
                 List.of(grid));
         return CubedArray.of(op.outputs().get(0), spec);
+    }
+
+    /**
+     * The inputs with chunks unified along every shared index letter, as Cubed's {@code unify_chunks}: where inputs
+     * with several chunks along a letter differ, every input not broadcast along it is rechunked to the smallest of
+     * their chunk lengths. Inputs whose shapes cannot broadcast are returned as they are ({@link #alignedAxes} reports
+     * them).
+     */
+    static List<CubedArray> unifyChunks(List<CubedArray> arrays, String[] indices, String letters) {
+        int[][] targets = new int[arrays.size()][];
+        for (int j = 0; j < arrays.size(); j++) {
+            targets[j] = Chunking.grid(
+                            arrays.get(j).shape(),
+                            arrays.get(j).chunkShape(),
+                            arrays.get(j).name())
+                    .chunkShape();
+        }
+        boolean changed = false;
+        for (char letter : letters.toCharArray()) {
+            long length = 1;
+            for (int j = 0; j < arrays.size(); j++) {
+                int ax = indices[j].indexOf(letter);
+                if (ax >= 0 && arrays.get(j).shape()[ax] != 1) {
+                    if (length != 1 && arrays.get(j).shape()[ax] != length) {
+                        return arrays;
+                    }
+                    length = arrays.get(j).shape()[ax];
+                }
+            }
+            int smallest = Integer.MAX_VALUE;
+            boolean split = false;
+            for (int j = 0; j < arrays.size(); j++) {
+                int ax = indices[j].indexOf(letter);
+                if (ax >= 0 && arrays.get(j).shape()[ax] == length && length != 1) {
+                    smallest = Math.min(smallest, targets[j][ax]);
+                    split |= arrays.get(j).chunks().chunksPerAxis(ax) > 1;
+                }
+            }
+            if (!split) {
+                continue;
+            }
+            for (int j = 0; j < arrays.size(); j++) {
+                int ax = indices[j].indexOf(letter);
+                if (ax >= 0 && arrays.get(j).shape()[ax] == length && targets[j][ax] != smallest) {
+                    targets[j][ax] = smallest;
+                    changed = true;
+                }
+            }
+        }
+        if (!changed) {
+            return arrays;
+        }
+        List<CubedArray> out = new ArrayList<>();
+        for (int j = 0; j < arrays.size(); j++) {
+            out.add(Manipulation.rechunk(arrays.get(j), targets[j]));
+        }
+        return out;
     }
 
     /**
@@ -216,6 +275,7 @@ public final class Blockwise {
         }
         long[] shape = new long[all.length()];
         int[] chunks = new int[all.length()];
+        arrays = unifyChunks(arrays, indices, all.toString());
         alignedAxes("blockwise", arrays, indices, all.toString(), shape, chunks);
         long[] outShape = Arrays.copyOf(shape, outIndex.length());
         int[] outChunks = Arrays.copyOf(chunks, outIndex.length());

@@ -25,6 +25,7 @@ public final class OpNode {
     private final ChunkFunction function;
     private final int[] chunksHeldPerInput;
     private final long extraMemBytes;
+    private final String detail;
     private final List<ArrayNode> outputs = new ArrayList<>();
 
     private OpNode(
@@ -33,7 +34,8 @@ public final class OpNode {
             KeyFunction keyFunction,
             ChunkFunction function,
             int[] chunksHeldPerInput,
-            long extraMemBytes) {
+            long extraMemBytes,
+            String detail) {
         this.id = String.format("op-%03d", COUNTER.incrementAndGet());
         this.name = name;
         this.inputs = List.copyOf(inputs);
@@ -41,6 +43,7 @@ public final class OpNode {
         this.function = function;
         this.chunksHeldPerInput = chunksHeldPerInput.clone();
         this.extraMemBytes = extraMemBytes;
+        this.detail = detail;
     }
 
     /**
@@ -56,6 +59,29 @@ public final class OpNode {
             long extraMemBytes,
             List<DType> outputDtypes,
             List<ChunkGrid> outputGrids) {
+        return blockwise(
+                name,
+                inputs,
+                keyFunction,
+                function,
+                chunksHeldPerInput,
+                extraMemBytes,
+                outputDtypes,
+                outputGrids,
+                null);
+    }
+
+    /** As {@link #blockwise}, with a line of {@code detail} for {@link Plan#explain} (or {@code null}). */
+    public static OpNode blockwise(
+            String name,
+            List<ArrayNode> inputs,
+            KeyFunction keyFunction,
+            ChunkFunction function,
+            int[] chunksHeldPerInput,
+            long extraMemBytes,
+            List<DType> outputDtypes,
+            List<ChunkGrid> outputGrids,
+            String detail) {
         if (chunksHeldPerInput.length != inputs.size()) {
             throw new InvalidArgumentException(name + ": chunksHeldPerInput has " + chunksHeldPerInput.length
                     + " entries for " + inputs.size() + " inputs");
@@ -63,7 +89,7 @@ public final class OpNode {
         if (outputDtypes.isEmpty() || outputDtypes.size() != outputGrids.size()) {
             throw new InvalidArgumentException(name + " needs one dtype and one grid per output");
         }
-        OpNode op = new OpNode(name, inputs, keyFunction, function, chunksHeldPerInput, extraMemBytes);
+        OpNode op = new OpNode(name, inputs, keyFunction, function, chunksHeldPerInput, extraMemBytes, detail);
         long[] perAxis = outputGrids.get(0).chunksPerAxis();
         for (int i = 0; i < outputDtypes.size(); i++) {
             if (!Arrays.equals(outputGrids.get(i).chunksPerAxis(), perAxis)) {
@@ -100,6 +126,11 @@ public final class OpNode {
 
     public long extraMemBytes() {
         return extraMemBytes;
+    }
+
+    /** A line explaining the operation's figures, shown by {@link Plan#explain}, or {@code null}. */
+    public String detail() {
+        return detail;
     }
 
     public List<ArrayNode> outputs() {

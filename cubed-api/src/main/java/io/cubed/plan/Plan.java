@@ -133,6 +133,9 @@ public final class Plan {
                     MemorySize.format(write),
                     outs,
                     mem > allowed.bytes() ? "  EXCEEDS allowedMem" : ""));
+            if (op.detail() != null) {
+                sb.append(String.format(Locale.ROOT, "%-8s %s%n", "", op.detail()));
+            }
         }
         sb.append(String.format(
                 Locale.ROOT,

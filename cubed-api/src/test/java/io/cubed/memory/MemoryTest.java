@@ -21,9 +21,12 @@ class MemoryTest {
     }
 
     @Test
-    void rechunkCopiesAreFiveLocallySevenOnObjectStores() {
-        assertThat(ProjectedMemory.rechunkCopies(BufferCopies.FILE_SYSTEM)).isEqualTo(5);
-        assertThat(ProjectedMemory.rechunkCopies(BufferCopies.OBJECT_STORE)).isEqualTo(7);
+    void rechunkCopiesAreFourLocallySixOnObjectStores() {
+        // (input chunk + 1 read buffer) + (output chunk + 1 write buffer)
+        assertThat(ProjectedMemory.rechunkCopies(BufferCopies.FILE_SYSTEM)).isEqualTo((1 + 1) + (1 + 1));
+        // (input chunk + 2 read buffers) + (output chunk + 2 write buffers)
+        assertThat(ProjectedMemory.rechunkCopies(BufferCopies.OBJECT_STORE)).isEqualTo((1 + 2) + (1 + 2));
+        assertThat(ProjectedMemory.rechunkCopies(new BufferCopies(0, 0))).isEqualTo(2);
     }
 
     @Test

@@ -76,4 +76,78 @@ class CubedCliTest {
         Result usage = run("info");
         assertThat(usage.code()).isEqualTo(2);
     }
+
+    @Test
+    void rechunkRowsToColumnsInStagesAndVerify() {
+        String src = tmp.resolve("rows.zarr").toString();
+        io.cubed.storage.zarr.ZarrArray rows = io.cubed.storage.zarr.ZarrArray.create(
+                src,
+                io.cubed.storage.zarr.ZarrCreateOptions.builder(
+                                new long[] {40, 30}, new int[] {1, 30}, io.cubed.dtype.DType.FLOAT64)
+                        .build());
+        for (int i = 0; i < 40; i++) {
+            Chunk c = Chunk.allocate(io.cubed.dtype.DType.FLOAT64, 1, 30);
+            for (int j = 0; j < 30; j++) {
+                c.doubles()[j] = 100.0 * i + j;
+            }
+            rows.writeChunk(c, i, 0);
+        }
+        String dst = tmp.resolve("cols.zarr").toString();
+        String work = tmp.resolve("work").toString();
+        Result dry = run(
+                "rechunk",
+                src,
+                dst,
+                "--chunks",
+                "-1,1",
+                "--allowed-mem",
+                "2200B",
+                "--reserved-mem",
+                "0",
+                "--work-dir",
+                work,
+                "--dry-run");
+        assertThat(dry.code()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("rechunk (stage 1/").contains("read chunks [1, 30]");
+        assertThat(tmp.resolve("cols.zarr")).doesNotExist();
+
+        Result r = run(
+                "rechunk",
+                src,
+                dst,
+                "--chunks",
+                "-1,1",
+                "--allowed-mem",
+                "2200B",
+                "--reserved-mem",
+                "0",
+                "--work-dir",
+                work,
+                "--threads",
+                "2");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("wrote " + dst);
+        ZarrArray cols = ZarrArray.open(dst);
+        assertThat(cols.metadata().chunks()).containsExactly(40, 1);
+        for (int j = 0; j < 30; j++) {
+            Chunk c = cols.readChunk(0, j);
+            for (int i = 0; i < 40; i++) {
+                assertThat(c.doubles()[i]).isEqualTo(100.0 * i + j);
+            }
+        }
+        Result tooSmall = run(
+                "rechunk",
+                src,
+                tmp.resolve("x.zarr").toString(),
+                "--chunks",
+                "-1,1",
+                "--allowed-mem",
+                "500B",
+                "--reserved-mem",
+                "0",
+                "--work-dir",
+                work);
+        assertThat(tooSmall.code()).isEqualTo(1);
+        assertThat(tooSmall.err()).contains("needs allowedMem of at least");
+    }
 }

@@ -1,0 +1,47 @@
+package io.cubed.primitive;
+
+import io.cubed.grid.ChunkGrid;
+
+/**
+ * The key function of a rechunk copy stage: for an output chunk, the input chunks its element region overlaps, in C
+ * order. Serializable.
+ */
+public final class RechunkKeyFunction implements KeyFunction {
+    private static final long serialVersionUID = 1L;
+
+    private final ChunkGrid input;
+    private final ChunkGrid output;
+
+    /** Lists chunks of {@code input} for chunks of {@code output}; both grids must have the same shape. */
+    public RechunkKeyFunction(ChunkGrid input, ChunkGrid output) {
+        this.input = input;
+        this.output = output;
+    }
+
+    @Override
+    public long[][][] inputKeys(long[] outputCoords) {
+        int nd = output.ndim();
+        long[] offset = output.chunkOffset(outputCoords);
+        int[] extent = output.chunkShapeAt(outputCoords);
+        long[] first = new long[nd];
+        long[] last = new long[nd];
+        long count = 1;
+        for (int i = 0; i < nd; i++) {
+            first[i] = offset[i] / input.chunkShape(i);
+            last[i] = (offset[i] + extent[i] - 1) / input.chunkShape(i);
+            count *= last[i] - first[i] + 1;
+        }
+        long[][] keys = new long[Math.toIntExact(count)][];
+        long[] c = first.clone();
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = c.clone();
+            for (int axis = nd - 1; axis >= 0; axis--) {
+                if (++c[axis] <= last[axis]) {
+                    break;
+                }
+                c[axis] = first[axis];
+            }
+        }
+        return new long[][][] {keys};
+    }
+}

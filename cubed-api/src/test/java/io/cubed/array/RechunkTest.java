@@ -1,0 +1,189 @@
+package io.cubed.array;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cubed.Cubed;
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.error.MemoryBudgetExceededException;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.Callback;
+import io.cubed.runtime.LocalExecutor;
+import io.cubed.storage.zarr.ZarrArray;
+import io.cubed.storage.zarr.ZarrCreateOptions;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RechunkTest {
+    @TempDir
+    Path tmp;
+
+    private Spec spec(long allowed, long reserved) {
+        return Spec.builder()
+                .workDir(tmp.resolve("work").toString())
+                .allowedMem(allowed)
+                .reservedMem(reserved)
+                .executor(new LocalExecutor(2, 1, 0))
+                .build();
+    }
+
+    /** Writes a float64 Zarr array whose element (i, j) is {@code 1000 i + j}. */
+    private String zarr(String name, long rows, long cols, int[] chunks) {
+        String url = tmp.resolve(name).toString();
+        ZarrArray z = ZarrArray.create(
+                url,
+                ZarrCreateOptions.builder(new long[] {rows, cols}, chunks, DType.FLOAT64)
+                        .build());
+        for (long i = 0; i < z.grid().numChunks(); i++) {
+            long[] c = z.grid().chunkCoordsOf(i);
+            long[] off = z.grid().chunkOffset(c);
+            int[] s = z.grid().chunkShapeAt(c);
+            Chunk chunk = Chunk.allocate(DType.FLOAT64, s);
+            for (int r = 0; r < s[0]; r++) {
+                for (int k = 0; k < s[1]; k++) {
+                    chunk.doubles()[r * s[1] + k] = 1000.0 * (off[0] + r) + off[1] + k;
+                }
+            }
+            z.writeChunk(chunk, c);
+        }
+        return url;
+    }
+
+    @Test
+    void rowStripesToColumnStripesInSeveralStagesWithinAllowedMem() {
+        // (64, 64) float64 in rows (1, 64) -> columns (64, 1): one stage would hold a 512-byte row and a 512-byte
+        // column (x 2 copies each) and the keys of 64 rows: 4640 bytes. 3000 bytes forces two stages or more.
+        long allowed = 3000;
+        Spec spec = spec(allowed, 0);
+        CubedArray x = Cubed.fromZarr(zarr("rows.zarr", 64, 64, new int[] {1, 64}), spec);
+        CubedArray y = Manipulation.rechunk(x, 64, 1);
+        assertThat(y.chunkShape()).containsExactly(64, 1);
+        String plan = y.explain();
+        Matcher stages = Pattern.compile("rechunk \\(stage \\d+/(\\d+)\\)").matcher(plan);
+        assertThat(stages.find()).as(plan).isTrue();
+        assertThat(Integer.parseInt(stages.group(1))).as(plan).isGreaterThanOrEqualTo(2);
+        assertThat(plan).contains("read chunks [1, 64]").contains("write chunks [64, 1]");
+
+        Map<String, Long> projected = new ConcurrentHashMap<>();
+        AtomicLong tasks = new AtomicLong();
+        Callback measure = new Callback() {
+            @Override
+            public void onTaskEnd(TaskEnd event) {
+                tasks.incrementAndGet();
+                projected.merge(event.stage().id(), event.stage().projectedMemBytes(), Math::max);
+            }
+        };
+        String out = tmp.resolve("columns.zarr").toString();
+        y.toZarr(out, measure);
+        assertThat(projected).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(projected.values()).allSatisfy(m -> assertThat(m).isLessThanOrEqualTo(allowed));
+        assertThat(tasks.get()).isGreaterThan(64);
+        ZarrArray stored = ZarrArray.open(out);
+        assertThat(stored.metadata().chunks()).containsExactly(64, 1);
+        Chunk all = stored.readRegion(new long[] {0, 0}, new int[] {64, 64});
+        for (int i = 0; i < 64; i++) {
+            for (int j = 0; j < 64; j++) {
+                assertThat(all.doubles()[i * 64 + j]).isEqualTo(1000.0 * i + j);
+            }
+        }
+        assertThat(tmp.resolve("work").toFile().list()).noneMatch(f -> f.startsWith("cubed-"));
+    }
+
+    @Test
+    void sameChunksReturnTheSameArrayAndRunNothing() {
+        Spec spec = spec(1_000_000, 0);
+        CubedArray x = Cubed.fromZarr(zarr("x.zarr", 10, 7, new int[] {5, 7}), spec);
+        assertThat(Manipulation.rechunk(x, 5, -1)).isSameAs(x);
+        assertThat(Manipulation.rechunk(x, 5, 100)).isSameAs(x);
+        assertThat(Manipulation.rechunk(x, Map.of(1, 7))).isSameAs(x);
+        CubedArray empty = Creation.zeros(new long[] {0, 4}, new int[] {2, 2}, DType.INT32, spec);
+        CubedArray e = Manipulation.rechunk(empty, 1, 4);
+        assertThat(e.chunkShape()).containsExactly(1, 4);
+        assertThat(e.compute().size()).isZero();
+    }
+
+    @Test
+    void perAxisAndAutoChunks() {
+        Spec spec = spec(10_000_000, 0);
+        CubedArray x = Creation.ones(new long[] {100, 100, 30}, new int[] {10, 10, 10}, DType.FLOAT64, spec);
+        assertThat(Manipulation.rechunk(x, Map.of(0, 50, -1, -1)).chunkShape()).containsExactly(50, 10, 30);
+        // auto: axis 0 kept at 5; axes 1 and 2 scaled by one factor to about 8000 bytes: 8000 / (8 x 5) = 200
+        // elements = (10 f) x (10 f), f = sqrt(2) -> 14 x 14.
+        RechunkOptions auto = RechunkOptions.builder().axis(0, 5).auto("8000B").build();
+        assertThat(Manipulation.targetChunks(x, auto)).containsExactly(5, 14, 14);
+        // An axis reaching its length keeps it; the others share the rest: 240000 bytes / (8 x 30) = 1000 = 10 x 100.
+        RechunkOptions wide = RechunkOptions.builder().axis(0, 10).auto("240kB").build();
+        assertThat(Manipulation.targetChunks(x, wide)).containsExactly(10, 100, 30);
+        assertThatThrownBy(() -> Manipulation.rechunk(x, Map.of(3, 1)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("axis 3 is not an axis");
+        assertThatThrownBy(() -> Manipulation.rechunk(x, 1, 2))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("have 2 entries");
+    }
+
+    @Test
+    void aBudgetTooSmallForTheSourceChunkNamesTheAllowedMemThatWorks() {
+        Spec small = spec(2000, 100);
+        CubedArray x = Cubed.fromZarr(zarr("x.zarr", 20, 20, new int[] {20, 20}), small);
+        assertThatThrownBy(() -> Manipulation.rechunk(x, 1, 1))
+                .isInstanceOf(MemoryBudgetExceededException.class)
+                .hasMessageContaining("needs allowedMem of at least")
+                .hasMessageContaining("reservedMem 100 bytes");
+        long need = Manipulation.planner(x, new int[] {1, 1}).minimumTaskBytes() + 100;
+        // The source chunk (3200 bytes) with its read copy is the floor.
+        assertThat(need).isGreaterThan(100 + 20 * 20 * 8 * 2);
+        CubedArray ok = Cubed.fromZarr(tmp.resolve("x.zarr").toString(), spec(need, 100));
+        Chunk got = Manipulation.rechunk(ok, 1, 1).compute();
+        assertThat(got.doubles()[19 * 20 + 19]).isEqualTo(19019.0);
+    }
+
+    @Test
+    void mapBlocksUnifiesDifferentChunksByRechunking() {
+        Spec spec = spec(10_000_000, 0);
+        CubedArray x = Cubed.fromZarr(zarr("x.zarr", 8, 8, new int[] {4, 4}), spec);
+        CubedArray y = Cubed.fromZarr(zarr("y.zarr", 8, 8, new int[] {2, 8}), spec);
+        CubedArray row = Cubed.fromZarr(zarr("row.zarr", 1, 8, new int[] {1, 3}), spec);
+        CubedArray sum = Blockwise.mapBlocks(
+                (blocks, id) -> {
+                    Chunk a = blocks[0];
+                    Chunk b = blocks[1];
+                    Chunk r = blocks[2];
+                    Chunk out = Chunk.allocate(DType.FLOAT64, a.shape());
+                    for (int i = 0; i < a.shape(0); i++) {
+                        for (int j = 0; j < a.shape(1); j++) {
+                            int k = i * a.shape(1) + j;
+                            out.doubles()[k] = a.doubles()[k] + b.doubles()[k] + r.doubles()[j];
+                        }
+                    }
+                    return out;
+                },
+                DType.FLOAT64,
+                x,
+                y,
+                row);
+        // The smallest chunk along each shared axis: 2 rows (from y), 3 columns (from the broadcast row).
+        assertThat(sum.chunkShape()).containsExactly(2, 3);
+        Set<String> names = Set.of(sum.explain().split("\n"));
+        assertThat(String.join("\n", names)).contains("rechunk (stage 1/");
+        Chunk got = sum.compute();
+        for (int i = 0; i < 8; i++) {
+            for (int j = 0; j < 8; j++) {
+                assertThat(got.doubles()[i * 8 + j]).isEqualTo(2 * (1000.0 * i + j) + j);
+            }
+        }
+        CubedArray bad = Cubed.fromZarr(zarr("bad.zarr", 8, 5, new int[] {4, 5}), spec);
+        assertThatThrownBy(() -> Blockwise.mapBlocks((b, id) -> b[0], DType.FLOAT64, x, bad))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("cannot be broadcast together");
+    }
+}
