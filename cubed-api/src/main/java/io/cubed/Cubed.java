@@ -45,7 +45,8 @@ public final class Cubed {
 
     /**
      * A small array from Java data (at most {@value #ASARRAY_LIMIT_BYTES} bytes), carried inside the tasks that read
-     * it; {@code data} is copied. Larger data: {@link #fromArray} or {@link #fromZarr}.
+     * it; {@code data} is copied. Without {@code chunks} the whole array is one chunk. Larger data:
+     * {@link #fromArray} or {@link #fromZarr}.
      */
     public static CubedArray asarray(Chunk data, Spec spec, int... chunks) {
         if (data.nbytes() > ASARRAY_LIMIT_BYTES) {
@@ -53,7 +54,14 @@ public final class Cubed {
                     + data.dtype() + " data of shape " + Arrays.toString(data.shape()) + " has " + data.nbytes()
                     + "; use Cubed.fromArray (writes it to the work directory) or Cubed.fromZarr");
         }
-        ChunkGrid grid = Chunking.grid(longs(data.shape()), chunks, "asarray");
+        int[] wanted = chunks;
+        if (wanted.length == 0 && data.ndim() > 0) {
+            wanted = data.shape().clone();
+            for (int a = 0; a < wanted.length; a++) {
+                wanted[a] = Math.max(1, wanted[a]);
+            }
+        }
+        ChunkGrid grid = Chunking.grid(longs(data.shape()), wanted, "asarray");
         Chunk copy = Chunk.allocate(data.dtype(), data.shape());
         Chunk.copyRegion(data, new int[data.ndim()], copy, new int[data.ndim()], data.shape());
         return CubedArray.of(ArrayNode.source(VirtualArray.inMemory(copy, grid)), spec);

@@ -196,6 +196,68 @@ public final class Elementwise {
         return Chunk.full(x.dtype(), value, x.shape());
     }
 
+    /**
+     * An upper bound of the bytes {@link #unary} allocates for an input of {@code elements} elements of type {@code in}
+     * beyond its result: the input converted to the kernel's working type and the result before it is narrowed.
+     * Plans add it to a task's projected memory.
+     */
+    public static long unaryScratchBytes(UnaryFunction f, DType in, long elements) {
+        return workingCopyBytes(in, elements) + narrowingBytes(in, f.resultType(in), elements);
+    }
+
+    /**
+     * An upper bound of the bytes {@link #binary(BinaryFunction, Chunk, Chunk)} allocates beyond its result, for inputs
+     * of {@code aElements} and {@code bElements} elements of types {@code a} and {@code b} giving {@code outElements}
+     * elements: each input promoted, broadcast and converted to the working type, and the result before it is
+     * narrowed. Types must be valid for {@code f}.
+     */
+    public static long binaryScratchBytes(
+            BinaryFunction f, DType a, DType b, long aElements, long bElements, long outElements) {
+        DType pt = DTypes.resultType(a, b);
+        return operandBytes(a, pt, aElements, outElements)
+                + operandBytes(b, pt, bElements, outElements)
+                + narrowingBytes(pt, f.resultType(pt), outElements);
+    }
+
+    /** An upper bound of the bytes {@link #astype} allocates beyond its result, for {@code elements} elements. */
+    public static long astypeScratchBytes(DType from, DType to, long elements) {
+        if (from == to) {
+            return 0;
+        }
+        long working = workingCopyBytes(from, elements);
+        long doubles = (from == DType.BOOL || from.isInteger()) && (to.isFloating() || to.isComplex())
+                ? elements * 8L * to.slotsPerElement()
+                : 0;
+        return working + (to.itemSizeBytes() == 8L * to.slotsPerElement() ? 0 : doubles);
+    }
+
+    private static long operandBytes(DType t, DType promoted, long elements, long outElements) {
+        long bytes = 0;
+        if (t != promoted) {
+            bytes += elements * promoted.itemSizeBytes();
+        }
+        if (elements != outElements) {
+            bytes += outElements * promoted.itemSizeBytes();
+        }
+        return bytes + workingCopyBytes(promoted, outElements);
+    }
+
+    /** Bytes of {@code elements} elements of {@code t} converted to the kernels' long or double working arrays. */
+    private static long workingCopyBytes(DType t, long elements) {
+        if (t == DType.BOOL || t == DType.INT64 || t == DType.UINT64 || t == DType.FLOAT64 || t == DType.COMPLEX128) {
+            return 0;
+        }
+        return elements * 8L * t.slotsPerElement();
+    }
+
+    /** Bytes of a working-type result that is then narrowed to {@code result} (bool results are built directly). */
+    private static long narrowingBytes(DType working, DType result, long elements) {
+        if (result == DType.BOOL || workingCopyBytes(result, 1) == 0) {
+            return 0;
+        }
+        return elements * 8L * working.slotsPerElement();
+    }
+
     private static DType promote(BinaryFunction f, DType a, DType b) {
         try {
             return DTypes.resultType(a, b);

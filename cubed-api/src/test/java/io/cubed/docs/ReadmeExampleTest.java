@@ -3,10 +3,11 @@ package io.cubed.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cubed.Cubed;
-import io.cubed.array.Blockwise;
 import io.cubed.array.CubedArray;
+import io.cubed.array.Elementwise;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
 import io.cubed.plan.Spec;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
@@ -49,29 +50,17 @@ class ReadmeExampleTest {
         Spec spec = Spec.builder().workDir(dir + "/work").allowedMem("500MB").build();
         CubedArray a = Cubed.fromZarr(dir + "/a.zarr", spec);
         CubedArray b = Cubed.fromZarr(dir + "/b.zarr", spec);
-        CubedArray sum = Blockwise.mapBlocks(
-                (blocks, id) -> {
-                    double[] x = blocks[0].doubles();
-                    double[] y = blocks[1].doubles();
-                    double[] z = new double[x.length];
-                    for (int k = 0; k < z.length; k++) {
-                        z[k] = x[k] + y[k];
-                    }
-                    return Chunk.wrap(DType.FLOAT64, blocks[0].shape(), z);
-                },
-                DType.FLOAT64,
-                a,
-                b);
-        System.out.println(sum.explain()); // 4 tasks, projected memory per task
-        sum.toZarr(dir + "/sum.zarr"); // runs the plan; no data comes back
-        double corner = sum.compute().get(999, 999).doubleValue(); // 1998.0
+        CubedArray mean = Elementwise.multiply(Elementwise.add(a, b), Scalar.ofDouble(0.5)); // lazy
+        System.out.println(mean.explain()); // 2 operations, 4 tasks each, projected memory per task
+        mean.toZarr(dir + "/mean.zarr"); // runs the plan; no data comes back
+        double corner = mean.compute().get(999, 999).doubleValue(); // 999.0
         // README:end
 
-        assertThat(corner).isEqualTo(1998.0);
-        Chunk stored = ZarrArray.open(dir + "/sum.zarr").readRegion(new long[] {0, 0}, new int[] {1000, 1000});
+        assertThat(corner).isEqualTo(999.0);
+        Chunk stored = ZarrArray.open(dir + "/mean.zarr").readRegion(new long[] {0, 0}, new int[] {1000, 1000});
         for (int i = 0; i < 1000; i += 37) {
             for (int j = 0; j < 1000; j += 41) {
-                assertThat(stored.doubles()[i * 1000 + j]).isEqualTo(i + j);
+                assertThat(stored.doubles()[i * 1000 + j]).isEqualTo((i + j) * 0.5);
             }
         }
         assertThat(readmeSnippet()).isEqualTo(sourceSnippet());
