@@ -40,8 +40,31 @@ public final class Blockwise {
         return mapBlocks("map_blocks", fn, options, List.of(arrays));
     }
 
+    /**
+     * {@code fn} applied to corresponding chunks of {@code arrays}, giving one output per entry of {@code dtypes}, all
+     * chunked like the (broadcast) inputs; one task computes the chunks of every output at once. Cubed's multiple-output
+     * blockwise, e.g. a quotient and a remainder from one pass over the inputs.
+     */
+    public static List<CubedArray> mapBlocksMulti(MultiBlockFunction fn, List<DType> dtypes, CubedArray... arrays) {
+        if (dtypes.isEmpty()) {
+            throw new InvalidArgumentException("map_blocks: at least one output dtype is needed");
+        }
+        MapBlocksOptions options = MapBlocksOptions.builder(dtypes.get(0)).build();
+        return mapBlocks("map_blocks", new MultiBlocksChunkFunction(fn), dtypes, options, List.of(arrays));
+    }
+
     /** As {@link #mapBlocks(BlockFunction, MapBlocksOptions, CubedArray...)}, naming the operation {@code name}. */
-    static CubedArray mapBlocks(String name, BlockFunction fn, MapBlocksOptions options, List<CubedArray> arraysGiven) {
+    static CubedArray mapBlocks(String name, BlockFunction fn, MapBlocksOptions options, List<CubedArray> arrays) {
+        return mapBlocks(name, new MapBlocksChunkFunction(fn), List.of(options.dtype()), options, arrays)
+                .get(0);
+    }
+
+    private static List<CubedArray> mapBlocks(
+            String name,
+            ChunkFunction function,
+            List<DType> dtypes,
+            MapBlocksOptions options,
+            List<CubedArray> arraysGiven) {
         List<CubedArray> arrays = arraysGiven;
         if (arrays.isEmpty()) {
             throw new InvalidArgumentException(name + " needs at least one input array");
@@ -119,16 +142,24 @@ public final class Blockwise {
         }
         int[] held = new int[arrays.size()];
         Arrays.fill(held, 1);
+        List<ChunkGrid> grids = new ArrayList<>();
+        for (int i = 0; i < dtypes.size(); i++) {
+            grids.add(grid);
+        }
         OpNode op = OpNode.blockwise(
                 name,
                 inputs,
                 new IndexKeyFunction(out.toString(), indices, perAxis),
-                new MapBlocksChunkFunction(fn),
+                function,
                 held,
                 options.extraMemBytes(),
-                List.of(options.dtype()),
-                List.of(grid));
-        return CubedArray.of(op.outputs().get(0), spec);
+                dtypes,
+                grids);
+        List<CubedArray> result = new ArrayList<>();
+        for (ArrayNode node : op.outputs()) {
+            result.add(CubedArray.of(node, spec));
+        }
+        return result;
     }
 
     /**
@@ -314,6 +345,18 @@ public final class Blockwise {
                 blocks[j] = args.chunk(j);
             }
             return new Chunk[] {fn.apply(blocks, outputCoords)};
+        }
+    }
+
+    /** Adapts a {@link MultiBlockFunction} (one chunk per output) to the primitive's chunk function. */
+    private record MultiBlocksChunkFunction(MultiBlockFunction fn) implements ChunkFunction {
+        @Override
+        public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
+            Chunk[] blocks = new Chunk[args.size()];
+            for (int j = 0; j < blocks.length; j++) {
+                blocks[j] = args.chunk(j);
+            }
+            return fn.apply(blocks, outputCoords);
         }
     }
 

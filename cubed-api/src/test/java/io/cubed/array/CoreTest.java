@@ -399,6 +399,45 @@ class CoreTest {
     }
 
     @Test
+    void oneOperationWithTwoOutputsRunsItsTasksOnce() {
+        Spec spec = spec();
+        CubedArray x = Creation.arange(0, 11, 1, 4, DType.INT64, spec);
+        AtomicInteger calls = new AtomicInteger();
+        Callback taskCounter = new Callback() {
+            @Override
+            public void onTaskEnd(TaskEnd event) {
+                calls.incrementAndGet();
+            }
+        };
+        List<CubedArray> qr = Blockwise.mapBlocksMulti(
+                (blocks, id) -> {
+                    long[] v = blocks[0].longs();
+                    long[] q = new long[v.length];
+                    long[] r = new long[v.length];
+                    for (int i = 0; i < v.length; i++) {
+                        q[i] = v[i] / 3;
+                        r[i] = v[i] % 3;
+                    }
+                    return new Chunk[] {
+                        Chunk.wrap(DType.INT64, blocks[0].shape(), q), Chunk.wrap(DType.INT64, blocks[0].shape(), r)
+                    };
+                },
+                List.of(DType.INT64, DType.INT64),
+                x);
+        assertThat(qr).hasSize(2);
+        assertThat(qr.get(0).node().op()).isSameAs(qr.get(1).node().op());
+        List<Chunk> out = Cubed.compute(qr, taskCounter);
+        long[] q = out.get(0).longs();
+        long[] r = out.get(1).longs();
+        for (int i = 0; i < 11; i++) {
+            assertThat(q[i]).isEqualTo(i / 3);
+            assertThat(r[i]).isEqualTo(i % 3);
+        }
+        // arange is virtual; the two-output operation has 3 chunks, each computed once.
+        assertThat(calls.get()).isEqualTo(3);
+    }
+
+    @Test
     void specsAreCheckedAndNotMixed() {
         Spec one = spec();
         Spec other = one.toBuilder().allowedMem("3GB").build();
