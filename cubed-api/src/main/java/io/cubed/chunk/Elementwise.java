@@ -77,6 +77,10 @@ public final class Elementwise {
                     + f.domain().description());
         }
         int[] shape = Broadcast.shape(f.pythonName(), a.shape(), b.shape());
+        Chunk fast = scalarFastPath(f, a, b, pt, shape);
+        if (fast != null) {
+            return fast;
+        }
         Chunk ca = Broadcast.expand(a.dtype() == pt ? a : Casting.astype(a, pt), shape);
         Chunk cb = Broadcast.expand(b.dtype() == pt ? b : Casting.astype(b, pt), shape);
         DType rt = f.resultType(pt);
@@ -104,6 +108,36 @@ public final class Elementwise {
                 break;
         }
         return Chunk.wrap(rt, shape, out);
+    }
+
+    /**
+     * {@code f(a, b)} without broadcasting when one operand is a single element of the promoted floating type and the
+     * other already has the result's shape: null when the function or types have no such loop.
+     */
+    private static Chunk scalarFastPath(BinaryFunction f, Chunk a, Chunk b, DType pt, int[] shape) {
+        if (pt != DType.FLOAT64 && pt != DType.FLOAT32) {
+            return null;
+        }
+        boolean right = b.size() == 1 && a.dtype() == pt && Arrays.equals(a.shape(), shape);
+        boolean left = !right && a.size() == 1 && b.dtype() == pt && Arrays.equals(b.shape(), shape);
+        if (!right && !left) {
+            return null;
+        }
+        Chunk array = right ? a : b;
+        Chunk single = right ? b : a;
+        Object out;
+        if (pt == DType.FLOAT64) {
+            double s = single.dtype() == DType.FLOAT64
+                    ? single.doubles()[0]
+                    : Casting.toDoubles(Casting.astype(single, pt))[0];
+            out = RealBinary.applyScalar(f, array.doubles(), s, right);
+        } else {
+            float s = single.dtype() == DType.FLOAT32
+                    ? single.floats()[0]
+                    : Casting.astype(single, pt).floats()[0];
+            out = RealBinary.applyScalarFloat(f, array.floats(), s, right);
+        }
+        return out == null ? null : Chunk.wrap(pt, shape, out);
     }
 
     /** {@code f(a, b)} with a Python scalar {@code b}, typed by {@link DTypes#resultTypeWithScalar}. */

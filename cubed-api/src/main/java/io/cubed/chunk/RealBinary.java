@@ -1,5 +1,7 @@
 package io.cubed.chunk;
 
+import io.cubed.dtype.DType;
+
 /**
  * Binary kernels on real floating-point arrays of the same length: explicit loops per function, in double for float64
  * and directly in float for float32 where float arithmetic matters (the four arithmetic operations, nextafter, floor
@@ -14,6 +16,9 @@ final class RealBinary {
     /** A binary function of two float64 arrays: a {@code double[]}, or a {@code boolean[]} for comparisons. */
     static Object apply(BinaryFunction f, double[] a, double[] b) {
         int n = a.length;
+        if (f.resultType(DType.FLOAT64) == DType.BOOL) {
+            return compare(f, a, b);
+        }
         double[] out = new double[n];
         switch (f) {
             case ADD:
@@ -181,6 +186,138 @@ final class RealBinary {
             case REMAINDER:
                 for (int i = 0; i < n; i++) {
                     out[i] = RealMath.remainder(a[i], b[i]);
+                }
+                return out;
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * The hot float64 functions with one operand a single value: {@code f(a[i], s)} when {@code scalarRight}, else
+     * {@code f(s, a[i])}; null for the other functions (the caller broadcasts instead). Saves expanding the scalar to
+     * a whole chunk.
+     */
+    static double[] applyScalar(BinaryFunction f, double[] a, double s, boolean scalarRight) {
+        int n = a.length;
+        double[] out = new double[n];
+        switch (f) {
+            case ADD:
+                for (int i = 0; i < n; i++) {
+                    out[i] = a[i] + s;
+                }
+                return out;
+            case SUBTRACT:
+                if (scalarRight) {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = a[i] - s;
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = s - a[i];
+                    }
+                }
+                return out;
+            case MULTIPLY:
+                for (int i = 0; i < n; i++) {
+                    out[i] = a[i] * s;
+                }
+                return out;
+            case DIVIDE:
+                if (scalarRight) {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = a[i] / s;
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = s / a[i];
+                    }
+                }
+                return out;
+            case MAXIMUM:
+                if (scalarRight) {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = a[i] > s || Double.isNaN(a[i]) ? a[i] : s;
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = s > a[i] || Double.isNaN(s) ? s : a[i];
+                    }
+                }
+                return out;
+            case MINIMUM:
+                if (scalarRight) {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = a[i] < s || Double.isNaN(a[i]) ? a[i] : s;
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = s < a[i] || Double.isNaN(s) ? s : a[i];
+                    }
+                }
+                return out;
+            default:
+                return null;
+        }
+    }
+
+    /** {@link #applyScalar(BinaryFunction, double[], double, boolean)} in float32 arithmetic. */
+    static float[] applyScalarFloat(BinaryFunction f, float[] a, float s, boolean scalarRight) {
+        int n = a.length;
+        float[] out = new float[n];
+        switch (f) {
+            case ADD:
+                for (int i = 0; i < n; i++) {
+                    out[i] = a[i] + s;
+                }
+                return out;
+            case SUBTRACT:
+                if (scalarRight) {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = a[i] - s;
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = s - a[i];
+                    }
+                }
+                return out;
+            case MULTIPLY:
+                for (int i = 0; i < n; i++) {
+                    out[i] = a[i] * s;
+                }
+                return out;
+            case DIVIDE:
+                if (scalarRight) {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = a[i] / s;
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = s / a[i];
+                    }
+                }
+                return out;
+            case MAXIMUM:
+                if (scalarRight) {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = a[i] > s || Float.isNaN(a[i]) ? a[i] : s;
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = s > a[i] || Float.isNaN(s) ? s : a[i];
+                    }
+                }
+                return out;
+            case MINIMUM:
+                if (scalarRight) {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = a[i] < s || Float.isNaN(a[i]) ? a[i] : s;
+                    }
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = s < a[i] || Float.isNaN(s) ? s : a[i];
+                    }
                 }
                 return out;
             default:

@@ -251,4 +251,45 @@ class ElementwiseTest {
         assertThat(BinaryFunction.fromPythonName("floor_divide")).isEqualTo(BinaryFunction.FLOOR_DIVIDE);
         assertThat(Elementwise.fullLike(i8(1, 2), Scalar.ofLong(9)).bytes()).containsExactly(9, 9);
     }
+
+    /** The single-value loops give exactly what broadcasting the value to a whole chunk gives, on both sides. */
+    @Test
+    void scalarFastPathsEqualTheBroadcastResult() {
+        double[] values = {-2.5, -0.0, 0.0, 1.0, 3.25, Double.NaN, Double.POSITIVE_INFINITY, -1e300};
+        BinaryFunction[] hot = {
+            BinaryFunction.ADD,
+            BinaryFunction.SUBTRACT,
+            BinaryFunction.MULTIPLY,
+            BinaryFunction.DIVIDE,
+            BinaryFunction.MAXIMUM,
+            BinaryFunction.MINIMUM
+        };
+        for (DType t : new DType[] {DType.FLOAT64, DType.FLOAT32}) {
+            Chunk x = Elementwise.astype(Chunk.wrap(DType.FLOAT64, new int[] {2, 4}, values.clone()), t);
+            for (double sv : new double[] {-0.0, 0.0, 2.0, Double.NaN, -3.5}) {
+                Chunk single = Elementwise.astype(Chunk.wrap(DType.FLOAT64, new int[0], new double[] {sv}), t);
+                Chunk whole = Chunk.full(t, Scalar.ofDouble(sv), 2, 4);
+                for (BinaryFunction f : hot) {
+                    String what = f + " " + t + " " + sv;
+                    assertThat(Elementwise.binary(f, x, single).data())
+                            .as(what + " right")
+                            .isEqualTo(Elementwise.binary(f, x, whole).data());
+                    assertThat(Elementwise.binary(f, single, x).data())
+                            .as(what + " left")
+                            .isEqualTo(Elementwise.binary(f, whole, x).data());
+                    assertThat(Elementwise.binary(f, x, Scalar.ofDouble(sv)).data())
+                            .as(what + " scalar")
+                            .isEqualTo(Elementwise.binary(f, x, whole).data());
+                }
+            }
+        }
+        // By hand: 0.5 - x and maximum(x, 0) with NaN propagation.
+        Chunk x = Chunk.wrap(DType.FLOAT64, new int[] {3}, new double[] {1.0, Double.NaN, -2.0});
+        assertThat(Elementwise.binary(BinaryFunction.SUBTRACT, Scalar.ofDouble(0.5), x)
+                        .doubles())
+                .containsExactly(-0.5, Double.NaN, 2.5);
+        assertThat(Elementwise.binary(BinaryFunction.MAXIMUM, x, Scalar.ofDouble(0))
+                        .doubles())
+                .containsExactly(1.0, Double.NaN, 0.0);
+    }
 }
