@@ -97,6 +97,16 @@ public final class CubedArray {
         Execution.store(List.of(this), List.of(url), List.of(callbacks));
     }
 
+    /** {@code this[key...]}, lazily; see {@link Indexing#index} and {@link Index} for the items. */
+    public CubedArray get(Index... key) {
+        return Indexing.index(this, key);
+    }
+
+    /** The array of the chunks {@code key} selects, by chunk index; see {@link Indexing#blocks}. */
+    public CubedArray blocks(Index... key) {
+        return Indexing.blocks(this, key);
+    }
+
     /** The operations that compute this array, with tasks and projected memory per task. */
     public String explain() {
         return Execution.explain(List.of(this));

@@ -1,0 +1,420 @@
+package io.cubed.array;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.plan.OpNode;
+import io.cubed.primitive.ChunkArgs;
+import io.cubed.primitive.ChunkFunction;
+import io.cubed.primitive.KeyFunction;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Indexing of lazy arrays with NumPy's basic rules plus one integer array along one axis: {@link #index} (also
+ * {@link CubedArray#get}), {@link #take} and {@link #blocks}. Each is one blockwise operation whose tasks read the input
+ * chunks an output chunk needs one at a time, so a task holds one input chunk and its output chunk, whatever the step
+ * or the indices.
+ *
+ * <p>Output chunks follow Cubed: along a sliced or array-indexed axis the output keeps the input's chunk length
+ * ({@code arange(20, chunks=4)[3:14:2]} has 6 elements in chunks {@code (4, 2)}); an integer drops its axis; a new
+ * axis has one chunk of length 1. A key that selects the whole array returns the array itself.
+ */
+public final class Indexing {
+    private Indexing() {}
+
+    /** {@code x[key...]}; see {@link Index} for the items. */
+    public static CubedArray index(CubedArray x, Index... key) {
+        int arrays = 0;
+        for (Index item : key) {
+            if (item instanceof Index.Take) {
+                arrays++;
+            }
+        }
+        if (arrays > 1) {
+            throw new InvalidArgumentException("index: " + describe(x) + " got " + arrays + " integer-array items in "
+                    + keyString(key) + "; only one axis may be indexed by an integer array");
+        }
+        return select("index", x, key, false);
+    }
+
+    /** The elements of {@code x} at {@code indices} along {@code axis} (negative axes count from the end). */
+    public static CubedArray take(CubedArray x, long[] indices, int axis) {
+        int a = normalizeAxis("take", x, axis);
+        Index[] key = new Index[x.ndim()];
+        Arrays.fill(key, Index.all());
+        key[a] = Index.take(indices);
+        return select("take", x, key, false);
+    }
+
+    /**
+     * The array made of the chunks of {@code x} that {@code key} selects, by chunk index: Dask's {@code x.blocks[...]}.
+     * Integers select one chunk and keep the axis; slices (any step) and integer arrays select several. Every selected
+     * chunk but the last along an axis must be a whole chunk, so that the result has regular chunks.
+     */
+    public static CubedArray blocks(CubedArray x, Index... key) {
+        ChunkGrid grid = x.chunks();
+        Index[] expanded = expandEllipsis("blocks", x, key);
+        Index[] elements = new Index[x.ndim()];
+        for (int a = 0; a < x.ndim(); a++) {
+            long count = grid.chunksPerAxis(a);
+            long c = grid.chunkShape(a);
+            long n = grid.shape(a);
+            Index item = expanded[a];
+            long[] chunks;
+            if (item instanceof Index.NewAxis) {
+                throw new InvalidArgumentException("blocks: new axes are not allowed in " + keyString(key));
+            } else if (item instanceof Index.At at) {
+                chunks = new long[] {normalizeIndex("blocks", x, a, at.index(), count)};
+            } else if (item instanceof Index.Slice s) {
+                long[] r = sliceRange(s, count, "blocks", x, a);
+                if (r[1] == 1) {
+                    long stop = r[0] + r[2];
+                    elements[a] = Index.slice(r[0] * c, Math.min(stop * c, n));
+                    continue;
+                }
+                chunks = new long[(int) r[2]];
+                for (int k = 0; k < chunks.length; k++) {
+                    chunks[k] = r[0] + r[1] * k;
+                }
+            } else {
+                long[] given = ((Index.Take) item).indices();
+                chunks = new long[given.length];
+                for (int k = 0; k < given.length; k++) {
+                    chunks[k] = normalizeIndex("blocks", x, a, given[k], count);
+                }
+            }
+            List<Long> positions = new ArrayList<>();
+            for (int k = 0; k < chunks.length; k++) {
+                long start = chunks[k] * c;
+                long end = Math.min(start + c, n);
+                if (end - start < c && k < chunks.length - 1) {
+                    throw new InvalidArgumentException("blocks: " + describe(x) + " axis " + a + ": the partial edge "
+                            + "chunk " + chunks[k] + " may only be selected last, but " + keyString(key)
+                            + " selects it before other chunks (the result would have irregular chunks)");
+                }
+                for (long p = start; p < end; p++) {
+                    positions.add(p);
+                }
+            }
+            elements[a] =
+                    new Index.Take(positions.stream().mapToLong(Long::longValue).toArray());
+        }
+        return select("blocks", x, elements, true);
+    }
+
+    // ---- the common implementation ----
+
+    private static CubedArray select(String op, CubedArray x, Index[] key, boolean keepChunks) {
+        Index[] expanded = expandEllipsis(op, x, key);
+        int nd = x.ndim();
+        ChunkGrid in = x.chunks();
+        Selection[] sel = new Selection[nd];
+        List<Integer> outOfInput = new ArrayList<>();
+        List<Long> outShape = new ArrayList<>();
+        List<Integer> outChunks = new ArrayList<>();
+        int[] outAxis = new int[nd];
+        int a = 0;
+        boolean whole = true;
+        for (Index item : expanded) {
+            if (item instanceof Index.NewAxis) {
+                outOfInput.add(-1);
+                outShape.add(1L);
+                outChunks.add(1);
+                whole = false;
+                continue;
+            }
+            long n = in.shape(a);
+            int c = in.chunkShape(a);
+            if (item instanceof Index.At at) {
+                long i = normalizeIndex(op, x, a, at.index(), n);
+                sel[a] = Selection.range(i, 1, 1, c);
+                outAxis[a] = -1;
+                whole = false;
+            } else if (item instanceof Index.Slice s) {
+                long[] r = sliceRange(s, n, op, x, a);
+                sel[a] = Selection.range(r[0], r[1], r[2], c);
+                whole &= r[0] == 0 && r[1] == 1 && r[2] == n;
+            } else {
+                long[] given = ((Index.Take) item).indices();
+                long[] idx = new long[given.length];
+                for (int k = 0; k < idx.length; k++) {
+                    idx[k] = normalizeIndex(op, x, a, given[k], n);
+                }
+                sel[a] = Selection.list(idx, c);
+                whole &= keepChunks && isIdentity(idx, n);
+            }
+            if (!(item instanceof Index.At)) {
+                outAxis[a] = outShape.size();
+                outOfInput.add(a);
+                long len = sel[a].length();
+                outShape.add(len);
+                outChunks.add((int) Math.max(1, Math.min(c, len)));
+            }
+            a++;
+        }
+        if (whole) {
+            return x;
+        }
+        ChunkGrid outGrid = ChunkGrid.of(
+                outShape.stream().mapToLong(Long::longValue).toArray(),
+                outChunks.stream().mapToInt(Integer::intValue).toArray());
+        int[] outAxisOfSelection = outAxis;
+        OpNode node = OpNode.blockwise(
+                op,
+                List.of(x.node()),
+                new SelectionKeys(sel, outAxisOfSelection, outGrid.chunkShape()),
+                new SelectionCopy(sel, outAxisOfSelection, outGrid, x.dtype()),
+                new int[] {1},
+                0,
+                List.of(x.dtype()),
+                List.of(outGrid),
+                op + " " + keyString(key));
+        return CubedArray.of(node.outputs().get(0), x.spec());
+    }
+
+    private static boolean isIdentity(long[] idx, long n) {
+        if (idx.length != n) {
+            return false;
+        }
+        for (int k = 0; k < idx.length; k++) {
+            if (idx[k] != k) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The key with its ellipsis (or a missing tail) replaced by whole slices; checks the number of items. */
+    private static Index[] expandEllipsis(String op, CubedArray x, Index[] key) {
+        int ellipses = 0;
+        int consuming = 0;
+        for (Index item : key) {
+            if (item == null) {
+                throw new InvalidArgumentException(op + ": null item in the key for " + describe(x));
+            }
+            if (item instanceof Index.Ellipsis) {
+                ellipses++;
+            } else if (!(item instanceof Index.NewAxis)) {
+                consuming++;
+            }
+        }
+        if (ellipses > 1) {
+            throw new InvalidArgumentException(op + ": " + keyString(key) + " has more than one ellipsis");
+        }
+        if (consuming > x.ndim()) {
+            throw new InvalidArgumentException(op + ": " + keyString(key) + " indexes " + consuming + " axes, but "
+                    + describe(x) + " has " + x.ndim());
+        }
+        List<Index> out = new ArrayList<>();
+        boolean expanded = false;
+        for (Index item : key) {
+            if (item instanceof Index.Ellipsis) {
+                for (int k = 0; k < x.ndim() - consuming; k++) {
+                    out.add(Index.all());
+                }
+                expanded = true;
+            } else {
+                out.add(item);
+            }
+        }
+        if (!expanded) {
+            for (int k = 0; k < x.ndim() - consuming; k++) {
+                out.add(Index.all());
+            }
+        }
+        return out.toArray(new Index[0]);
+    }
+
+    /** {@code {start, step, length}} of a slice on an axis of length {@code n}, as Python's {@code slice.indices}. */
+    static long[] sliceRange(Index.Slice s, long n, String op, CubedArray x, int axis) {
+        long step = s.step();
+        if (step == 0) {
+            throw new InvalidArgumentException(
+                    op + ": slice " + s + " on axis " + axis + " of " + describe(x) + " has step 0");
+        }
+        long start;
+        long stop;
+        if (step > 0) {
+            start = s.start() == null ? 0 : clamp(s.start(), n, 0, n);
+            stop = s.stop() == null ? n : clamp(s.stop(), n, 0, n);
+        } else {
+            start = s.start() == null ? n - 1 : clamp(s.start(), n, -1, n - 1);
+            stop = s.stop() == null ? -1 : clamp(s.stop(), n, -1, n - 1);
+        }
+        long length = step > 0
+                ? (stop > start ? (stop - start + step - 1) / step : 0)
+                : (start > stop ? (start - stop - step - 1) / -step : 0);
+        return new long[] {start, step, length};
+    }
+
+    private static long clamp(long bound, long n, long lo, long hi) {
+        long b = bound < 0 ? bound + n : bound;
+        return Math.max(lo, Math.min(hi, b));
+    }
+
+    private static long normalizeIndex(String op, CubedArray x, int axis, long i, long n) {
+        long j = i < 0 ? i + n : i;
+        if (j < 0 || j >= n) {
+            throw new InvalidArgumentException(op + ": index " + i + " is out of bounds for axis " + axis + " of "
+                    + describe(x) + " (length " + n + ")");
+        }
+        return j;
+    }
+
+    private static int normalizeAxis(String op, CubedArray x, int axis) {
+        int a = axis < 0 ? axis + x.ndim() : axis;
+        if (a < 0 || a >= x.ndim()) {
+            throw new InvalidArgumentException(op + ": axis " + axis + " is out of range for " + describe(x));
+        }
+        return a;
+    }
+
+    private static String keyString(Index[] key) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < key.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append(key[i]);
+        }
+        return sb.append(']').toString();
+    }
+
+    private static String describe(CubedArray x) {
+        return "array '" + x.name() + "' (shape " + Arrays.toString(x.shape()) + ")";
+    }
+
+    // ---- what tasks run ----
+
+    /**
+     * The selection along one input axis: output element {@code k} reads input element {@code start + step·k}
+     * (a range) or {@code indices[k]} (a list); {@code chunk} is the input's chunk length along the axis.
+     */
+    record Selection(long start, long step, long rangeLength, long[] indices, int chunk) implements Serializable {
+        static Selection range(long start, long step, long length, int chunk) {
+            return new Selection(start, step, length, null, chunk);
+        }
+
+        static Selection list(long[] indices, int chunk) {
+            return new Selection(0, 0, indices.length, indices, chunk);
+        }
+
+        long length() {
+            return rangeLength;
+        }
+
+        long element(long k) {
+            return indices == null ? start + step * k : indices[(int) k];
+        }
+    }
+
+    /** Output element range {@code [from, to)} along input axis {@code a} for output chunk {@code coords}. */
+    private static long[] outputRange(Selection s, int outAxis, int[] outChunks, long[] coords) {
+        if (outAxis < 0) {
+            return new long[] {0, 1};
+        }
+        long from = coords[outAxis] * outChunks[outAxis];
+        return new long[] {from, Math.min(from + outChunks[outAxis], s.length())};
+    }
+
+    /** The input chunks an output chunk reads: per axis, the chunks holding a selected element. */
+    record SelectionKeys(Selection[] sel, int[] outAxis, int[] outChunks) implements KeyFunction {
+        @Override
+        public long[][][] inputKeys(long[] outputCoords) {
+            int nd = sel.length;
+            long[][] perAxis = new long[nd][];
+            int total = 1;
+            for (int a = 0; a < nd; a++) {
+                long[] r = outputRange(sel[a], outAxis[a], outChunks, outputCoords);
+                TreeSet<Long> chunks = new TreeSet<>();
+                for (long k = r[0]; k < r[1]; k++) {
+                    chunks.add(sel[a].element(k) / sel[a].chunk());
+                }
+                perAxis[a] = chunks.stream().mapToLong(Long::longValue).toArray();
+                total = Math.multiplyExact(total, perAxis[a].length);
+            }
+            long[][] keys = new long[total][nd];
+            for (int t = 0; t < total; t++) {
+                int rest = t;
+                for (int a = nd - 1; a >= 0; a--) {
+                    keys[t][a] = perAxis[a][rest % perAxis[a].length];
+                    rest /= perAxis[a].length;
+                }
+            }
+            return new long[][][] {keys};
+        }
+    }
+
+    /** Copies the selected elements of each input chunk, read one at a time, into the output chunk. */
+    record SelectionCopy(Selection[] sel, int[] outAxis, ChunkGrid outGrid, DType dtype) implements ChunkFunction {
+        @Override
+        public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
+            int[] outShape = outGrid.chunkShapeAt(outputCoords);
+            Chunk out = Chunk.allocate(dtype, outShape);
+            int[] outStrides = Chunk.strides(outShape);
+            int nd = sel.length;
+            int slots = dtype.slotsPerElement();
+            long[][] ranges = new long[nd][];
+            for (int a = 0; a < nd; a++) {
+                ranges[a] = outputRange(sel[a], outAxis[a], outGrid.chunkShape(), outputCoords);
+            }
+            Iterator<Chunk> chunks = args.iterator(0);
+            for (int k = 0; chunks.hasNext(); k++) {
+                long[] key = args.key(0, k);
+                Chunk in = chunks.next();
+                int[] inStrides = Chunk.strides(in.shape());
+                // Per axis: pairs of (input offset, output offset) in elements, for the elements in this chunk.
+                int[][] inOff = new int[nd][];
+                int[][] outOff = new int[nd][];
+                for (int a = 0; a < nd; a++) {
+                    Selection s = sel[a];
+                    long base = key[a] * s.chunk();
+                    int[] ins = new int[(int) (ranges[a][1] - ranges[a][0])];
+                    int[] outs = new int[ins.length];
+                    int m = 0;
+                    for (long o = ranges[a][0]; o < ranges[a][1]; o++) {
+                        long e = s.element(o);
+                        if (e >= base && e < base + s.chunk()) {
+                            ins[m] = (int) (e - base) * inStrides[a];
+                            outs[m] = outAxis[a] < 0 ? 0 : (int) (o - ranges[a][0]) * outStrides[outAxis[a]];
+                            m++;
+                        }
+                    }
+                    inOff[a] = Arrays.copyOf(ins, m);
+                    outOff[a] = Arrays.copyOf(outs, m);
+                }
+                copy(in.data(), out.data(), inOff, outOff, 0, 0, 0, slots);
+            }
+            return new Chunk[] {out};
+        }
+
+        /** Copies the Cartesian product of the per-axis offsets, in runs along the last axis. */
+        private static void copy(
+                Object src, Object dst, int[][] inOff, int[][] outOff, int axis, int si, int di, int slots) {
+            if (axis == inOff.length) {
+                System.arraycopy(src, si * slots, dst, di * slots, slots);
+                return;
+            }
+            int[] ins = inOff[axis];
+            int[] outs = outOff[axis];
+            if (axis < inOff.length - 1) {
+                for (int m = 0; m < ins.length; m++) {
+                    copy(src, dst, inOff, outOff, axis + 1, si + ins[m], di + outs[m], slots);
+                }
+                return;
+            }
+            int m = 0;
+            while (m < ins.length) {
+                int run = 1;
+                while (m + run < ins.length && ins[m + run] == ins[m] + run && outs[m + run] == outs[m] + run) {
+                    run++;
+                }
+                System.arraycopy(src, (si + ins[m]) * slots, dst, (di + outs[m]) * slots, run * slots);
+                m += run;
+            }
+        }
+    }
+}
