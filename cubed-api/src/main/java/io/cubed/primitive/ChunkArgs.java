@@ -80,6 +80,24 @@ public final class ChunkArgs {
         };
     }
 
+    /**
+     * The box of {@code shape} elements at element {@code offset} of input {@code input}, read now from whichever of
+     * its chunks it overlaps; for operations that read regions instead of whole chunks (their memory is declared as
+     * the operation's extra memory).
+     */
+    public Chunk region(int input, long[] offset, int[] shape) {
+        Chunk c = inputs[input].readRegion(offset, shape);
+        synchronized (this) {
+            bytesRead += c.nbytes();
+        }
+        return c;
+    }
+
+    /** The shape of input {@code input}. */
+    public long[] shape(int input) {
+        return inputs[input].grid().shape();
+    }
+
     private Chunk read(int input, int k) {
         Chunk c = inputs[input].readChunk(keys[input][k]);
         synchronized (this) {
