@@ -100,6 +100,18 @@ public final class Cubed {
         return io.cubed.array.Execution.compute(arrays, List.of(callbacks));
     }
 
+    /** As {@link #compute(List, Callback...)}, with per-computation options (fusion). */
+    public static List<Chunk> compute(
+            List<CubedArray> arrays, io.cubed.array.ComputeOptions options, Callback... callbacks) {
+        return io.cubed.array.Execution.compute(arrays, options, List.of(callbacks));
+    }
+
+    /** As {@link #store(List, List, Callback...)}, with per-computation options (fusion). */
+    public static void store(
+            List<CubedArray> arrays, List<String> urls, io.cubed.array.ComputeOptions options, Callback... callbacks) {
+        io.cubed.array.Execution.store(arrays, urls, options, List.of(callbacks));
+    }
+
     /** Computes {@code arrays} into new Zarr arrays at {@code urls} (one each) in one computation. */
     public static void store(List<CubedArray> arrays, List<String> urls, Callback... callbacks) {
         io.cubed.array.Execution.store(arrays, urls, List.of(callbacks));

@@ -85,16 +85,26 @@ public final class CubedArray {
      * arrays larger than memory); {@code callbacks} receive the computation's events.
      */
     public Chunk compute(Callback... callbacks) {
+        return compute(ComputeOptions.defaults(), callbacks);
+    }
+
+    /** As {@link #compute(Callback...)}, with per-computation options (e.g. no fusion). */
+    public Chunk compute(ComputeOptions options, Callback... callbacks) {
         if (size() > Integer.MAX_VALUE - 8) {
             throw new InvalidArgumentException(name() + " of shape " + Arrays.toString(shape()) + " has more elements "
                     + "than one Java array holds; write it with toZarr instead of compute");
         }
-        return Execution.compute(List.of(this), List.of(callbacks)).get(0);
+        return Execution.compute(List.of(this), options, List.of(callbacks)).get(0);
     }
 
     /** Computes the array into a new Zarr array at {@code url} (a path or URI), without bringing data here. */
     public void toZarr(String url, Callback... callbacks) {
-        Execution.store(List.of(this), List.of(url), List.of(callbacks));
+        toZarr(url, ComputeOptions.defaults(), callbacks);
+    }
+
+    /** As {@link #toZarr(String, Callback...)}, with per-computation options. */
+    public void toZarr(String url, ComputeOptions options, Callback... callbacks) {
+        Execution.store(List.of(this), List.of(url), options, List.of(callbacks));
     }
 
     /** {@code this[key...]}, lazily; see {@link Indexing#index} and {@link Index} for the items. */
@@ -109,7 +119,12 @@ public final class CubedArray {
 
     /** The operations that compute this array, with tasks and projected memory per task. */
     public String explain() {
-        return Execution.explain(List.of(this));
+        return explain(ComputeOptions.defaults());
+    }
+
+    /** The plan {@link #compute(ComputeOptions, Callback...)} would run with {@code options}. */
+    public String explain(ComputeOptions options) {
+        return Execution.explain(List.of(this), options);
     }
 
     @Override

@@ -34,12 +34,17 @@ public final class Execution {
 
     /** Computes {@code arrays} in one computation and reads each whole into memory. */
     public static List<Chunk> compute(List<CubedArray> arrays, List<Callback> callbacks) {
+        return compute(arrays, ComputeOptions.defaults(), callbacks);
+    }
+
+    /** As {@link #compute(List, List)}, with per-computation options. */
+    public static List<Chunk> compute(List<CubedArray> arrays, ComputeOptions options, List<Callback> callbacks) {
         Spec spec = commonSpec(arrays);
         List<ArrayNode> nodes = new ArrayList<>();
         for (CubedArray a : arrays) {
             nodes.add(a.node());
         }
-        Computation c = Computation.prepare(spec, nodes, Map.of());
+        Computation c = Computation.prepare(spec, nodes, Map.of(), options.fusion(spec));
         try {
             c.run(withProgress(callbacks));
             List<Chunk> out = new ArrayList<>();
@@ -55,6 +60,12 @@ public final class Execution {
 
     /** Computes {@code arrays} into new Zarr arrays at {@code urls}, in one computation. */
     public static void store(List<CubedArray> arrays, List<String> urls, List<Callback> callbacks) {
+        store(arrays, urls, ComputeOptions.defaults(), callbacks);
+    }
+
+    /** As {@link #store(List, List, List)}, with per-computation options. */
+    public static void store(
+            List<CubedArray> arrays, List<String> urls, ComputeOptions options, List<Callback> callbacks) {
         if (arrays.size() != urls.size()) {
             throw new PlanException(
                     "store needs one URL per array: " + arrays.size() + " arrays, " + urls.size() + " URLs");
@@ -71,7 +82,7 @@ public final class Execution {
             nodes.add(n);
             targets.put(n, urls.get(i));
         }
-        Computation c = Computation.prepare(spec, nodes, targets);
+        Computation c = Computation.prepare(spec, nodes, targets, options.fusion(spec));
         try {
             c.run(withProgress(callbacks));
         } finally {
@@ -79,13 +90,13 @@ public final class Execution {
         }
     }
 
-    static String explain(List<CubedArray> arrays) {
+    static String explain(List<CubedArray> arrays, ComputeOptions options) {
         Spec spec = commonSpec(arrays);
         List<ArrayNode> nodes = new ArrayList<>();
         for (CubedArray a : arrays) {
             nodes.add(a.node());
         }
-        return Computation.prepare(spec, nodes, Map.of()).explain();
+        return Computation.prepare(spec, nodes, Map.of(), options.fusion(spec)).explain();
     }
 
     private static ArrayNode copyOf(ArrayNode n) {

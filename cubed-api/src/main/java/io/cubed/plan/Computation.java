@@ -5,6 +5,7 @@ import io.cubed.error.PlanException;
 import io.cubed.memory.BufferCopies;
 import io.cubed.memory.MemorySize;
 import io.cubed.primitive.BlockwiseTask;
+import io.cubed.primitive.ComputedChunkStore;
 import io.cubed.runtime.Callback;
 import io.cubed.runtime.ExecutionPlan;
 import io.cubed.runtime.Stage;
@@ -18,6 +19,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +39,9 @@ public final class Computation {
     private final Map<ArrayNode, String> urls = new HashMap<>();
     private final Map<OpNode, Long> projected = new LinkedHashMap<>();
     private final Map<ArrayNode, ChunkStore> stores = new HashMap<>();
+    private final Fusion fusion;
 
-    private Computation(Spec spec, Plan plan, Map<ArrayNode, String> targetUrls) {
+    private Computation(Spec spec, Plan plan, Map<ArrayNode, String> targetUrls, FusionOptions fusionOptions) {
         this.spec = spec;
         this.plan = plan;
         this.computeId = LocalDateTime.now().format(ID_FORMAT) + "-"
@@ -52,15 +55,23 @@ public final class Computation {
         }
         BufferCopies workCopies = copiesOf(spec.workDir());
         Map<String, BufferCopies> byUrl = new HashMap<>();
+        this.fusion = new Fusion(
+                plan,
+                new HashSet<>(plan.targets()),
+                fusionOptions,
+                spec.reservedMem().bytes(),
+                spec.allowedMem().bytes(),
+                a -> {
+                    if (a.source() != null) {
+                        return a.source().bufferCopies();
+                    }
+                    String url = urls.get(a);
+                    return url == null ? workCopies : byUrl.computeIfAbsent(url, Computation::copiesOf);
+                });
         for (OpNode op : plan.ops()) {
-            long mem = Plan.projectedMemBytes(op, spec.reservedMem().bytes(), a -> {
-                if (a.source() != null) {
-                    return a.source().bufferCopies();
-                }
-                String url = urls.get(a);
-                return url == null ? workCopies : byUrl.computeIfAbsent(url, Computation::copiesOf);
-            });
-            projected.put(op, mem);
+            if (!fusion.isFused(op)) {
+                projected.put(op, fusion.projected().get(op));
+            }
         }
     }
 
@@ -69,7 +80,14 @@ public final class Computation {
      * {@link MemoryBudgetExceededException} before anything runs when a task would exceed {@code allowedMem}.
      */
     public static Computation prepare(Spec spec, List<ArrayNode> targets, Map<ArrayNode, String> targetUrls) {
-        Computation c = new Computation(spec, Plan.of(targets), targetUrls);
+        return prepare(
+                spec, targets, targetUrls, spec.optimize() ? FusionOptions.defaults() : FusionOptions.disabled());
+    }
+
+    /** As {@link #prepare(Spec, List, Map)}, fusing operations as {@code fusionOptions} say. */
+    public static Computation prepare(
+            Spec spec, List<ArrayNode> targets, Map<ArrayNode, String> targetUrls, FusionOptions fusionOptions) {
+        Computation c = new Computation(spec, Plan.of(targets), targetUrls, fusionOptions);
         c.checkMemory();
         return c;
     }
@@ -104,19 +122,32 @@ public final class Computation {
         return plan;
     }
 
-    /** Projected memory per task of each operation, in bytes. */
+    /** Projected memory per task of each operation that runs (fused operations run inside others), in bytes. */
     public Map<OpNode, Long> projectedMemBytes() {
         return projected;
     }
 
+    /** The optimizer's decisions, one line per fusion taken or refused (also logged at debug level). */
+    public List<String> fusionDecisions() {
+        return fusion.decisions();
+    }
+
+    /** True when {@code op} runs inside the tasks of another operation. */
+    public boolean isFused(OpNode op) {
+        return fusion.isFused(op);
+    }
+
     /** The operations' table with their figures (see {@link Plan#explain}). */
     public String explain() {
-        return plan.explain(projected, spec.allowedMem());
+        return plan.explain(projected, spec.allowedMem(), fusion::isFused, fusion::predecessors);
     }
 
     /** Creates the output arrays, then runs every stage on the spec's executor. */
     public void run(List<Callback> callbacks) {
         for (OpNode op : plan.ops()) {
+            if (fusion.isFused(op)) {
+                continue;
+            }
             for (ArrayNode out : op.outputs()) {
                 String url = urls.get(out);
                 if (Stores.open(url, spec.storeOptions()).exists(ZarrArray.ZARRAY)) {
@@ -127,6 +158,9 @@ public final class Computation {
         }
         List<Stage> stages = new ArrayList<>();
         for (OpNode op : plan.ops()) {
+            if (fusion.isFused(op)) {
+                continue;
+            }
             for (ArrayNode out : op.outputs()) {
                 stores.put(
                         out,
@@ -140,25 +174,71 @@ public final class Computation {
             }
         }
         for (OpNode op : plan.ops()) {
-            ChunkStore[] in = new ChunkStore[op.inputs().size()];
-            List<String> deps = new ArrayList<>();
-            for (int j = 0; j < in.length; j++) {
-                ArrayNode a = op.inputs().get(j);
-                in[j] = a.source() != null ? a.source() : stores.get(a);
-                if (a.op() != null && !deps.contains(a.op().id())) {
-                    deps.add(a.op().id());
-                }
+            if (fusion.isFused(op)) {
+                continue;
             }
+            ChunkStore[] in = new ChunkStore[op.inputs().size()];
+            for (int j = 0; j < in.length; j++) {
+                in[j] = inputStore(op.inputs().get(j));
+            }
+            List<String> deps = new ArrayList<>();
+            collectDependencies(op, deps);
             ChunkStore[] out = op.outputs().stream().map(stores::get).toArray(ChunkStore[]::new);
             stages.add(new Stage(
                     op.id(),
-                    op.name() + " (blockwise)",
+                    op.name() + stageSuffix(op),
                     op.numTasks(),
                     new BlockwiseTask(op.id() + " " + op.name(), in, out, op.keyFunction(), op.function()),
                     projected.get(op),
                     deps));
         }
         spec.executor().execute(new ExecutionPlan(computeId, stages), callbacks);
+    }
+
+    /** How a stage is labelled: "(blockwise)", or "(blockwise, fuses op-003 negative, ...)". */
+    private String stageSuffix(OpNode op) {
+        List<String> names = new ArrayList<>();
+        collectFused(op, names);
+        return names.isEmpty() ? " (blockwise)" : " (blockwise, fuses " + String.join(", ", names) + ")";
+    }
+
+    private void collectFused(OpNode op, List<String> names) {
+        for (OpNode p : fusion.predecessors(op)) {
+            collectFused(p, names);
+            names.add(p.id() + " " + p.name());
+        }
+    }
+
+    /** The stages {@code op} waits for: the producers of its inputs, looking through fused operations. */
+    private void collectDependencies(OpNode op, List<String> deps) {
+        for (ArrayNode a : op.inputs()) {
+            OpNode p = a.op();
+            if (p == null) {
+                continue;
+            }
+            if (fusion.isFused(p)) {
+                collectDependencies(p, deps);
+            } else if (!deps.contains(p.id())) {
+                deps.add(p.id());
+            }
+        }
+    }
+
+    /** The store a task reads {@code a} from: its source, its stored array, or its chunks computed in the task. */
+    private ChunkStore inputStore(ArrayNode a) {
+        if (a.source() != null) {
+            return a.source();
+        }
+        OpNode p = a.op();
+        if (!fusion.isFused(p)) {
+            return stores.get(a);
+        }
+        ChunkStore[] in = new ChunkStore[p.inputs().size()];
+        for (int j = 0; j < in.length; j++) {
+            in[j] = inputStore(p.inputs().get(j));
+        }
+        return new ComputedChunkStore(
+                p.id() + " " + p.name(), in, p.keyFunction(), p.function(), a.outputIndex(), a.dtype(), a.grid());
     }
 
     /** The stored array of a computed array (after {@link #run}), or a source's own store. */

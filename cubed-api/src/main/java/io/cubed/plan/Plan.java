@@ -92,6 +92,18 @@ public final class Plan {
      * {@code projected} gives each operation's projected memory.
      */
     public String explain(Map<OpNode, Long> projected, MemorySize allowed) {
+        return explain(projected, allowed, op -> false, op -> List.of());
+    }
+
+    /**
+     * As {@link #explain(Map, MemorySize)} for a fused plan: operations for which {@code fused} is true run inside
+     * others and are listed under the operation that runs them ({@code predecessors}), not as rows of their own.
+     */
+    public String explain(
+            Map<OpNode, Long> projected,
+            MemorySize allowed,
+            java.util.function.Predicate<OpNode> fused,
+            Function<OpNode, List<OpNode>> predecessors) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(
                 Locale.ROOT,
@@ -104,7 +116,14 @@ public final class Plan {
                 "output"));
         long maxMem = 0;
         long totalWrite = 0;
+        int running = 0;
+        long tasks = 0;
         for (OpNode op : ops) {
+            if (fused.test(op)) {
+                continue;
+            }
+            running++;
+            tasks += op.numTasks();
             long mem = projected.getOrDefault(op, 0L);
             maxMem = Math.max(maxMem, mem);
             long write = 0;
@@ -136,15 +155,28 @@ public final class Plan {
             if (op.detail() != null) {
                 sb.append(String.format(Locale.ROOT, "%-8s %s%n", "", op.detail()));
             }
+            List<String> inside = new ArrayList<>();
+            collectFused(op, predecessors, inside);
+            if (!inside.isEmpty()) {
+                sb.append(String.format(Locale.ROOT, "%-8s fuses %s%n", "", String.join(", ", inside)));
+            }
         }
         sb.append(String.format(
                 Locale.ROOT,
-                "%d operations, %d tasks, max memory/task %s of allowedMem %s, writes %s%n",
-                ops.size(),
-                numTasks(),
+                "%d operations%s, %d tasks, max memory/task %s of allowedMem %s, writes %s%n",
+                running,
+                running == ops.size() ? "" : " (" + (ops.size() - running) + " more fused into them)",
+                tasks,
                 MemorySize.format(maxMem),
                 allowed,
                 MemorySize.format(totalWrite)));
         return sb.toString();
+    }
+
+    private static void collectFused(OpNode op, Function<OpNode, List<OpNode>> predecessors, List<String> out) {
+        for (OpNode p : predecessors.apply(op)) {
+            collectFused(p, predecessors, out);
+            out.add(p.id() + " " + p.name());
+        }
     }
 }

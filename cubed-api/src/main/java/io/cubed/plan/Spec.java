@@ -32,6 +32,7 @@ public final class Spec {
     private final Executor executor;
     private final StoreOptions storeOptions;
     private final boolean keepIntermediates;
+    private final boolean optimize;
 
     private Spec(Builder b) {
         this.workDir = b.workDir;
@@ -39,6 +40,7 @@ public final class Spec {
         this.executor = b.executor;
         this.storeOptions = b.storeOptions;
         this.keepIntermediates = b.keepIntermediates;
+        this.optimize = b.optimize;
     }
 
     /** A builder starting from the defaults. */
@@ -89,6 +91,11 @@ public final class Spec {
         return keepIntermediates;
     }
 
+    /** True when computations fuse blockwise operations (the default; see {@link FusionOptions}). */
+    public boolean optimize() {
+        return optimize;
+    }
+
     /** A builder with this spec's settings. */
     public Builder toBuilder() {
         return new Builder()
@@ -97,7 +104,8 @@ public final class Spec {
                 .reservedMem(budget.reserved())
                 .executor(executor)
                 .storeOptions(storeOptions)
-                .keepIntermediates(keepIntermediates);
+                .keepIntermediates(keepIntermediates)
+                .optimize(optimize);
     }
 
     @Override
@@ -110,12 +118,13 @@ public final class Spec {
                 && budget.equals(s.budget)
                 && executor.equals(s.executor)
                 && storeOptions.equals(s.storeOptions)
-                && keepIntermediates == s.keepIntermediates;
+                && keepIntermediates == s.keepIntermediates
+                && optimize == s.optimize;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(workDir, budget, executor, storeOptions, keepIntermediates);
+        return Objects.hash(workDir, budget, executor, storeOptions, keepIntermediates, optimize);
     }
 
     @Override
@@ -133,6 +142,8 @@ public final class Spec {
         private Executor executor = LocalExecutor.defaults();
         private StoreOptions storeOptions = StoreOptions.empty();
         private boolean keepIntermediates;
+        /** Default on; the system property {@code cubed.optimize=false} turns it off (for tests and debugging). */
+        private boolean optimize = !"false".equalsIgnoreCase(System.getProperty("cubed.optimize"));
 
         private Builder() {}
 
@@ -186,6 +197,15 @@ public final class Spec {
         /** Keep intermediate arrays after a computation (default: delete them). */
         public Builder keepIntermediates(boolean keep) {
             this.keepIntermediates = keep;
+            return this;
+        }
+
+        /**
+         * Fuse chains of blockwise operations so that intermediates a task can keep in memory are not written (default
+         * true); false runs every operation as its own stage.
+         */
+        public Builder optimize(boolean optimize) {
+            this.optimize = optimize;
             return this;
         }
 

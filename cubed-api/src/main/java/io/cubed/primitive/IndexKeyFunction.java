@@ -83,6 +83,23 @@ public final class IndexKeyFunction implements KeyFunction {
         return out;
     }
 
+    /**
+     * True when no two output chunks read the same chunk of input {@code input}: it is not broadcast along an output
+     * letter with several chunks, and every output letter it lacks has one chunk (contracted letters only enumerate
+     * more chunks per task). Fusing an operation whose output is read this way computes each of its chunks once.
+     */
+    public boolean readsEachChunkOnce(int input) {
+        String ind = inIndices[input];
+        long[] out = outputChunksPerAxis();
+        for (int a = 0; a < outIndex.length(); a++) {
+            int pos = ind.indexOf(outIndex.charAt(a));
+            if (pos < 0 ? out[a] != 1 : inChunksPerAxis[input][pos] != out[a]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Override
     public long[][][] inputKeys(long[] outputCoords) {
         long[][][] keys = new long[inIndices.length][][];

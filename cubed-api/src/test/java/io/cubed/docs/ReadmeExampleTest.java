@@ -51,7 +51,7 @@ class ReadmeExampleTest {
         CubedArray a = Cubed.fromZarr(dir + "/a.zarr", spec);
         CubedArray b = Cubed.fromZarr(dir + "/b.zarr", spec);
         CubedArray mean = Elementwise.multiply(Elementwise.add(a, b), Scalar.ofDouble(0.5)); // lazy
-        System.out.println(mean.explain()); // 2 operations, 4 tasks each, projected memory per task
+        System.out.println(mean.explain()); // add fused into multiply: 4 tasks, memory per task
         mean.toZarr(dir + "/mean.zarr"); // runs the plan; no data comes back
         double corner = mean.compute().get(999, 999).doubleValue(); // 999.0
         // README:end

@@ -1,0 +1,86 @@
+package io.cubed.array;
+
+import io.cubed.plan.ArrayNode;
+import io.cubed.plan.FusionOptions;
+import io.cubed.plan.Spec;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Per-computation choices for {@code compute}, {@code toZarr} and {@code Cubed.store}: whether to fuse blockwise
+ * operations (default: the spec's {@link Spec#optimize()}), the most source arrays a fused task may read, and arrays
+ * never or always to fuse (see {@link FusionOptions} and {@code docs/fusion.md}).
+ */
+public final class ComputeOptions {
+    private final Boolean optimize;
+    private final int maxSourceArrays;
+    private final Set<ArrayNode> neverFuse;
+    private final Set<ArrayNode> alwaysFuse;
+
+    private ComputeOptions(Builder b) {
+        this.optimize = b.optimize;
+        this.maxSourceArrays = b.maxSourceArrays;
+        this.neverFuse = Set.copyOf(b.neverFuse);
+        this.alwaysFuse = Set.copyOf(b.alwaysFuse);
+    }
+
+    /** Options that change nothing: the spec decides. */
+    public static ComputeOptions defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The fusion options for a computation with {@code spec}. */
+    FusionOptions fusion(Spec spec) {
+        boolean on = optimize == null ? spec.optimize() : optimize;
+        return new FusionOptions(on, maxSourceArrays, neverFuse, alwaysFuse);
+    }
+
+    /** Builder of {@link ComputeOptions}. */
+    public static final class Builder {
+        private Boolean optimize;
+        private int maxSourceArrays = FusionOptions.DEFAULT_MAX_SOURCE_ARRAYS;
+        private final Set<ArrayNode> neverFuse = new HashSet<>();
+        private final Set<ArrayNode> alwaysFuse = new HashSet<>();
+
+        private Builder() {}
+
+        /** Fuse blockwise operations (true) or run each as its own stage (false), whatever the spec says. */
+        public Builder optimize(boolean optimize) {
+            this.optimize = optimize;
+            return this;
+        }
+
+        /** The most stored or virtual arrays one fused task may read (default 4, as Cubed). */
+        public Builder maxSourceArrays(int max) {
+            this.maxSourceArrays = max;
+            return this;
+        }
+
+        /** Always store these arrays (never compute them inside another operation's tasks). */
+        public Builder neverFuse(CubedArray... arrays) {
+            for (CubedArray a : arrays) {
+                neverFuse.add(a.node());
+            }
+            return this;
+        }
+
+        /**
+         * Compute these arrays inside their consumer's tasks whenever memory allows, even past the source-array limit
+         * or when that computes some of their chunks more than once.
+         */
+        public Builder alwaysFuse(CubedArray... arrays) {
+            for (CubedArray a : arrays) {
+                alwaysFuse.add(a.node());
+            }
+            return this;
+        }
+
+        public ComputeOptions build() {
+            return new ComputeOptions(this);
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package io.cubed.plan;
+
+import io.cubed.memory.BufferCopies;
+import io.cubed.primitive.IndexKeyFunction;
+import io.cubed.primitive.RechunkChunkFunction;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The optimizer's decisions for one plan: which blockwise operations run inside the tasks of their consumer instead of
+ * writing their output (see {@code docs/fusion.md}). An operation P is fused into its consumer C when
+ *
+ * <ul>
+ *   <li>P and C are ordinary blockwise operations (not rechunk copy stages) and P has one output;
+ *   <li>P's output is not an array the caller asked for, is read by C alone and through one input, and is not in
+ *       {@link FusionOptions#neverFuse};
+ *   <li>C's tasks read each chunk of P's output at most once (so nothing is computed twice), unless the array is in
+ *       {@link FusionOptions#alwaysFuse};
+ *   <li>the fused task reads at most {@link FusionOptions#maxSourceArrays} stored or virtual arrays (or no more than C
+ *       alone), unless {@code alwaysFuse};
+ *   <li>the fused task's projected memory is within {@code allowedMem}: C's own figure, with P's output chunks held in
+ *       memory instead of read from storage, plus the peak of computing one chunk of P (P's inputs, extra memory and
+ *       its own fused predecessors), which happens one chunk at a time.
+ * </ul>
+ *
+ * Operations are visited in dependency order, so chains fuse from their start: in {@code a → b → c}, b fuses into c
+ * after a fused into b.
+ */
+final class Fusion {
+    private static final Logger LOG = LoggerFactory.getLogger(Fusion.class);
+    /** The most key evaluations spent checking that a consumer reads each chunk once, for key functions in general. */
+    private static final long MAX_KEY_CHECKS = 2_000_000;
+
+    private final Set<OpNode> fused = new HashSet<>();
+    private final Map<OpNode, List<OpNode>> predecessors = new HashMap<>();
+    private final Map<OpNode, Long> projected = new HashMap<>();
+    private final Map<OpNode, Long> unfusedProjected = new HashMap<>();
+    private final List<String> decisions = new ArrayList<>();
+
+    /**
+     * Decides fusion for {@code plan}; {@code copiesOf} gives the buffer copies of a stored array, {@code targets} the
+     * arrays that must be stored.
+     */
+    Fusion(
+            Plan plan,
+            Set<ArrayNode> targets,
+            FusionOptions options,
+            long reserved,
+            long allowed,
+            Function<ArrayNode, BufferCopies> copiesOf) {
+        Map<ArrayNode, Integer> reads = new HashMap<>();
+        Map<ArrayNode, OpNode> reader = new HashMap<>();
+        for (OpNode op : plan.ops()) {
+            for (ArrayNode in : op.inputs()) {
+                reads.merge(in, 1, Integer::sum);
+                reader.put(in, op);
+            }
+        }
+        Map<OpNode, Set<ArrayNode>> sources = new HashMap<>();
+        for (OpNode c : plan.ops()) {
+            unfusedProjected.put(c, Plan.projectedMemBytes(c, reserved, copiesOf));
+            List<OpNode> accepted = new ArrayList<>();
+            Set<ArrayNode> src = new LinkedHashSet<>(c.inputs());
+            long mem = memory(c, accepted, reserved, copiesOf);
+            for (int j = 0; j < c.inputs().size(); j++) {
+                ArrayNode a = c.inputs().get(j);
+                OpNode p = a.op();
+                if (p == null || !options.enabled()) {
+                    continue;
+                }
+                String refusal = refusal(c, j, a, p, targets, options, reads, reader);
+                if (refusal == null) {
+                    List<OpNode> trial = new ArrayList<>(accepted);
+                    trial.add(p);
+                    Set<ArrayNode> trialSrc = new LinkedHashSet<>(src);
+                    trialSrc.remove(a);
+                    trialSrc.addAll(sources.getOrDefault(p, Set.copyOf(p.inputs())));
+                    long trialMem = memory(c, trial, reserved, copiesOf);
+                    boolean always = options.alwaysFuse().contains(a);
+                    if (trialMem > allowed) {
+                        refusal = "the fused task would need " + trialMem + " bytes, over allowedMem " + allowed;
+                    } else if (!always && trialSrc.size() > Math.max(options.maxSourceArrays(), src.size())) {
+                        refusal = "the fused task would read " + trialSrc.size() + " source arrays, over the limit of "
+                                + options.maxSourceArrays();
+                    } else {
+                        accepted = trial;
+                        src = trialSrc;
+                        mem = trialMem;
+                        fused.add(p);
+                        decide("fused " + describe(p) + " into " + describe(c));
+                        continue;
+                    }
+                }
+                decide("kept " + a.name() + " (" + describe(p) + " -> " + describe(c) + "): " + refusal);
+            }
+            predecessors.put(c, accepted);
+            sources.put(c, src);
+            projected.put(c, mem);
+        }
+    }
+
+    /** Why {@code p} cannot be fused into {@code c} through input {@code j} (array {@code a}), or null. */
+    private static String refusal(
+            OpNode c,
+            int j,
+            ArrayNode a,
+            OpNode p,
+            Set<ArrayNode> targets,
+            FusionOptions options,
+            Map<ArrayNode, Integer> reads,
+            Map<ArrayNode, OpNode> reader) {
+        if (options.neverFuse().contains(a)) {
+            return "neverFuse";
+        }
+        if (targets.contains(a)) {
+            return "it is an array to compute or store";
+        }
+        if (isRechunk(p) || isRechunk(c)) {
+            return "fusion never crosses a rechunk";
+        }
+        if (p.outputs().size() != 1) {
+            return "its operation has " + p.outputs().size() + " outputs";
+        }
+        if (reads.getOrDefault(a, 0) != 1 || reader.get(a) != c) {
+            return "it has " + reads.getOrDefault(a, 0) + " readers";
+        }
+        if (!options.alwaysFuse().contains(a) && !readsEachChunkOnce(c, j)) {
+            return "the consumer's tasks read some of its chunks more than once";
+        }
+        return null;
+    }
+
+    private static boolean isRechunk(OpNode op) {
+        return op.function() instanceof RechunkChunkFunction;
+    }
+
+    /** True when no two tasks of {@code c} read the same chunk of its input {@code j}. */
+    static boolean readsEachChunkOnce(OpNode c, int j) {
+        if (c.keyFunction() instanceof IndexKeyFunction ikf) {
+            return ikf.readsEachChunkOnce(j);
+        }
+        ArrayNode in = c.inputs().get(j);
+        long tasks = c.numTasks();
+        if (in.grid().numChunks() > Integer.MAX_VALUE) {
+            return false;
+        }
+        BitSet seen = new BitSet((int) in.grid().numChunks());
+        long checks = 0;
+        for (long t = 0; t < tasks; t++) {
+            long[] coords = c.outputs().get(0).grid().chunkCoordsOf(t);
+            for (long[] key : c.keyFunction().inputKeys(coords)[j]) {
+                if (++checks > MAX_KEY_CHECKS) {
+                    return false;
+                }
+                int index = (int) linear(in, key);
+                if (seen.get(index)) {
+                    return false;
+                }
+                seen.set(index);
+            }
+        }
+        return true;
+    }
+
+    private static long linear(ArrayNode a, long[] coords) {
+        long[] per = a.grid().chunksPerAxis();
+        long index = 0;
+        for (int i = 0; i < per.length; i++) {
+            index = index * per[i] + coords[i];
+        }
+        return index;
+    }
+
+    /**
+     * Projected memory of one task of {@code c} with {@code fusedPreds} computed inside it: {@code c}'s own figure
+     * with their outputs held in memory (no buffer copies), plus the largest working set of computing one of their
+     * chunks (the predecessor's projected memory without the reserve and without its own output chunk).
+     */
+    private long memory(OpNode c, List<OpNode> fusedPreds, long reserved, Function<ArrayNode, BufferCopies> copiesOf) {
+        Set<OpNode> inTask = new HashSet<>(fusedPreds);
+        long base = Plan.projectedMemBytes(
+                c,
+                reserved,
+                a -> a.op() != null && inTask.contains(a.op()) ? new BufferCopies(0, 0) : copiesOf.apply(a));
+        long transientPeak = 0;
+        for (OpNode p : fusedPreds) {
+            long own = projected.get(p) - reserved;
+            for (ArrayNode out : p.outputs()) {
+                own -= out.chunkBytes() * (1 + copiesOf.apply(out).write());
+            }
+            transientPeak = Math.max(transientPeak, own);
+        }
+        return base + transientPeak;
+    }
+
+    private void decide(String decision) {
+        decisions.add(decision);
+        LOG.debug("fusion: {}", decision);
+    }
+
+    private static String describe(OpNode op) {
+        return op.id() + " " + op.name();
+    }
+
+    /** True when {@code op} runs inside its consumer's tasks. */
+    boolean isFused(OpNode op) {
+        return fused.contains(op);
+    }
+
+    /** The operations fused directly into {@code op} (each may have its own). */
+    List<OpNode> predecessors(OpNode op) {
+        return predecessors.getOrDefault(op, List.of());
+    }
+
+    /** Projected memory per task of each operation, fused figures for the operations that run. */
+    Map<OpNode, Long> projected() {
+        return projected;
+    }
+
+    /** Projected memory per task of each operation as if nothing were fused. */
+    Map<OpNode, Long> unfusedProjected() {
+        return unfusedProjected;
+    }
+
+    /** Every decision taken, in order, for logs and tests. */
+    List<String> decisions() {
+        return decisions;
+    }
+}

@@ -1,0 +1,110 @@
+package io.cubed.primitive;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.memory.BufferCopies;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.ChunkStores;
+import java.util.Arrays;
+
+/**
+ * The output of a fused blockwise operation: never stored, each chunk computed when a task reads it, by evaluating the
+ * operation's key function and chunk function on its own inputs (stored arrays, virtual arrays, or further computed
+ * ones). This is how a fused chain runs inside the task of its last operation. Read-only and serializable.
+ */
+public final class ComputedChunkStore implements ChunkStore {
+    private static final long serialVersionUID = 1L;
+
+    private final String name;
+    private final ChunkStore[] inputs;
+    private final KeyFunction keyFunction;
+    private final ChunkFunction function;
+    private final int outputIndex;
+    private final DType dtype;
+    private final ChunkGrid grid;
+
+    /**
+     * Output {@code outputIndex} (of type {@code dtype} on {@code grid}) of the operation named {@code name} with
+     * these inputs and functions.
+     */
+    public ComputedChunkStore(
+            String name,
+            ChunkStore[] inputs,
+            KeyFunction keyFunction,
+            ChunkFunction function,
+            int outputIndex,
+            DType dtype,
+            ChunkGrid grid) {
+        this.name = name;
+        this.inputs = inputs.clone();
+        this.keyFunction = keyFunction;
+        this.function = function;
+        this.outputIndex = outputIndex;
+        this.dtype = dtype;
+        this.grid = grid;
+    }
+
+    @Override
+    public String url() {
+        return "fused:" + name;
+    }
+
+    @Override
+    public DType dtype() {
+        return dtype;
+    }
+
+    @Override
+    public ChunkGrid grid() {
+        return grid;
+    }
+
+    @Override
+    public Scalar fillValue() {
+        return Scalar.zero();
+    }
+
+    @Override
+    public Chunk readChunk(long... chunkCoords) {
+        grid.checkCoords(chunkCoords);
+        ChunkArgs args = new ChunkArgs(inputs, keyFunction.inputKeys(chunkCoords));
+        Chunk[] results = function.apply(args, chunkCoords);
+        Chunk r = results == null || results.length <= outputIndex ? null : results[outputIndex];
+        int[] expected = grid.chunkShapeAt(chunkCoords);
+        if (r == null || r.dtype() != dtype || !Arrays.equals(r.shape(), expected)) {
+            throw new InvalidArgumentException(name + " (fused) returned "
+                    + (r == null ? "no chunk" : r.dtype() + " " + Arrays.toString(r.shape())) + " for chunk "
+                    + Arrays.toString(chunkCoords) + ", expected a " + dtype + " chunk of shape "
+                    + Arrays.toString(expected));
+        }
+        return r;
+    }
+
+    @Override
+    public void writeChunk(Chunk chunk, long... chunkCoords) {
+        throw new UnsupportedOperationException(url() + " is computed inside tasks and cannot be written");
+    }
+
+    @Override
+    public boolean chunkExists(long... chunkCoords) {
+        return true;
+    }
+
+    @Override
+    public Chunk readRegion(long[] offset, int[] shape) {
+        return ChunkStores.readRegion(this, offset, shape);
+    }
+
+    @Override
+    public BufferCopies bufferCopies() {
+        return new BufferCopies(0, 0);
+    }
+
+    @Override
+    public boolean isVirtual() {
+        return true;
+    }
+}
