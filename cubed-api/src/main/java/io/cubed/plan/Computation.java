@@ -154,7 +154,8 @@ public final class Computation {
                     op.id(),
                     op.name() + " (blockwise)",
                     op.numTasks(),
-                    new BlockwiseTask(op.id() + " " + op.name(), in, out, op.keyFunction(), op.function()),
+                    new BlockwiseTask(
+                            op.id() + " " + op.name(), in, out, op.keyFunction(), op.function(), op.chunksPerTask()),
                     projected.get(op),
                     deps));
         }
