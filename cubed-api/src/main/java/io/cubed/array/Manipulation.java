@@ -68,8 +68,8 @@ public final class Manipulation {
                     + dtype + " from chunks " + Arrays.toString(x.chunkShape()) + " to " + Arrays.toString(target)
                     + " needs allowedMem of at least " + MemorySize.format(need) + " (" + need + " bytes, including "
                     + "reservedMem " + spec.reservedMem() + "), but allowedMem is " + spec.allowedMem()
-                    + ": a copy task holds one source chunk and one target chunk; raise allowedMem or use smaller "
-                    + "chunks");
+                    + ": a copy task holds at least one source chunk or one target chunk with its buffers; raise "
+                    + "allowedMem or use smaller chunks");
         }
         ArrayNode node = x.node();
         List<RechunkStage> stages = plan.stages();
@@ -79,22 +79,28 @@ public final class Manipulation {
             ChunkGrid out = ChunkGrid.of(shape, s.outputChunks());
             String detail = String.format(
                     Locale.ROOT,
-                    "read chunks %s, pieces %s, write chunks %s: %d reads, %d writes, %s read",
+                    "read chunks %s, region %s, write chunks %s: %d reads, %d writes, %s read, %s written; a task "
+                            + "reads %d and writes %d chunk(s)%s",
                     Arrays.toString(s.inputChunks()),
-                    Arrays.toString(s.pieceChunks()),
+                    Arrays.toString(s.regionChunks()),
                     Arrays.toString(s.outputChunks()),
                     s.reads(),
                     s.writes(),
-                    MemorySize.format(s.bytesRead()));
+                    MemorySize.format(s.bytesRead()),
+                    MemorySize.format(s.bytesWritten()),
+                    s.fanIn(),
+                    s.fanOut(),
+                    s.regionBuffered() ? ", region buffer " + MemorySize.format(s.regionBufferBytes()) : "");
             OpNode op = OpNode.blockwise(
                     "rechunk (stage " + (i + 1) + "/" + stages.size() + ")",
                     List.of(node),
                     new RechunkKeyFunction(in, out),
                     new RechunkChunkFunction(dtype, in, out),
                     new int[] {1},
-                    s.keyBytes(),
+                    s.regionBufferBytes() + s.keyBytes(),
                     List.of(dtype),
                     List.of(out),
+                    s.outputChunksPerTask(),
                     detail);
             node = op.outputs().get(0);
         }

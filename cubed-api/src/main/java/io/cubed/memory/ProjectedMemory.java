@@ -19,12 +19,28 @@ public final class ProjectedMemory {
     }
 
     /**
-     * The number of in-memory copies of one chunk a rechunk copy task holds, when every chunk it handles is at most
-     * that size: the input chunk being read and its read buffers, and the output chunk being assembled and its write
-     * buffers: {@code (1 + read) + (1 + write)} — 4 on file systems, 6 on object stores. (Cubed counts one more, 5 and
-     * 7: its tasks assemble a copy region apart from the chunks they write; ours write the chunk they assemble.)
+     * The number of in-memory copies of one chunk a rechunk copy task holds, when every chunk it handles (input chunk,
+     * copy region, output chunk) is at most that size: the input chunk being read and its read buffers, the copy
+     * region being assembled, and the output chunk cut from it with its write buffers: {@code (1 + read) + 1 + (1 +
+     * write)} — 5 on file systems, 7 on object stores, as Cubed counts.
      */
     public static int rechunkCopies(BufferCopies copies) {
-        return (1 + copies.read()) + (1 + copies.write());
+        return (1 + copies.read()) + 1 + (1 + copies.write());
+    }
+
+    /**
+     * Memory of one rechunk copy task in bytes, without {@code reservedMem}: {@code input chunk · (1 + read) + region
+     * buffer + keys + output chunk · (1 + write)}. The task reads its input chunks one at a time into the region
+     * buffer and cuts and writes its output chunks one at a time; {@code regionBufferBytes} is 0 when the task reads a
+     * single input chunk (it cuts the outputs from that chunk) or writes a single output chunk (it assembles that
+     * chunk directly). Every term is held at the same time in the worst case: a finished chunk is garbage the JVM has
+     * not necessarily collected yet when the next one is allocated.
+     */
+    public static long rechunkTask(
+            long inputChunkBytes, long regionBufferBytes, long keyBytes, long outputChunkBytes, BufferCopies copies) {
+        long total = Math.multiplyExact(inputChunkBytes, 1L + copies.read());
+        total = Math.addExact(total, regionBufferBytes);
+        total = Math.addExact(total, keyBytes);
+        return Math.addExact(total, Math.multiplyExact(outputChunkBytes, 1L + copies.write()));
     }
 }

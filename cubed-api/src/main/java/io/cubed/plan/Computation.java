@@ -188,7 +188,8 @@ public final class Computation {
                     op.id(),
                     op.name() + stageSuffix(op),
                     op.numTasks(),
-                    new BlockwiseTask(op.id() + " " + op.name(), in, out, op.keyFunction(), op.function()),
+                    new BlockwiseTask(
+                            op.id() + " " + op.name(), in, out, op.keyFunction(), op.function(), op.chunksPerTask()),
                     projected.get(op),
                     deps));
         }

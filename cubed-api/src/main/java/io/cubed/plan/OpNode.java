@@ -5,6 +5,7 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.primitive.ChunkFunction;
 import io.cubed.primitive.KeyFunction;
+import io.cubed.primitive.TaskRegion;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,8 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A blockwise operation of the plan: its id ({@code op-003}) and name ({@code add}), inputs, key and chunk functions,
- * how many chunks of each input a task holds at once, extra memory per task in bytes, and its output arrays (all with
- * the same number of chunks per axis). Immutable once built.
+ * how many chunks of each input a task holds at once, extra memory per task in bytes, how many output chunks per axis
+ * one task computes (usually one), and its output arrays (all with the same number of chunks per axis). Immutable once
+ * built.
  */
 public final class OpNode {
     private static final AtomicLong COUNTER = new AtomicLong();
@@ -25,6 +27,7 @@ public final class OpNode {
     private final ChunkFunction function;
     private final int[] chunksHeldPerInput;
     private final long extraMemBytes;
+    private final int[] chunksPerTask;
     private final String detail;
     private final List<ArrayNode> outputs = new ArrayList<>();
 
@@ -35,6 +38,7 @@ public final class OpNode {
             ChunkFunction function,
             int[] chunksHeldPerInput,
             long extraMemBytes,
+            int[] chunksPerTask,
             String detail) {
         this.id = String.format("op-%03d", COUNTER.incrementAndGet());
         this.name = name;
@@ -43,6 +47,7 @@ public final class OpNode {
         this.function = function;
         this.chunksHeldPerInput = chunksHeldPerInput.clone();
         this.extraMemBytes = extraMemBytes;
+        this.chunksPerTask = chunksPerTask;
         this.detail = detail;
     }
 
@@ -68,10 +73,17 @@ public final class OpNode {
                 extraMemBytes,
                 outputDtypes,
                 outputGrids,
+                null,
                 null);
     }
 
-    /** As {@link #blockwise}, with a line of {@code detail} for {@link Plan#explain} (or {@code null}). */
+    /**
+     * As {@link #blockwise}, with tasks that each compute a box of {@code chunksPerTask} output chunks per axis
+     * ({@code null}: one chunk per task; the chunk function must then override {@link
+     * ChunkFunction#applyRegion}), and a line of {@code detail} for {@link Plan#explain} (or {@code null}).
+     * {@code chunksHeldPerInput} and {@code extraMemBytes} describe a whole task: the memory of a task computing
+     * several chunks (a region buffer, say) belongs in {@code extraMemBytes}; output chunks are written one at a time.
+     */
     public static OpNode blockwise(
             String name,
             List<ArrayNode> inputs,
@@ -81,6 +93,7 @@ public final class OpNode {
             long extraMemBytes,
             List<DType> outputDtypes,
             List<ChunkGrid> outputGrids,
+            int[] chunksPerTask,
             String detail) {
         if (chunksHeldPerInput.length != inputs.size()) {
             throw new InvalidArgumentException(name + ": chunksHeldPerInput has " + chunksHeldPerInput.length
@@ -89,8 +102,10 @@ public final class OpNode {
         if (outputDtypes.isEmpty() || outputDtypes.size() != outputGrids.size()) {
             throw new InvalidArgumentException(name + " needs one dtype and one grid per output");
         }
-        OpNode op = new OpNode(name, inputs, keyFunction, function, chunksHeldPerInput, extraMemBytes, detail);
         long[] perAxis = outputGrids.get(0).chunksPerAxis();
+        int[] perTask = chunksPerTask == null ? ones(perAxis.length) : chunksPerTask.clone();
+        TaskRegion.numTasks(perAxis, perTask); // validates the number of axes and the counts
+        OpNode op = new OpNode(name, inputs, keyFunction, function, chunksHeldPerInput, extraMemBytes, perTask, detail);
         for (int i = 0; i < outputDtypes.size(); i++) {
             if (!Arrays.equals(outputGrids.get(i).chunksPerAxis(), perAxis)) {
                 throw new InvalidArgumentException(name + ": all outputs need the same number of chunks per axis");
@@ -137,9 +152,20 @@ public final class OpNode {
         return List.copyOf(outputs);
     }
 
-    /** Number of tasks: one per output chunk. */
+    /** Output chunks per task along each axis (a copy); all ones for one chunk per task. */
+    public int[] chunksPerTask() {
+        return chunksPerTask.clone();
+    }
+
+    /** Number of tasks: boxes of {@link #chunksPerTask()} output chunks covering the output grid. */
     public long numTasks() {
-        return outputs.get(0).grid().numChunks();
+        return TaskRegion.numTasks(outputs.get(0).grid().chunksPerAxis(), chunksPerTask);
+    }
+
+    private static int[] ones(int nd) {
+        int[] ones = new int[nd];
+        Arrays.fill(ones, 1);
+        return ones;
     }
 
     @Override

@@ -1,28 +1,47 @@
 package io.cubed.primitive;
 
 import io.cubed.chunk.Chunk;
+import io.cubed.error.CubedException;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.runtime.TaskFunction;
 import io.cubed.runtime.TaskIo;
 import io.cubed.storage.ChunkStore;
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
- * The task of a blockwise operation: task {@code i} computes output chunk {@code i} (C order over the output grid) —
- * reads the input chunks the key function names, applies the chunk function, and writes one chunk to each output.
+ * The task of a blockwise operation: task {@code i} computes the output chunks of {@link TaskRegion} {@code i} (boxes
+ * of {@code chunksPerTask} output chunks, C order; one chunk per task unless the operation says otherwise) — reads the
+ * input chunks the key function names, applies the chunk function, and writes each output chunk whole as soon as the
+ * function hands it over. Every output chunk belongs to exactly one task, so a retried task rewrites the same chunks.
  */
 public final class BlockwiseTask implements TaskFunction {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final String opName;
     private final ChunkStore[] inputs;
     private final ChunkStore[] outputs;
     private final KeyFunction keyFunction;
     private final ChunkFunction function;
+    private final int[] chunksPerTask;
 
+    /** A task computing one output chunk each. */
     public BlockwiseTask(
             String opName, ChunkStore[] inputs, ChunkStore[] outputs, KeyFunction keyFunction, ChunkFunction function) {
+        this(opName, inputs, outputs, keyFunction, function, null);
+    }
+
+    /**
+     * A task computing boxes of {@code chunksPerTask} output chunks per axis ({@code null}: one chunk per task).
+     */
+    public BlockwiseTask(
+            String opName,
+            ChunkStore[] inputs,
+            ChunkStore[] outputs,
+            KeyFunction keyFunction,
+            ChunkFunction function,
+            int[] chunksPerTask) {
         if (outputs.length == 0) {
             throw new InvalidArgumentException(opName + " has no output");
         }
@@ -31,37 +50,100 @@ public final class BlockwiseTask implements TaskFunction {
                 throw new InvalidArgumentException(opName + ": every output needs the same number of chunks per axis");
             }
         }
+        int nd = outputs[0].grid().ndim();
+        int[] perTask = chunksPerTask == null ? ones(nd) : chunksPerTask.clone();
+        TaskRegion.numTasks(outputs[0].grid().chunksPerAxis(), perTask); // validates
         this.opName = opName;
         this.inputs = inputs.clone();
         this.outputs = outputs.clone();
         this.keyFunction = keyFunction;
         this.function = function;
+        this.chunksPerTask = perTask;
+    }
+
+    static int[] ones(int nd) {
+        int[] ones = new int[nd];
+        Arrays.fill(ones, 1);
+        return ones;
+    }
+
+    /** Number of tasks: boxes of {@code chunksPerTask} output chunks covering the output grid. */
+    public long numTasks() {
+        return TaskRegion.numTasks(outputs[0].grid().chunksPerAxis(), chunksPerTask);
     }
 
     @Override
     public TaskIo run(long taskIndex) {
         ChunkGrid grid = outputs[0].grid();
-        long[] coords = grid.chunkCoordsOf(taskIndex);
-        ChunkArgs args = new ChunkArgs(inputs, keyFunction.inputKeys(coords));
-        Chunk[] results = function.apply(args, coords);
-        if (results == null || results.length != outputs.length) {
-            throw new InvalidArgumentException(opName + ": the chunk function returned "
-                    + (results == null ? "null" : results.length + " chunks") + " for chunk "
-                    + Arrays.toString(coords) + ", expected " + outputs.length);
+        TaskRegion region = TaskRegion.of(grid.chunksPerAxis(), chunksPerTask, taskIndex);
+        ChunkArgs args = new ChunkArgs(
+                inputs, region.isSingleChunk() ? keyFunction.inputKeys(region.first()) : keyFunction.inputKeys(region));
+        Writer writer = new Writer(region);
+        try {
+            function.applyRegion(args, region, writer);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(opName + ": " + e.getMessage(), e);
         }
-        long written = 0;
-        for (int i = 0; i < outputs.length; i++) {
-            int[] expected = outputs[i].grid().chunkShapeAt(coords);
-            Chunk r = results[i];
-            if (r == null || r.dtype() != outputs[i].dtype() || !Arrays.equals(r.shape(), expected)) {
-                throw new InvalidArgumentException(opName + ": the chunk function returned "
-                        + (r == null ? "null" : "a " + r.dtype() + " chunk of shape " + Arrays.toString(r.shape()))
-                        + " for chunk " + Arrays.toString(coords) + " of " + outputs[i].url() + ", expected a "
-                        + outputs[i].dtype() + " chunk of shape " + Arrays.toString(expected));
+        writer.checkComplete();
+        return new TaskIo(args.bytesRead(), writer.written);
+    }
+
+    /** Checks and writes the chunks of one task's region, each exactly once. */
+    private final class Writer implements ChunkSink {
+        private final TaskRegion region;
+        private final BitSet done;
+        private long written;
+
+        Writer(TaskRegion region) {
+            this.region = region;
+            this.done = new BitSet(Math.toIntExact(region.numChunks() * outputs.length));
+        }
+
+        @Override
+        public int outputs() {
+            return outputs.length;
+        }
+
+        @Override
+        public void write(int output, long[] coords, Chunk chunk) {
+            if (output < 0 || output >= outputs.length) {
+                throw new CubedException(
+                        opName + ": no output " + output + " (the operation has " + outputs.length + ")");
             }
-            outputs[i].writeChunk(r, coords);
-            written += r.nbytes();
+            long k = region.indexOf(coords);
+            if (k < 0) {
+                throw new CubedException(
+                        opName + ": chunk " + Arrays.toString(coords) + " is outside the task's " + region);
+            }
+            int bit = Math.toIntExact(k * outputs.length + output);
+            if (done.get(bit)) {
+                throw new CubedException(opName + ": chunk " + Arrays.toString(coords) + " of output " + output
+                        + " written twice by one task");
+            }
+            ChunkStore out = outputs[output];
+            int[] expected = out.grid().chunkShapeAt(coords);
+            if (chunk == null || chunk.dtype() != out.dtype() || !Arrays.equals(chunk.shape(), expected)) {
+                // No operation name here: run() adds it to every InvalidArgumentException of the chunk function.
+                throw new InvalidArgumentException("the chunk function returned "
+                        + (chunk == null
+                                ? "null"
+                                : "a " + chunk.dtype() + " chunk of shape " + Arrays.toString(chunk.shape()))
+                        + " for chunk " + Arrays.toString(coords) + " of " + out.url() + ", expected a " + out.dtype()
+                        + " chunk of shape " + Arrays.toString(expected));
+            }
+            out.writeChunk(chunk, coords);
+            done.set(bit);
+            written += chunk.nbytes();
         }
-        return new TaskIo(args.bytesRead(), written);
+
+        void checkComplete() {
+            int expected = Math.toIntExact(region.numChunks() * outputs.length);
+            if (done.cardinality() != expected) {
+                int missing = done.nextClearBit(0);
+                throw new CubedException(opName + ": the chunk function did not write chunk "
+                        + Arrays.toString(region.chunk(missing / outputs.length)) + " of output "
+                        + missing % outputs.length + " (" + done.cardinality() + " of " + expected + " written)");
+            }
+        }
     }
 }

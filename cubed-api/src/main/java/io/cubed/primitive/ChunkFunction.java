@@ -1,14 +1,37 @@
 package io.cubed.primitive;
 
 import io.cubed.chunk.Chunk;
+import io.cubed.error.InvalidArgumentException;
 import java.io.Serializable;
 
 /**
  * The chunk function of a blockwise operation: computes the output chunks (one per output array) for output chunk
- * {@code outputCoords} from the input chunks its {@link KeyFunction} named. Serializable; tasks run it.
+ * {@code outputCoords} from the input chunks its {@link KeyFunction} named. Serializable; tasks run it. A function
+ * whose tasks compute several output chunks each (a {@link TaskRegion}) overrides {@link #applyRegion}.
  */
 @FunctionalInterface
 public interface ChunkFunction extends Serializable {
     /** The output chunks, in the order of the operation's outputs, each of the output grid's shape at the coords. */
     Chunk[] apply(ChunkArgs args, long[] outputCoords);
+
+    /**
+     * Computes every output chunk of {@code region} and hands each to {@code sink} as soon as it is complete. The
+     * default computes a single chunk with {@link #apply} and refuses larger regions.
+     */
+    default void applyRegion(ChunkArgs args, TaskRegion region, ChunkSink sink) {
+        if (!region.isSingleChunk()) {
+            throw new InvalidArgumentException(getClass().getName() + " computes one output chunk per task, but the "
+                    + "task covers " + region.numChunks());
+        }
+        long[] coords = region.first();
+        Chunk[] results = apply(args, coords);
+        if (results == null || results.length != sink.outputs()) {
+            throw new InvalidArgumentException("the chunk function returned "
+                    + (results == null ? "null" : results.length + " chunks") + " for chunk "
+                    + java.util.Arrays.toString(coords) + ", expected " + sink.outputs());
+        }
+        for (int i = 0; i < results.length; i++) {
+            sink.write(i, coords, results[i]);
+        }
+    }
 }

@@ -6,9 +6,10 @@ import io.cubed.grid.ChunkGrid;
 import java.util.Iterator;
 
 /**
- * The chunk function of a rechunk copy stage: allocates the output chunk and copies into it the overlapping part of
- * each input chunk, reading the input chunks one at a time, so a task holds one input chunk and the output chunk.
- * Serializable.
+ * The chunk function of a rechunk copy stage. A task covers a region of whole output chunks that also holds whole
+ * input chunks (see {@link RechunkStage}), and reads the input chunks one at a time. With one output chunk it copies
+ * each input chunk straight into it; with one input chunk it cuts every output chunk from it; otherwise it assembles
+ * the region in one buffer, then cuts and writes the output chunks one at a time. Serializable.
  */
 public final class RechunkChunkFunction implements ChunkFunction {
     private static final long serialVersionUID = 1L;
@@ -35,6 +36,56 @@ public final class RechunkChunkFunction implements ChunkFunction {
             place(chunks.next(), input.chunkOffset(args.key(0, k++)), out, outOffset);
         }
         return new Chunk[] {out};
+    }
+
+    @Override
+    public void applyRegion(ChunkArgs args, TaskRegion region, ChunkSink sink) {
+        if (region.isSingleChunk()) {
+            sink.write(0, region.first(), apply(args, region.first())[0]);
+            return;
+        }
+        Chunk source;
+        long[] sourceOffset;
+        if (args.count(0) == 1) {
+            source = args.chunk(0);
+            sourceOffset = input.chunkOffset(args.key(0, 0));
+        } else {
+            sourceOffset = regionOffset(output, region);
+            source = Chunk.allocate(dtype, regionShape(output, region));
+            Iterator<Chunk> chunks = args.iterator(0);
+            int k = 0;
+            while (chunks.hasNext()) {
+                place(chunks.next(), input.chunkOffset(args.key(0, k++)), source, sourceOffset);
+            }
+        }
+        for (long k = 0; k < region.numChunks(); k++) {
+            long[] coords = region.chunk(k);
+            Chunk out = Chunk.allocate(dtype, output.chunkShapeAt(coords));
+            place(source, sourceOffset, out, output.chunkOffset(coords));
+            sink.write(0, coords, out);
+        }
+    }
+
+    /** Element offset of the first chunk of {@code region} in {@code grid}. */
+    static long[] regionOffset(ChunkGrid grid, TaskRegion region) {
+        return grid.chunkOffset(region.first());
+    }
+
+    /** Shape in elements of {@code region} in {@code grid}, clipped at the grid's edge. */
+    static int[] regionShape(ChunkGrid grid, TaskRegion region) {
+        long[] lo = grid.chunkOffset(region.first());
+        int[] counts = region.counts();
+        long[] lastCoords = region.first();
+        for (int i = 0; i < lastCoords.length; i++) {
+            lastCoords[i] += counts[i] - 1;
+        }
+        long[] lastOffset = grid.chunkOffset(lastCoords);
+        int[] lastShape = grid.chunkShapeAt(lastCoords);
+        int[] shape = new int[lo.length];
+        for (int i = 0; i < shape.length; i++) {
+            shape[i] = Math.toIntExact(lastOffset[i] + lastShape[i] - lo[i]);
+        }
+        return shape;
     }
 
     /** Copies the part of {@code in} (at element {@code inOffset}) inside {@code out} (at {@code outOffset}). */

@@ -3,8 +3,8 @@ package io.cubed.primitive;
 import io.cubed.grid.ChunkGrid;
 
 /**
- * The key function of a rechunk copy stage: for an output chunk, the input chunks its element region overlaps, in C
- * order. Serializable.
+ * The key function of a rechunk copy stage: for an output chunk or a task's region of output chunks, the input chunks
+ * its element box overlaps, in C order. Serializable.
  */
 public final class RechunkKeyFunction implements KeyFunction {
     private static final long serialVersionUID = 1L;
@@ -20,15 +20,20 @@ public final class RechunkKeyFunction implements KeyFunction {
 
     @Override
     public long[][][] inputKeys(long[] outputCoords) {
-        int nd = output.ndim();
-        long[] offset = output.chunkOffset(outputCoords);
-        int[] extent = output.chunkShapeAt(outputCoords);
+        return inputKeys(TaskRegion.ofChunk(outputCoords));
+    }
+
+    @Override
+    public long[][][] inputKeys(TaskRegion region) {
+        long[] lo = RechunkChunkFunction.regionOffset(output, region);
+        int[] extent = RechunkChunkFunction.regionShape(output, region);
+        int nd = lo.length;
         long[] first = new long[nd];
         long[] last = new long[nd];
         long count = 1;
         for (int i = 0; i < nd; i++) {
-            first[i] = offset[i] / input.chunkShape(i);
-            last[i] = (offset[i] + extent[i] - 1) / input.chunkShape(i);
+            first[i] = lo[i] / input.chunkShape(i);
+            last[i] = (lo[i] + extent[i] - 1) / input.chunkShape(i);
             count *= last[i] - first[i] + 1;
         }
         long[][] keys = new long[Math.toIntExact(count)][];

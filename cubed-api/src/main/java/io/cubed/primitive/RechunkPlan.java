@@ -109,8 +109,8 @@ public final class RechunkPlan {
     }
 
     /**
-     * A table of the stages for people: read, piece and write chunks, tasks, reads, writes, bytes read and memory per
-     * task (plus {@code reservedBytes}).
+     * A table of the stages for people: read chunks, copy region and write chunks, tasks, reads, writes, bytes read
+     * (each stage also writes the array once) and memory per task (plus {@code reservedBytes}).
      */
     public String table(long reservedBytes) {
         StringBuilder sb = new StringBuilder();
@@ -128,7 +128,7 @@ public final class RechunkPlan {
                 "%-6s %-22s %-22s %-22s %9s %11s %9s %10s %12s%n",
                 "stage",
                 "read chunks",
-                "pieces",
+                "region",
                 "write chunks",
                 "tasks",
                 "reads",
@@ -142,7 +142,7 @@ public final class RechunkPlan {
                     "%-6s %-22s %-22s %-22s %9d %11d %9d %10s %12s%n",
                     i++ + "/" + stages.size(),
                     Arrays.toString(s.inputChunks()),
-                    Arrays.toString(s.pieceChunks()),
+                    Arrays.toString(s.regionChunks()),
                     Arrays.toString(s.outputChunks()),
                     s.tasks(),
                     s.reads(),

@@ -8,19 +8,25 @@ import io.cubed.memory.ProjectedMemory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Plans a rechunk as a sequence of copy stages through regular intermediate chunk grids, every task within a memory
  * budget in bytes; pure arithmetic, no I/O.
  *
- * <p>Each stage copies the array from one chunk grid into another with one task per output chunk; a task holds one
- * input chunk (with its read buffers) and the output chunk (with its write buffers): {@link
- * ProjectedMemory#rechunkCopies} copies. The planner follows rechunker: it consolidates the source chunks (whole
- * multiples, along the axes where the target chunks are larger) and the target chunks (along the axes where the source
- * chunks are larger) up to the memory available, spaces intermediate chunk shapes geometrically between those two,
- * each a multiple of its smaller neighbour, and adds stages until the smallest piece a task copies is at least {@code
- * minMem} bytes — stopping earlier when another stage would add I/O operations (reads + writes), and at {@code
- * maxStages}. A stage that would exceed the budget has its intermediate chunks halved until it fits.
+ * <p>Each stage copies the array from one chunk grid into the next, one task per copy region: a box holding whole
+ * input chunks and whole output chunks (see {@link RechunkStage}), so every stage reads and writes the array once. A
+ * task holds one input chunk (with its read buffers), the region buffer, and one output chunk (with its write
+ * buffers): {@link ProjectedMemory#rechunkCopies} copies. A stage fits when its task is within the budget and its
+ * region buffer within one copy's share of it ({@code budget / copies}, as Cubed bounds its copy chunks), which keeps
+ * regions small enough for many tasks to run side by side.
+ *
+ * <p>The planner tries 1, 2, … stages. One stage is the direct copy; two stages take the cheapest intermediate chunk
+ * shape of an exhaustive search over per-axis candidates (divisors and multiples of the source and target lengths);
+ * more stages space intermediate chunk shapes geometrically between the consolidated source chunks and the target
+ * chunks (each a multiple of its smaller neighbour, Cubed's {@code multspace}), then shrink them until every stage
+ * fits. It stops when another stage no longer lowers the I/O cost, when every piece a task copies is at least {@code
+ * minMem} bytes, or at {@code maxStages}.
  */
 public final class RechunkPlanner {
     /**
@@ -98,7 +104,7 @@ public final class RechunkPlanner {
         return maxTaskBytes / copies();
     }
 
-    /** In-memory copies of a chunk one copy task holds: see {@link ProjectedMemory#rechunkCopies}. */
+    /** In-memory copies of a chunk one copy task holds, the region included: {@link ProjectedMemory#rechunkCopies}. */
     public int copies() {
         return ProjectedMemory.rechunkCopies(copies);
     }
@@ -144,16 +150,16 @@ public final class RechunkPlanner {
         throw new MemoryBudgetExceededException("rechunk of shape " + Arrays.toString(shape) + " from chunks "
                 + Arrays.toString(source) + " to " + Arrays.toString(target) + " needs at least "
                 + MemorySize.format(need) + " (" + need + " bytes) per copy task beyond reservedMem, but only "
-                + MemorySize.format(maxTaskBytes) + " (" + maxTaskBytes + " bytes) is available: a task holds one "
-                + "source chunk and one target chunk (" + copies()
-                + " copies); raise allowedMem or use smaller chunks");
+                + MemorySize.format(maxTaskBytes) + " (" + maxTaskBytes + " bytes) is available: a task holds at "
+                + "least one source chunk or one target chunk with its buffers; raise allowedMem or use smaller "
+                + "chunks");
     }
 
     /** The smallest memory per task in bytes (beyond {@code reservedMem}) for which {@link #plan} succeeds. */
     public long minimumTaskBytes() {
-        long hi = new RechunkStage(shape, itemsize, rawSource, target, copies).taskBytes();
+        long hi = fallbackTaskBytes();
         long lo = 0;
-        // Bisection on the budget: tryPlan(hi) succeeds (the single stage fits), tryPlan(lo) does not.
+        // Bisection on the budget: tryPlan(hi) succeeds (see fallbackTaskBytes), tryPlan(lo) does not.
         if (tryPlan(lo) != null) {
             return lo;
         }
@@ -166,6 +172,36 @@ public final class RechunkPlanner {
             }
         }
         return hi;
+    }
+
+    /**
+     * A budget with which {@link #tryPlan} surely finds a plan: the single stage's needs (its task, and its region
+     * buffer times the copies), or, with two stages allowed, the two stages through the greatest common divisor of the
+     * source and target chunks if less. Neither of those two stages needs a region buffer: the first cuts each source
+     * chunk into pieces, the second assembles each target chunk from them; the two-stage search tries that chain.
+     */
+    private long fallbackTaskBytes() {
+        RechunkStage single = new RechunkStage(shape, itemsize, rawSource, target, copies);
+        long need = single.taskBytes();
+        if (single.regionBuffered()) {
+            need = Math.max(need, RechunkStage.saturatedMultiply(single.regionBytes(), copies()));
+        }
+        if (maxStages >= 2) {
+            long viaGcd = 0;
+            for (RechunkStage s : stages(dedupe(List.of(rawSource, gcdChunks(), target)))) {
+                viaGcd = Math.max(viaGcd, s.taskBytes());
+            }
+            need = Math.min(need, viaGcd);
+        }
+        return need;
+    }
+
+    private int[] gcdChunks() {
+        int[] g = new int[shape.length];
+        for (int i = 0; i < g.length; i++) {
+            g[i] = (int) RechunkStage.gcd(source[i], target[i]);
+        }
+        return g;
     }
 
     private RechunkPlan tryPlan(long budget) {
@@ -184,35 +220,311 @@ public final class RechunkPlanner {
             readLimit[i] = target[i] > source[i] ? target[i] : 0;
         }
         int[] read = consolidate(source, readLimit, cap);
-        List<RechunkStage> previous = null;
-        long previousCost = Long.MAX_VALUE;
+        List<RechunkStage> best = null;
+        long bestCost = Long.MAX_VALUE;
+        int bestK = 0;
+        int lastK = 0;
+        List<int[]> shorter = null;
         for (int k = 1; k <= maxStages; k++) {
-            List<int[]> chain = new ArrayList<>();
-            chain.add(rawSource);
-            chain.addAll(interior(read, target, k));
-            chain.add(target);
-            List<RechunkStage> stages = fit(dedupe(chain), budget);
-            if (stages == null) {
+            List<int[]> chain = bestChain(k, read, budget, shorter);
+            if (chain == null) {
                 continue;
             }
-            long cost = 0;
+            shorter = chain;
+            lastK = k;
+            List<RechunkStage> stages = stages(chain);
+            long cost = cost(stages);
+            if (best == null || cost < bestCost) {
+                best = stages;
+                bestCost = cost;
+                bestK = k;
+            } else if (k - bestK >= PATIENCE) {
+                return new RechunkPlan(shape, itemsize, source, target, best, RechunkPlan.Outcome.IO_INCREASED);
+            }
             long smallest = Long.MAX_VALUE;
             for (RechunkStage s : stages) {
-                cost = RechunkStage.saturatedAdd(cost, cost(s));
                 smallest = Math.min(smallest, s.pieceBytes());
             }
-            if (previous != null && cost >= previousCost) {
-                return new RechunkPlan(shape, itemsize, source, target, previous, RechunkPlan.Outcome.IO_INCREASED);
-            }
             if (smallest >= minMem) {
-                return new RechunkPlan(shape, itemsize, source, target, stages, RechunkPlan.Outcome.MIN_MEM_REACHED);
+                RechunkPlan.Outcome why =
+                        best == stages ? RechunkPlan.Outcome.MIN_MEM_REACHED : RechunkPlan.Outcome.IO_INCREASED;
+                return new RechunkPlan(shape, itemsize, source, target, best, why);
             }
-            previous = stages;
-            previousCost = cost;
         }
-        return previous == null
-                ? null
-                : new RechunkPlan(shape, itemsize, source, target, previous, RechunkPlan.Outcome.MAX_STAGES);
+        if (best == null) {
+            return null;
+        }
+        RechunkPlan.Outcome why = bestK == lastK ? RechunkPlan.Outcome.MAX_STAGES : RechunkPlan.Outcome.IO_INCREASED;
+        return new RechunkPlan(shape, itemsize, source, target, best, why);
+    }
+
+    /**
+     * The cheapest chain of chunk shapes (source, intermediates, target) found for {@code k} stages within {@code
+     * budget}, or {@code null}. One stage is the direct copy. For more, three starting points: the geometric chain
+     * from {@code read} and the {@link #capChain} fitted to the budget ({@link #fit}), and {@code shorter} (the chain found for {@code k − 1} stages)
+     * with one more intermediate inserted where it lowers the cost most. From each, every intermediate in turn is
+     * replaced by the best one of an exhaustive search between its two neighbours ({@link #searchBetween}) until a
+     * sweep improves nothing; the cheaper result wins.
+     */
+    private List<int[]> bestChain(int k, int[] read, long budget, List<int[]> shorter) {
+        if (k == 1) {
+            List<int[]> single = dedupe(List.of(rawSource, target));
+            return allFit(stages(single), budget) ? single : null;
+        }
+        List<int[]> chain = new ArrayList<>();
+        chain.add(rawSource);
+        chain.addAll(interior(read, target, k));
+        chain.add(target);
+        List<int[]> best = sweep(fit(chain, budget), budget);
+        List<int[]> capped = sweep(fit(capChain(k, budget), budget), budget);
+        if (best == null || (capped != null && cost(stages(capped)) < cost(stages(best)))) {
+            best = capped;
+        }
+        List<int[]> from = shorter != null ? shorter : List.of(rawSource, target);
+        List<int[]> inserted = null;
+        for (int idx = 1; idx < from.size(); idx++) {
+            int[] hint = idx == 1 && from.size() == 2 ? chain.get(1) : from.get(idx);
+            int[] w = searchBetween(from.get(idx - 1), from.get(idx), hint, budget, false);
+            if (w == null) {
+                continue;
+            }
+            List<int[]> next = new ArrayList<>(from);
+            next.add(idx, w);
+            next = dedupe(next);
+            if (allFit(stages(next), budget) && (inserted == null || cost(stages(next)) < cost(stages(inserted)))) {
+                inserted = next;
+            }
+        }
+        inserted = sweep(inserted, budget);
+        if (best == null || (inserted != null && cost(stages(inserted)) < cost(stages(best)))) {
+            best = inserted;
+        }
+        return best;
+    }
+
+    /**
+     * A chain of {@code k} stages whose regions use the region cap ({@code budget / copies}): a region spans the
+     * output chunk along the axes that grow and the input chunk along the axes that shrink, so the shrinking axes go
+     * first. They shrink by the same factor in stages 1 … k−1 — just enough for the last stage's region (target
+     * lengths on the growing axes) to fit — and each stage grows the growing axes by whole multiples (last axis
+     * first) while its region stays within the cap. Intermediate chunks are then about {@code cap / (shrink per
+     * stage)}, the largest the cap allows, which keeps the chunk reads and writes few.
+     */
+    List<int[]> capChain(int k, long budget) {
+        int nd = shape.length;
+        long capElements = Math.max(1, budget / copies() / itemsize);
+        double totalShrink = 0;
+        double finalRegion = 0;
+        for (int i = 0; i < nd; i++) {
+            if (target[i] < source[i]) {
+                totalShrink += Math.log((double) source[i] / target[i]);
+                finalRegion += Math.log(target[i]);
+            } else {
+                finalRegion += Math.log(target[i]);
+            }
+        }
+        // Shrink left for the last stage at most: its region, target lengths times the remaining shrink, fits the cap.
+        double lastShrink = Math.max(0, Math.log(capElements) - finalRegion);
+        double perStage = Math.max(totalShrink / k, (totalShrink - lastShrink) / (k - 1));
+        List<int[]> chain = new ArrayList<>();
+        chain.add(rawSource);
+        int[] prev = source.clone();
+        for (int st = 1; st < k; st++) {
+            double fraction = totalShrink == 0 ? 1 : Math.min(1, st * perStage / totalShrink);
+            int[] c = prev.clone();
+            for (int i = 0; i < nd; i++) {
+                if (target[i] < source[i]) {
+                    double v = source[i] * Math.pow((double) target[i] / source[i], fraction);
+                    long m = Math.max(1, (long) Math.floor(v / target[i] + 1e-9));
+                    c[i] = (int) Math.min(prev[i], m * target[i]);
+                }
+            }
+            // The region of this stage: the previous chunk along shrinking axes, the grown chunk along growing ones.
+            int[] limits = new int[nd];
+            for (int i = 0; i < nd; i++) {
+                limits[i] = target[i] > source[i] ? target[i] : 0;
+            }
+            int[] grown = consolidate(prev, limits, capElements * itemsize);
+            for (int i = 0; i < nd; i++) {
+                if (target[i] > source[i]) {
+                    c[i] = grown[i];
+                }
+            }
+            chain.add(c);
+            prev = c;
+        }
+        chain.add(target);
+        return chain;
+    }
+
+    /** {@code chain} with its intermediates improved one at a time by {@link #searchBetween}; null stays null. */
+    private List<int[]> sweep(List<int[]> chain, long budget) {
+        if (chain == null) {
+            return null;
+        }
+        List<int[]> c = chain;
+        for (int sweep = 0; sweep < MAX_SWEEPS; sweep++) {
+            boolean improved = false;
+            for (int idx = 1; idx < c.size() - 1; idx++) {
+                int[] w = searchBetween(c.get(idx - 1), c.get(idx + 1), c.get(idx), budget, true);
+                if (w == null) {
+                    continue;
+                }
+                List<int[]> next = new ArrayList<>(c);
+                next.set(idx, w);
+                next = dedupe(next);
+                // Merging equal neighbours can join stages the search did not check: check the whole chain.
+                if (allFit(stages(next), budget) && cost(stages(next)) < cost(stages(c))) {
+                    c = next;
+                    improved = true;
+                }
+            }
+            if (!improved) {
+                break;
+            }
+        }
+        return c;
+    }
+
+    /** The search for more stages stops after this many stage counts in a row that did not lower the cost. */
+    static final int PATIENCE = 2;
+
+    /** Most sweeps of {@link #sweep} over the intermediates. */
+    static final int MAX_SWEEPS = 3;
+
+    /** The I/O cost of a list of stages in bytes: the sum of {@link #cost(RechunkStage)}. */
+    static long cost(List<RechunkStage> stages) {
+        long cost = 0;
+        for (RechunkStage s : stages) {
+            cost = RechunkStage.saturatedAdd(cost, cost(s));
+        }
+        return cost;
+    }
+
+    /** Whether a stage fits: its task within {@code budget}, its region buffer (if any) within a copy's share. */
+    private boolean fits(RechunkStage s, long budget) {
+        return s.taskBytes() <= budget && s.regionBufferBytes() <= budget / copies();
+    }
+
+    private boolean allFit(List<RechunkStage> stages, long budget) {
+        for (RechunkStage s : stages) {
+            if (!fits(s, budget)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** How far a stage is over the budget: the larger of its task's and its region buffer's ratio to their limits. */
+    private double excess(RechunkStage s, long budget) {
+        double task = (double) s.taskBytes() / Math.max(1, budget);
+        double region = (double) s.regionBufferBytes() / Math.max(1, budget / copies());
+        return Math.max(task, region);
+    }
+
+    /** Largest number of intermediate chunk shapes one {@link #searchBetween} evaluates. */
+    static final int MAX_CANDIDATES = 20_000;
+
+    /**
+     * The intermediate chunk shape between {@code left} and {@code right} whose two stages fit {@code budget} at the
+     * least I/O cost, searched over every combination of per-axis candidates; {@code null} when none fits. The
+     * candidates on an axis are the divisors of both neighbours' lengths (a stage that cuts or assembles whole chunks
+     * needs no large region), their multiples by powers of two, {@code hint}'s length and the whole axis. The divisors
+     * include the greatest common divisor: between the source and target chunks, the chain that needs no region
+     * buffer at all is among the candidates. An intermediate equal to a neighbour merges the two stages into one;
+     * only when {@code mayMerge}.
+     */
+    private int[] searchBetween(int[] left, int[] right, int[] hint, long budget, boolean mayMerge) {
+        int nd = shape.length;
+        int[] l = normalize(shape, left, "left");
+        int[] r = normalize(shape, right, "right");
+        long[][] candidates = new long[nd][];
+        for (int i = 0; i < nd; i++) {
+            candidates[i] = axisCandidates(i, l[i], r[i], hint[i]);
+        }
+        while (combinations(candidates) > MAX_CANDIDATES) {
+            int widest = 0;
+            for (int i = 1; i < nd; i++) {
+                if (candidates[i].length > candidates[widest].length) {
+                    widest = i;
+                }
+            }
+            candidates[widest] = thin(candidates[widest], l[widest], r[widest], hint[widest]);
+        }
+        int[] best = null;
+        long bestCost = Long.MAX_VALUE;
+        int[] index = new int[nd];
+        int[] w = new int[nd];
+        while (true) {
+            for (int i = 0; i < nd; i++) {
+                w[i] = (int) candidates[i][index[i]];
+            }
+            List<RechunkStage> stages = stages(dedupe(List.of(left, w, right)));
+            if ((mayMerge || stages.size() == 2) && allFit(stages, budget)) {
+                long cost = cost(stages);
+                if (cost < bestCost) {
+                    bestCost = cost;
+                    best = w.clone();
+                }
+            }
+            int axis = nd - 1;
+            while (axis >= 0 && ++index[axis] == candidates[axis].length) {
+                index[axis] = 0;
+                axis--;
+            }
+            if (axis < 0) {
+                return best;
+            }
+        }
+    }
+
+    private long[] axisCandidates(int axis, long s, long t, int hint) {
+        long n = Math.max(1, Math.min(shape[axis], Integer.MAX_VALUE - 8));
+        TreeSet<Long> c = new TreeSet<>();
+        addDivisors(c, s);
+        addDivisors(c, t);
+        for (long base : new long[] {s, t}) {
+            for (long m = base; m <= n; m *= 2) {
+                c.add(m);
+            }
+        }
+        c.add(Math.min(n, Math.max(1, hint)));
+        c.add(n);
+        c.removeIf(v -> v < 1 || v > n);
+        return c.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private static void addDivisors(TreeSet<Long> c, long v) {
+        for (long d = 1; d * d <= v; d++) {
+            if (v % d == 0) {
+                c.add(d);
+                c.add(v / d);
+            }
+        }
+    }
+
+    private static long combinations(long[][] candidates) {
+        long n = 1;
+        for (long[] c : candidates) {
+            n = RechunkStage.saturatedMultiply(n, c.length);
+        }
+        return n;
+    }
+
+    /** Every other candidate, keeping the smallest and largest, both neighbours' lengths, their gcd and the hint. */
+    private static long[] thin(long[] values, long s, long t, long hint) {
+        TreeSet<Long> kept = new TreeSet<>();
+        for (int i = 0; i < values.length; i += 2) {
+            kept.add(values[i]);
+        }
+        kept.add(values[values.length - 1]);
+        long g = RechunkStage.gcd(s, t);
+        for (long v : values) {
+            if (v == s || v == t || v == g || v == hint) {
+                kept.add(v);
+            }
+        }
+        return kept.stream().mapToLong(Long::longValue).toArray();
     }
 
     /**
@@ -287,11 +599,22 @@ public final class RechunkPlanner {
         return out;
     }
 
+    private List<RechunkStage> stages(List<int[]> chain) {
+        List<RechunkStage> stages = new ArrayList<>();
+        for (int s = 0; s + 1 < chain.size(); s++) {
+            stages.add(stage(chain.get(s), chain.get(s + 1)));
+        }
+        return stages;
+    }
+
     /**
-     * The stages of {@code chain}, halving the largest axis of an intermediate chunk shape of any stage over {@code
-     * budget} bytes; {@code null} when a stage over budget has no intermediate left to shrink.
+     * The chunk shapes of {@code chain} fitted to {@code budget}: while a stage does not fit, one axis of an intermediate
+     * chunk shape next to it shrinks — to three quarters or to its largest proper divisor, counted in units of the
+     * smaller of the source and target chunk on that axis (so that neighbours stay multiples of each other) — choosing
+     * the move that brings the two stages around that intermediate closest to fitting; {@code null} when no move
+     * helps.
      */
-    private List<RechunkStage> fit(List<int[]> chain, long budget) {
+    private List<int[]> fit(List<int[]> chain, long budget) {
         List<int[]> c = new ArrayList<>();
         for (int[] x : chain) {
             c.add(x.clone());
@@ -301,39 +624,67 @@ public final class RechunkPlanner {
             c = dedupe(c);
             int over = -1;
             for (int s = 0; s + 1 < c.size(); s++) {
-                if (stage(c.get(s), c.get(s + 1)).taskBytes() > budget) {
+                if (!fits(stage(c.get(s), c.get(s + 1)), budget)) {
                     over = s;
                     break;
                 }
             }
             if (over < 0) {
-                List<RechunkStage> stages = new ArrayList<>();
-                for (int s = 0; s + 1 < c.size(); s++) {
-                    stages.add(stage(c.get(s), c.get(s + 1)));
-                }
-                return stages;
+                return c;
             }
-            boolean inIsIntermediate = over >= 1;
-            boolean outIsIntermediate = over + 1 <= c.size() - 2;
-            int[] shrink;
-            if (inIsIntermediate && (!outIsIntermediate || bytes(c.get(over)) >= bytes(c.get(over + 1)))) {
-                shrink = c.get(over);
-            } else if (outIsIntermediate) {
-                shrink = c.get(over + 1);
-            } else {
+            int bestIndex = -1;
+            int bestAxis = -1;
+            int bestValue = -1;
+            double bestScore = excess(stage(c.get(over), c.get(over + 1)), budget);
+            for (int idx = over; idx <= over + 1; idx++) {
+                if (idx < 1 || idx > c.size() - 2) {
+                    continue;
+                }
+                int[] mid = c.get(idx);
+                for (int axis = 0; axis < mid.length; axis++) {
+                    for (int value : shrinkCandidates(mid[axis], Math.min(source[axis], target[axis]))) {
+                        int old = mid[axis];
+                        mid[axis] = value;
+                        double score = Math.max(
+                                excess(stage(c.get(idx - 1), mid), budget), excess(stage(mid, c.get(idx + 1)), budget));
+                        mid[axis] = old;
+                        if (score < bestScore) {
+                            bestScore = score;
+                            bestIndex = idx;
+                            bestAxis = axis;
+                            bestValue = value;
+                        }
+                    }
+                }
+            }
+            if (bestIndex < 0) {
                 return null;
             }
-            int axis = 0;
-            for (int i = 1; i < shrink.length; i++) {
-                if (shrink[i] > shrink[axis]) {
-                    axis = i;
-                }
-            }
-            if (shrink[axis] <= 1) {
-                return null;
-            }
-            shrink[axis] /= 2;
+            c.get(bestIndex)[bestAxis] = bestValue;
         }
+    }
+
+    /** Smaller lengths to try for an intermediate chunk length {@code v}, in multiples of {@code unit} when above it. */
+    static int[] shrinkCandidates(int v, int unit) {
+        if (v <= 1) {
+            return new int[0];
+        }
+        long u = v > unit ? unit : 1;
+        long m = v / u;
+        long threeQuarters = Math.max(1, Math.min(m - 1, m * 3 / 4));
+        long divisor = m / smallestPrimeFactor(m);
+        long a = threeQuarters * u;
+        long b = divisor * u;
+        return a == b ? new int[] {(int) a} : new int[] {(int) a, (int) b};
+    }
+
+    private static long smallestPrimeFactor(long m) {
+        for (long p = 2; p * p <= m; p++) {
+            if (m % p == 0) {
+                return p;
+            }
+        }
+        return m;
     }
 
     /**

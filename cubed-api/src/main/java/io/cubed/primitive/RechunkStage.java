@@ -2,13 +2,17 @@ package io.cubed.primitive;
 
 import io.cubed.grid.ChunkGrid;
 import io.cubed.memory.BufferCopies;
+import io.cubed.memory.ProjectedMemory;
 import java.util.Arrays;
 
 /**
  * One copy stage of a rechunk plan, with its figures: an array of {@code shape} elements stored in {@code
- * inputChunks} is copied into a new array stored in {@code outputChunks}, one task per output chunk, each task reading
- * the input chunks its output chunk overlaps one at a time. Counts are exact for regular grids; memory is per task in
- * bytes, without {@code reservedMem}. Immutable.
+ * inputChunks} is copied into a new array stored in {@code outputChunks}. Each task copies one <em>region</em>: per
+ * axis a common multiple of the input and output chunk lengths (their least common multiple, or the whole axis when
+ * that is shorter), so a region holds whole input chunks and whole output chunks. A task reads the input chunks of its
+ * region one at a time and writes the region's output chunks one at a time: every input chunk is read once and every
+ * output chunk written once per stage. Counts are exact; memory is per task in bytes, without {@code reservedMem}.
+ * Immutable.
  */
 public final class RechunkStage {
     /** Bytes of the list of input chunk coordinates a task holds, per input chunk and axis (a {@code long}). */
@@ -22,11 +26,14 @@ public final class RechunkStage {
     private final int itemsize;
     private final int[] inputChunks;
     private final int[] outputChunks;
+    private final int[] region;
+    private final int[] outputsPerTaskAlong;
     private final BufferCopies copies;
     private final long tasks;
     private final long reads;
-    private final long bytesRead;
+    private final long writes;
     private final long fanIn;
+    private final long fanOut;
 
     RechunkStage(long[] shape, int itemsize, int[] inputChunks, int[] outputChunks, BufferCopies copies) {
         this.shape = shape.clone();
@@ -34,20 +41,39 @@ public final class RechunkStage {
         this.inputChunks = inputChunks.clone();
         this.outputChunks = outputChunks.clone();
         this.copies = copies;
+        int nd = shape.length;
+        this.region = new int[nd];
+        this.outputsPerTaskAlong = new int[nd];
         long t = 1;
         long r = 1;
-        long b = itemsize;
-        long f = 1;
-        for (int i = 0; i < shape.length; i++) {
-            t = saturatedMultiply(t, ceilDiv(shape[i], outputChunks[i]));
-            r = saturatedMultiply(r, readsAlong(shape[i], inputChunks[i], outputChunks[i]));
-            b = saturatedMultiply(b, elementsReadAlong(shape[i], inputChunks[i], outputChunks[i]));
-            f = saturatedMultiply(f, fanInAlong(shape[i], inputChunks[i], outputChunks[i]));
+        long w = 1;
+        long fi = 1;
+        long fo = 1;
+        for (int i = 0; i < nd; i++) {
+            long n = Math.max(1, shape[i]);
+            long p = Math.min(inputChunks[i], n);
+            long q = Math.min(outputChunks[i], n);
+            region[i] = (int) regionAlong(n, p, q);
+            outputsPerTaskAlong[i] = (int) ceilDiv(region[i], q);
+            t = saturatedMultiply(t, ceilDiv(shape[i], region[i]));
+            r = saturatedMultiply(r, ceilDiv(shape[i], p));
+            w = saturatedMultiply(w, ceilDiv(shape[i], q));
+            fi = saturatedMultiply(fi, ceilDiv(region[i], p));
+            fo = saturatedMultiply(fo, outputsPerTaskAlong[i]);
         }
         this.tasks = t;
         this.reads = r;
-        this.bytesRead = b;
-        this.fanIn = f;
+        this.writes = w;
+        this.fanIn = fi;
+        this.fanOut = fo;
+    }
+
+    /**
+     * The copy region's length along an axis of {@code n} elements for input chunks of {@code p} and output chunks of
+     * {@code q} elements (both at most {@code n}): their least common multiple, or {@code n} when that is shorter.
+     */
+    static long regionAlong(long n, long p, long q) {
+        return Math.min(n, lcm(p, q));
     }
 
     /** The input array's chunk shape in elements (a copy). */
@@ -55,14 +81,24 @@ public final class RechunkStage {
         return inputChunks.clone();
     }
 
-    /** The output array's chunk shape in elements (a copy): the chunks this stage writes, one task each. */
+    /** The output array's chunk shape in elements (a copy): the chunks this stage writes. */
     public int[] outputChunks() {
         return outputChunks.clone();
     }
 
+    /** The copy region of one task in elements per axis (a copy); regions at the array's edge are clipped. */
+    public int[] regionChunks() {
+        return region.clone();
+    }
+
+    /** Output chunks one task writes along each axis (a copy): the operation's chunks per task. */
+    public int[] outputChunksPerTask() {
+        return outputsPerTaskAlong.clone();
+    }
+
     /**
-     * The largest piece a task copies from one input chunk, in elements per axis (a copy): the smaller of the input
-     * and output chunk on each axis (rechunker's "intermediate chunks").
+     * The largest piece a task copies from one input chunk into one output chunk, in elements per axis (a copy): the
+     * smaller of the input and output chunk on each axis (rechunker's "intermediate chunks").
      */
     public int[] pieceChunks() {
         int[] p = new int[inputChunks.length];
@@ -77,36 +113,37 @@ public final class RechunkStage {
         return saturatedMultiply(itemsize, product(pieceChunks()));
     }
 
-    /** Number of tasks: the output chunks. */
+    /** Number of tasks: the copy regions. */
     public long tasks() {
         return tasks;
     }
 
-    /** Number of chunk reads over all tasks (one per overlapping pair of input and output chunk). */
+    /** Number of chunk reads over all tasks: every input chunk once. */
     public long reads() {
         return reads;
     }
 
-    /** Number of chunk writes: one per output chunk. */
+    /** Number of chunk writes over all tasks: every output chunk once. */
     public long writes() {
-        return tasks;
+        return writes;
     }
 
     /** Reads plus writes: the I/O operations of the stage. */
     public long ioOps() {
-        return saturatedAdd(reads, tasks);
+        return saturatedAdd(reads, writes);
     }
 
-    /**
-     * Bytes read over all tasks (uncompressed): every task reads whole input chunks, so an input chunk overlapped by
-     * several output chunks is read several times.
-     */
+    /** Bytes read over all tasks (uncompressed): the array's size, since every input chunk is read once. */
     public long bytesRead() {
-        return bytesRead;
+        return nbytes();
     }
 
     /** Bytes written over all tasks (uncompressed): the array's size. */
     public long bytesWritten() {
+        return nbytes();
+    }
+
+    private long nbytes() {
         long n = itemsize;
         for (long s : shape) {
             n = saturatedMultiply(n, s);
@@ -114,9 +151,14 @@ public final class RechunkStage {
         return n;
     }
 
-    /** An upper bound of the number of input chunks one task reads. */
+    /** Input chunks one task reads, at most (fewer at the array's edge). */
     public long fanIn() {
         return fanIn;
+    }
+
+    /** Output chunks one task writes, at most (fewer at the array's edge). */
+    public long fanOut() {
+        return fanOut;
     }
 
     /** Size of one full input chunk in bytes. */
@@ -129,6 +171,25 @@ public final class RechunkStage {
         return saturatedMultiply(itemsize, product(outputChunks));
     }
 
+    /** Size of one full copy region in bytes. */
+    public long regionBytes() {
+        return saturatedMultiply(itemsize, product(region));
+    }
+
+    /**
+     * Whether a task needs a region buffer apart from the chunks it reads and writes: only when it reads several input
+     * chunks <em>and</em> writes several output chunks. With one input chunk, the outputs are cut from it; with one
+     * output chunk, the inputs are copied straight into it.
+     */
+    public boolean regionBuffered() {
+        return fanIn > 1 && fanOut > 1;
+    }
+
+    /** Bytes of the region buffer one task holds: {@link #regionBytes()} when {@link #regionBuffered()}, else 0. */
+    public long regionBufferBytes() {
+        return regionBuffered() ? regionBytes() : 0;
+    }
+
     /** Bytes of the input chunk coordinates one task holds: {@code 32 + fanIn · (24 + 8 · ndim)}. */
     public long keyBytes() {
         return saturatedAdd(
@@ -137,51 +198,22 @@ public final class RechunkStage {
     }
 
     /**
-     * Projected memory of one task in bytes, without {@code reservedMem}: {@code input chunk · (1 + read copies) +
-     * keys + output chunk · (1 + write copies)} — one input chunk at a time, the output chunk being assembled.
+     * Projected memory of one task in bytes, without {@code reservedMem}: {@link ProjectedMemory#rechunkTask} of the
+     * input chunk, the region buffer, the keys and the output chunk.
      */
     public long taskBytes() {
-        long in = saturatedMultiply(inputChunkBytes(), 1L + copies.read());
-        long out = saturatedMultiply(outputChunkBytes(), 1L + copies.write());
-        return saturatedAdd(saturatedAdd(in, keyBytes()), out);
+        try {
+            return ProjectedMemory.rechunkTask(
+                    inputChunkBytes(), regionBufferBytes(), keyBytes(), outputChunkBytes(), copies);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     @Override
     public String toString() {
-        return "RechunkStage{" + Arrays.toString(inputChunks) + " -> " + Arrays.toString(outputChunks) + ", tasks="
-                + tasks + ", reads=" + reads + ", taskBytes=" + taskBytes() + "}";
-    }
-
-    /** Chunk reads along one axis of length {@code n}: pairs of overlapping input ({@code p}) and output ({@code q}) chunks. */
-    static long readsAlong(long n, int p, int q) {
-        if (n == 0) {
-            return 0;
-        }
-        // Each output chunk reads 1 + (input boundaries strictly inside it): boundaries not shared by both grids.
-        return ceilDiv(n, q) + ceilDiv(n, p) - ceilDiv(n, lcm(p, q));
-    }
-
-    /** Elements read along one axis of length {@code n}: each output chunk reads its overlapping input chunks whole. */
-    static long elementsReadAlong(long n, int p, int q) {
-        if (n == 0) {
-            return 0;
-        }
-        long np = ceilDiv(n, p);
-        long lastStart = (np - 1) * p;
-        long lastLength = n - lastStart;
-        // Output boundaries inside an input chunk make it read once more; inside the last one, a shorter chunk.
-        long inside = ceilDiv(n, q) - ceilDiv(n, lcm(p, q));
-        long insideLast = (n - 1) / q - lastStart / q;
-        return saturatedAdd(n, saturatedMultiply(p, inside)) - (p - lastLength) * insideLast;
-    }
-
-    /** An upper bound of the input chunks one output chunk overlaps along one axis. */
-    static long fanInAlong(long n, int p, int q) {
-        if (n == 0) {
-            return 0;
-        }
-        long bound = q % p == 0 ? q / p : (p % q == 0 ? 1 : (q - 1) / p + 2);
-        return Math.min(bound, ceilDiv(n, p));
+        return "RechunkStage{" + Arrays.toString(inputChunks) + " -> " + Arrays.toString(outputChunks) + ", region "
+                + Arrays.toString(region) + ", tasks=" + tasks + ", taskBytes=" + taskBytes() + "}";
     }
 
     static long lcm(long a, long b) {
@@ -192,7 +224,18 @@ public final class RechunkStage {
             x = y;
             y = t;
         }
-        return a / x * b;
+        return saturatedMultiply(a / x, b);
+    }
+
+    static long gcd(long a, long b) {
+        long x = a;
+        long y = b;
+        while (y != 0) {
+            long t = x % y;
+            x = y;
+            y = t;
+        }
+        return x;
     }
 
     static long ceilDiv(long a, long b) {

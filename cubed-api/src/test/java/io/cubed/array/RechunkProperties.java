@@ -6,12 +6,15 @@ import io.cubed.Cubed;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.plan.Spec;
+import io.cubed.runtime.Callback;
 import io.cubed.runtime.LocalExecutor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -22,7 +25,11 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
-/** Rechunking small arrays with random chunkings and budgets on the in-process executor keeps every value. */
+/**
+ * Rechunking small arrays with random chunkings and budgets on the in-process executor keeps every value, and every
+ * stage reads and writes the array exactly once (each task reads whole chunks of its region, and regions do not
+ * overlap).
+ */
 class RechunkProperties {
     private static Path dir;
 
@@ -75,7 +82,32 @@ class RechunkProperties {
         CubedArray x = Cubed.fromArray(data, spec, c.source());
         CubedArray y = Manipulation.rechunk(x, c.target());
         assertThat(y.chunkShape()).as("%s", c).containsExactly(target);
-        Chunk got = y.compute();
+        // Per stage: bytes read, bytes written, tasks run; every stage must read and write the array exactly once.
+        Map<String, long[]> perStage = new ConcurrentHashMap<>();
+        Callback count = new Callback() {
+            @Override
+            public void onTaskEnd(TaskEnd e) {
+                if (!e.stage().description().startsWith("rechunk")) {
+                    return;
+                }
+                long[] f = perStage.computeIfAbsent(e.stage().id(), k -> new long[4]);
+                synchronized (f) {
+                    f[0] += e.result().bytesRead();
+                    f[1] += e.result().bytesWritten();
+                    f[2]++;
+                    f[3] = e.stage().numTasks();
+                }
+            }
+        };
+        Chunk got = y.compute(count);
+        long nbytes = 4L * n;
+        assertThat(perStage.isEmpty()).as("%s", c).isEqualTo(y == x);
+        for (Map.Entry<String, long[]> e : perStage.entrySet()) {
+            long[] f = e.getValue();
+            assertThat(f[0]).as("%s %s bytes read", c, e.getKey()).isEqualTo(nbytes);
+            assertThat(f[1]).as("%s %s bytes written", c, e.getKey()).isEqualTo(nbytes);
+            assertThat(f[2]).as("%s %s tasks", c, e.getKey()).isEqualTo(f[3]);
+        }
         // Compare with the original values by a plain loop over every element.
         for (int i = 0; i < n; i++) {
             assertThat(got.ints()[i]).as("%s element %d", c, i).isEqualTo(i * 7 + 3);

@@ -60,8 +60,8 @@ class RechunkTest {
 
     @Test
     void rowStripesToColumnStripesInSeveralStagesWithinAllowedMem() {
-        // (64, 64) float64 in rows (1, 64) -> columns (64, 1): one stage would hold a 512-byte row and a 512-byte
-        // column (x 2 copies each) and the keys of 64 rows: 4640 bytes. 3000 bytes forces two stages or more.
+        // (64, 64) float64 in rows (1, 64) -> columns (64, 1): one stage's copy region would be the whole 32 kB array,
+        // far above a region buffer's share of 3000 bytes (3000 / 5 = 600 bytes). That forces two stages or more.
         long allowed = 3000;
         Spec spec = spec(allowed, 0);
         CubedArray x = Cubed.fromZarr(zarr("rows.zarr", 64, 64, new int[] {1, 64}), spec);
@@ -74,19 +74,24 @@ class RechunkTest {
         assertThat(plan).contains("read chunks [1, 64]").contains("write chunks [64, 1]");
 
         Map<String, Long> projected = new ConcurrentHashMap<>();
+        Map<String, Long> read = new ConcurrentHashMap<>();
         AtomicLong tasks = new AtomicLong();
         Callback measure = new Callback() {
             @Override
             public void onTaskEnd(TaskEnd event) {
                 tasks.incrementAndGet();
                 projected.merge(event.stage().id(), event.stage().projectedMemBytes(), Math::max);
+                read.merge(event.stage().id(), event.result().bytesRead(), Long::sum);
             }
         };
         String out = tmp.resolve("columns.zarr").toString();
         y.toZarr(out, measure);
         assertThat(projected).hasSizeGreaterThanOrEqualTo(2);
         assertThat(projected.values()).allSatisfy(m -> assertThat(m).isLessThanOrEqualTo(allowed));
-        assertThat(tasks.get()).isGreaterThan(64);
+        // Each stage reads every chunk of its input once: 64 x 64 x 8 bytes per stage.
+        assertThat(read.values()).allSatisfy(b -> assertThat(b).isEqualTo(64L * 64 * 8));
+        assertThat(plan).contains("region [");
+        assertThat(tasks.get()).isGreaterThanOrEqualTo(2);
         ZarrArray stored = ZarrArray.open(out);
         assertThat(stored.metadata().chunks()).containsExactly(64, 1);
         Chunk all = stored.readRegion(new long[] {0, 0}, new int[] {64, 64});

@@ -21,12 +21,31 @@ class MemoryTest {
     }
 
     @Test
-    void rechunkCopiesAreFourLocallySixOnObjectStores() {
-        // (input chunk + 1 read buffer) + (output chunk + 1 write buffer)
-        assertThat(ProjectedMemory.rechunkCopies(BufferCopies.FILE_SYSTEM)).isEqualTo((1 + 1) + (1 + 1));
-        // (input chunk + 2 read buffers) + (output chunk + 2 write buffers)
-        assertThat(ProjectedMemory.rechunkCopies(BufferCopies.OBJECT_STORE)).isEqualTo((1 + 2) + (1 + 2));
-        assertThat(ProjectedMemory.rechunkCopies(new BufferCopies(0, 0))).isEqualTo(2);
+    void rechunkCopiesAreFiveLocallySevenOnObjectStores() {
+        // (input chunk + 1 read buffer) + region + (output chunk + 1 write buffer)
+        assertThat(ProjectedMemory.rechunkCopies(BufferCopies.FILE_SYSTEM)).isEqualTo((1 + 1) + 1 + (1 + 1));
+        // (input chunk + 2 read buffers) + region + (output chunk + 2 write buffers)
+        assertThat(ProjectedMemory.rechunkCopies(BufferCopies.OBJECT_STORE)).isEqualTo((1 + 2) + 1 + (1 + 2));
+        assertThat(ProjectedMemory.rechunkCopies(new BufferCopies(0, 0))).isEqualTo(3);
+    }
+
+    @Test
+    void rechunkTaskTermByTerm() {
+        // input chunk 5 with 1 read copy, region buffer 17, keys 3, output chunk 7 with 1 write copy
+        assertThat(ProjectedMemory.rechunkTask(5, 17, 3, 7, BufferCopies.FILE_SYSTEM))
+                .isEqualTo(5 * (1 + 1) + 17 + 3 + 7 * (1 + 1))
+                .isEqualTo(44);
+        // object store: 2 copies each way
+        assertThat(ProjectedMemory.rechunkTask(5, 17, 3, 7, BufferCopies.OBJECT_STORE))
+                .isEqualTo(5 * (1 + 2) + 17 + 3 + 7 * (1 + 2));
+        // no region buffer (one input or one output chunk per task): 4 copies of equal chunks, plus keys
+        assertThat(ProjectedMemory.rechunkTask(100, 0, 3, 100, BufferCopies.FILE_SYSTEM))
+                .isEqualTo(4 * 100 + 3);
+        // every buffer the size of a chunk: the rechunk copies
+        assertThat(ProjectedMemory.rechunkTask(100, 100, 0, 100, BufferCopies.FILE_SYSTEM))
+                .isEqualTo(ProjectedMemory.rechunkCopies(BufferCopies.FILE_SYSTEM) * 100L);
+        assertThatThrownBy(() -> ProjectedMemory.rechunkTask(Long.MAX_VALUE, 0, 0, 1, BufferCopies.FILE_SYSTEM))
+                .isInstanceOf(ArithmeticException.class);
     }
 
     @Test

@@ -64,12 +64,63 @@ class RechunkPlannerProperties {
                     .plan();
             assertThat(plan.maxTaskBytes()).isLessThanOrEqualTo(need);
             assertChain(plan, p);
+            assertEveryChunkReadAndWrittenOnce(plan, p);
             return;
         }
         for (RechunkStage s : plan.stages()) {
             assertThat(s.taskBytes()).as("%s: %s", p, s).isLessThanOrEqualTo(p.budget());
+            assertThat(s.regionBufferBytes()).as("%s: %s", p, s).isLessThanOrEqualTo(p.budget() / planner.copies());
         }
         assertChain(plan, p);
+        assertEveryChunkReadAndWrittenOnce(plan, p);
+    }
+
+    /**
+     * Each stage's regions tile the array so that every input chunk lies inside exactly one region (read once) and so
+     * does every output chunk (written once), checked per axis by brute force (the regions are a product of per-axis
+     * intervals); and the stage's counts agree.
+     */
+    private static void assertEveryChunkReadAndWrittenOnce(RechunkPlan plan, Problem p) {
+        long nbytes = p.itemsize();
+        for (long n : p.shape()) {
+            nbytes *= n;
+        }
+        for (RechunkStage s : plan.stages()) {
+            int[] r = s.regionChunks();
+            long tasks = 1;
+            long reads = 1;
+            long writes = 1;
+            for (int a = 0; a < r.length; a++) {
+                long n = p.shape()[a];
+                long in = Math.min(s.inputChunks()[a], Math.max(1, n));
+                long out = s.outputChunks()[a];
+                long regions = 0;
+                for (long start = 0; start < n; start += r[a]) {
+                    regions++;
+                }
+                long inputs = 0;
+                for (long lo = 0; lo < n; lo += in) {
+                    assertThat(RechunkPlannerTest.regionsHolding(n, r[a], lo, Math.min(n, lo + in)))
+                            .as("%s: %s axis %d input chunk at %d", p, s, a, lo)
+                            .isEqualTo(1);
+                    inputs++;
+                }
+                long outputs = 0;
+                for (long lo = 0; lo < n; lo += out) {
+                    assertThat(RechunkPlannerTest.regionsHolding(n, r[a], lo, Math.min(n, lo + out)))
+                            .as("%s: %s axis %d output chunk at %d", p, s, a, lo)
+                            .isEqualTo(1);
+                    outputs++;
+                }
+                tasks *= regions;
+                reads *= inputs;
+                writes *= outputs;
+            }
+            assertThat(s.tasks()).as("%s: %s", p, s).isEqualTo(tasks);
+            assertThat(s.reads()).as("%s: %s", p, s).isEqualTo(reads);
+            assertThat(s.writes()).as("%s: %s", p, s).isEqualTo(writes);
+            assertThat(s.bytesRead()).as("%s: %s", p, s).isEqualTo(nbytes);
+        }
     }
 
     private static void assertChain(RechunkPlan plan, Problem p) {

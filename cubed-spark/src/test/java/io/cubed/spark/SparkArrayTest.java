@@ -7,6 +7,7 @@ import io.cubed.Cubed;
 import io.cubed.array.Blockwise;
 import io.cubed.array.Creation;
 import io.cubed.array.CubedArray;
+import io.cubed.array.Manipulation;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.error.MemoryBudgetExceededException;
@@ -16,6 +17,8 @@ import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterEach;
@@ -174,5 +177,45 @@ class SparkArrayTest {
                 .hasMessageContaining("exceeds allowedMem (1.0 MB)");
         SparkTestContext.drainListeners();
         assertThat(jobs.jobs).isEmpty();
+    }
+
+    @Test
+    void rechunkRowsToColumnsReadsEveryChunkOncePerStageOnSpark() {
+        // (240, 240) float64 rows (4, 240) -> columns (240, 4) at 200 kB: a region buffer may hold 200 kB / 5 = 40 kB,
+        // less than the 460.8 kB array, so the copy goes in several stages whose tasks each cover several chunks.
+        Spec small = SparkExecutor.create(jsc)
+                .specBuilder()
+                .workDir(tmp.resolve("w").toString())
+                .allowedMem("200kB")
+                .reservedMem("0B")
+                .build();
+        CubedArray x = Cubed.fromZarr(zarr("rows.zarr", 240, 240, new int[] {4, 240}), small);
+        CubedArray y = Manipulation.rechunk(x, 240, 4);
+        Map<String, long[]> perStage = new ConcurrentHashMap<>();
+        Callback count = new Callback() {
+            @Override
+            public void onTaskEnd(TaskEnd e) {
+                long[] f = perStage.computeIfAbsent(e.stage().id(), k -> new long[3]);
+                synchronized (f) {
+                    f[0] += e.result().bytesRead();
+                    f[1]++;
+                    f[2] = e.stage().numTasks();
+                }
+            }
+        };
+        String out = tmp.resolve("columns.zarr").toString();
+        y.toZarr(out, count);
+        assertThat(y.explain()).contains("region [");
+        assertThat(perStage).hasSizeGreaterThanOrEqualTo(2);
+        for (long[] f : perStage.values()) {
+            assertThat(f[0]).isEqualTo(240L * 240 * 8); // every chunk read once per stage
+            assertThat(f[1]).isEqualTo(f[2]); // one event per task
+        }
+        Chunk all = ZarrArray.open(out).readRegion(new long[] {0, 0}, new int[] {240, 240});
+        for (int i = 0; i < 240; i++) {
+            for (int j = 0; j < 240; j++) {
+                assertThat(all.doubles()[i * 240 + j]).isEqualTo(10.0 * i + j);
+            }
+        }
     }
 }
