@@ -52,6 +52,7 @@ public final class Direct {
                 extraMemBytes,
                 List.of(dtype),
                 List.of(grid),
+                null,
                 "reads regions of " + sideInputs.length + " side input(s), " + extraMemBytes + " bytes declared");
         return CubedArray.of(op.outputs().get(0), spec);
     }

@@ -174,6 +174,7 @@ public final class Indexing {
                 0,
                 List.of(x.dtype()),
                 List.of(outGrid),
+                null,
                 op + " " + keyString(key));
         return CubedArray.of(node.outputs().get(0), x.spec());
     }

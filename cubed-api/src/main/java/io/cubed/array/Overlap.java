@@ -57,6 +57,7 @@ public final class Overlap {
                 extra,
                 List.of(dtype),
                 List.of(grid),
+                null,
                 "depth " + Arrays.toString(depth) + ", boundary " + boundary);
         return CubedArray.of(op.outputs().get(0), x.spec());
     }

@@ -139,8 +139,20 @@ final class Fusion {
         return null;
     }
 
+    /** Rechunk copy stages, and any operation whose tasks compute several output chunks. */
     private static boolean isRechunk(OpNode op) {
-        return op.function() instanceof RechunkChunkFunction;
+        if (op.function() instanceof RechunkChunkFunction) {
+            return true;
+        }
+        int[] perTask = op.chunksPerTask();
+        if (perTask != null) {
+            for (int n : perTask) {
+                if (n != 1) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** True when no two tasks of {@code c} read the same chunk of its input {@code j}. */
