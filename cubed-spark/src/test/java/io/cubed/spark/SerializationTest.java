@@ -16,6 +16,7 @@ import io.cubed.runtime.FileRecordingTask;
 import io.cubed.runtime.Stage;
 import io.cubed.runtime.TaskFunction;
 import io.cubed.runtime.TaskResult;
+import io.cubed.spark.internal.PartitionResults;
 import io.cubed.spark.internal.StagePartitionFunction;
 import io.cubed.spark.internal.TaskIndexFailure;
 import io.cubed.spark.internal.TaskRange;
@@ -67,6 +68,16 @@ class SerializationTest {
                     .isEqualTo(1);
         });
         assertThat(FileRecordingTask.attempts(tmp)).containsOnlyKeys(3L, 4L, 8L);
+    }
+
+    @Test
+    void partitionResultsGathersAPartitionAfterARoundTrip() throws Exception {
+        TaskResult a = new TaskResult("op-001", 3, 1, 10, 20, 30, 40, 50);
+        TaskResult b = new TaskResult("op-001", 4, 1, 11, 21, 31, 41, 51);
+        TaskResult[] got = roundTrip(new PartitionResults())
+                .apply(scala.collection.JavaConverters.asScalaIterator(
+                        List.of(a, b).iterator()));
+        assertThat(got).containsExactly(a, b);
     }
 
     @Test
