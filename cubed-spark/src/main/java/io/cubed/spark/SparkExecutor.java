@@ -9,6 +9,7 @@ import io.cubed.runtime.ExecutionPlan;
 import io.cubed.runtime.Executor;
 import io.cubed.runtime.Stage;
 import io.cubed.runtime.TaskResult;
+import io.cubed.spark.internal.PartitionResults;
 import io.cubed.spark.internal.SparkFailures;
 import io.cubed.spark.internal.StagePartitionFunction;
 import io.cubed.spark.internal.TaskRange;
@@ -30,11 +31,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import scala.runtime.AbstractFunction2;
+import scala.runtime.BoxedUnit;
 
 /**
- * Runs Cubed plans on Spark. Every stage is one Spark job, {@code parallelize(task ranges).mapPartitions(task)
- * .collect()}: each Spark task runs a range of task indexes with the stage's serializable task function and sends back
- * only small {@link TaskResult}s. No shuffle, no broadcast of data; tasks read and write Zarr chunks themselves.
+ * Runs Cubed plans on Spark. Every stage is one Spark job, {@code parallelize(task ranges).mapPartitions(task)} and
+ * a collect of the results: each Spark task runs a range of task indexes with the stage's serializable task function
+ * and sends back only small {@link TaskResult}s, reported to the callbacks as each Spark task finishes. No shuffle, no broadcast of data; tasks read and write Zarr chunks themselves.
  *
  * <p>Stages with no dependency path between them run as concurrent Spark jobs (submitted from a small driver-side
  * pool); a stage starts when the stages it depends on have finished. Every job carries a job group and a description
@@ -237,30 +240,56 @@ public final class SparkExecutor implements Executor {
                 + " per task";
     }
 
-    /** Runs one stage as one Spark job on the current (pool) thread and reports its events. */
+    /**
+     * Runs one stage as one Spark job on the current (pool) thread and reports its events: {@code TaskEnd} as each
+     * Spark task's results reach the driver (Spark's result handler, called once per partition even when speculation
+     * ran a partition twice), {@code OperationEnd} when the job has finished.
+     */
     private void runStage(String computeId, Stage stage, List<Callback> callbacks) {
         long start = System.currentTimeMillis();
         callbacks.forEach(c -> c.onOperationStart(new Callback.OperationStart(computeId, stage)));
         if (stage.numTasks() > 0) {
             List<TaskRange> ranges = TaskRange.split(stage.numTasks(), tasksPerPartition);
-            List<TaskResult> results;
             jsc.setJobGroup(jobGroup(computeId, stage), jobDescription(stage), false);
             try {
-                JavaRDD<TaskRange> keys = jsc.parallelize(ranges, ranges.size());
-                results = keys.mapPartitions(new StagePartitionFunction(stage.id(), stage.task()))
-                        .collect();
+                JavaRDD<TaskResult> results = jsc.parallelize(ranges, ranges.size())
+                        .mapPartitions(new StagePartitionFunction(stage.id(), stage.task()));
+                jsc.sc()
+                        .runJob(
+                                results.rdd(),
+                                new PartitionResults(),
+                                new TaskEndReporter(computeId, stage, callbacks),
+                                PartitionResults.CLASS_TAG);
             } catch (Exception e) {
-                // SparkException is checked in Java's eyes but thrown by collect() all the same.
+                // SparkException is checked in Java's eyes but thrown by runJob() all the same.
                 throw SparkFailures.translate(stage, e, defaultMaxFailures());
             } finally {
                 jsc.clearJobGroup();
             }
-            for (TaskResult r : results) {
-                callbacks.forEach(c -> c.onTaskEnd(new Callback.TaskEnd(computeId, stage, r)));
-            }
         }
         long end = System.currentTimeMillis();
         callbacks.forEach(c -> c.onOperationEnd(new Callback.OperationEnd(computeId, stage, start, end)));
+    }
+
+    /** Spark's result handler on the driver: one {@code TaskEnd} per task of a finished Spark task. */
+    private static final class TaskEndReporter extends AbstractFunction2<Object, TaskResult[], BoxedUnit> {
+        private final String computeId;
+        private final Stage stage;
+        private final List<Callback> callbacks;
+
+        TaskEndReporter(String computeId, Stage stage, List<Callback> callbacks) {
+            this.computeId = computeId;
+            this.stage = stage;
+            this.callbacks = callbacks;
+        }
+
+        @Override
+        public BoxedUnit apply(Object partition, TaskResult[] results) {
+            for (TaskResult r : results) {
+                callbacks.forEach(c -> c.onTaskEnd(new Callback.TaskEnd(computeId, stage, r)));
+            }
+            return BoxedUnit.UNIT;
+        }
     }
 
     /** Attempts per task: F of {@code local[N,F]} (1 for other local masters), else {@code spark.task.maxFailures}. */

@@ -2,10 +2,21 @@ package io.cubed.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cubed.Cubed;
+import io.cubed.array.Blockwise;
+import io.cubed.array.CubedArray;
+import io.cubed.array.Manipulation;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.Callback;
+import io.cubed.runtime.ExecutionPlan;
+import io.cubed.runtime.Executor;
 import io.cubed.runtime.FileRecordingTask;
+import io.cubed.runtime.Stage;
+import io.cubed.runtime.TaskFunction;
 import io.cubed.runtime.TaskResult;
+import io.cubed.spark.internal.PartitionResults;
 import io.cubed.spark.internal.StagePartitionFunction;
 import io.cubed.spark.internal.TaskIndexFailure;
 import io.cubed.spark.internal.TaskRange;
@@ -19,6 +30,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentSkipListSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,6 +71,16 @@ class SerializationTest {
     }
 
     @Test
+    void partitionResultsGathersAPartitionAfterARoundTrip() throws Exception {
+        TaskResult a = new TaskResult("op-001", 3, 1, 10, 20, 30, 40, 50);
+        TaskResult b = new TaskResult("op-001", 4, 1, 11, 21, 31, 41, 51);
+        TaskResult[] got = roundTrip(new PartitionResults())
+                .apply(scala.collection.JavaConverters.asScalaIterator(
+                        List.of(a, b).iterator()));
+        assertThat(got).containsExactly(a, b);
+    }
+
+    @Test
     void rangesFailuresAndResultsRoundTrip() throws Exception {
         assertThat(roundTrip(new TaskRange(7, 70))).isEqualTo(new TaskRange(7, 70));
         TaskIndexFailure f = roundTrip(new TaskIndexFailure("op-001", 4, new IllegalStateException("boom")));
@@ -81,5 +104,61 @@ class SerializationTest {
         assertThat(roundTrip(new TestFunctions.MatMul())).isEqualTo(new TestFunctions.MatMul());
         RendezvousTask t = new RendezvousTask(tmp.toString(), "a", "b", 5);
         assertThat(roundTrip(t)).isEqualTo(t);
+    }
+
+    /**
+     * Runs every stage in order, each task with a copy of the stage's task function that went through Java
+     * serialization, as Spark ships it; remembers the classes of the task functions it copied.
+     */
+    static final class RoundTripExecutor implements Executor {
+        final Set<String> taskClasses = new ConcurrentSkipListSet<>();
+
+        @Override
+        public String name() {
+            return "round-trip";
+        }
+
+        @Override
+        public void execute(ExecutionPlan plan, List<Callback> callbacks) {
+            for (Stage stage : plan.stages()) {
+                TaskFunction copy;
+                try {
+                    copy = roundTrip(stage.task());
+                } catch (IOException | ClassNotFoundException e) {
+                    throw new AssertionError(stage.id() + " " + stage.description() + " does not serialize", e);
+                }
+                taskClasses.add(copy.getClass().getSimpleName());
+                for (long i = 0; i < stage.numTasks(); i++) {
+                    copy.run(i);
+                }
+            }
+        }
+    }
+
+    @Test
+    void theTaskFunctionsOfBlockwiseAndRechunkPlansWorkAfterARoundTrip() {
+        RoundTripExecutor executor = new RoundTripExecutor();
+        Spec spec = Spec.builder()
+                .workDir(tmp.resolve("work").toString())
+                .allowedMem(3000)
+                .reservedMem(0)
+                .executor(executor)
+                .build();
+        // (64, 64) float64 in rows, element (i, j) = 64 i + j: 2 x + 1 elementwise, then to columns in stages.
+        Chunk xs = Chunk.allocate(DType.FLOAT64, 64, 64);
+        for (int i = 0; i < xs.size(); i++) {
+            xs.doubles()[i] = i;
+        }
+        CubedArray x = Cubed.asarray(xs, spec, 1, 64);
+        String in = tmp.resolve("x.zarr").toString();
+        x.toZarr(in);
+        CubedArray y = Manipulation.rechunk(
+                Blockwise.mapBlocks(new TestFunctions.Affine(2, 1), DType.FLOAT64, Cubed.fromZarr(in, spec)), 64, 1);
+        assertThat(y.explain()).contains("rechunk (stage 2/");
+        Chunk got = y.compute();
+        for (int i = 0; i < 64 * 64; i++) {
+            assertThat(got.doubles()[i]).isEqualTo(2.0 * i + 1);
+        }
+        assertThat(executor.taskClasses).contains("BlockwiseTask");
     }
 }

@@ -20,13 +20,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.DoubleBinaryOperator;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** Arrays computed with {@link SparkExecutor} equal plain Java loops; plans are shuffle-free with small results. */
+/**
+ * Arrays computed with {@link SparkExecutor} equal plain Java loops; plans of every kind of operation are shuffle-free
+ * with small task results ({@link #shuffleFreePlans()}).
+ */
 class SparkArrayTest {
     @TempDir
     Path tmp;
@@ -130,36 +138,104 @@ class SparkArrayTest {
         }
     }
 
-    @Test
-    void aMultiOperationPlanShufflesNothingAndReturnsSmallResults() {
-        Spec spec = spec();
-        CubedArray x = Cubed.fromZarr(zarr("x.zarr", 40, 40, new int[] {10, 10}), spec);
-        CubedArray doubled = Blockwise.mapBlocks(new TestFunctions.Times(2), DType.FLOAT64, x);
-        CubedArray tripled = Blockwise.mapBlocks(new TestFunctions.Times(3), DType.FLOAT64, x);
-        CubedArray sum =
-                Blockwise.mapBlocks(new TestFunctions.Sum(), DType.FLOAT64, doubled, tripled, Creation.onesLike(x));
+    /**
+     * A plan for the shuffle test: built from a (64, 64) float64 Zarr input with element (i, j) = {@code 10 i + j}, in
+     * {@code inputChunks}, with a spec of {@code allowedMem} (reserved 0); {@code expected} gives the result's element
+     * (i, j); {@code mustRun} is a fragment of the description of at least one of its Spark jobs.
+     */
+    record ShuffleCase(
+            String name,
+            long allowedMem,
+            int[] inputChunks,
+            UnaryOperator<CubedArray> plan,
+            DoubleBinaryOperator expected,
+            String mustRun) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** One case per kind of operation; reductions join this list when they exist. */
+    static Stream<ShuffleCase> shuffleFreePlans() {
+        return Stream.of(
+                new ShuffleCase(
+                        "three map_blocks, two of them independent",
+                        100_000_000,
+                        new int[] {16, 16},
+                        x -> Blockwise.mapBlocks(
+                                new TestFunctions.Sum(),
+                                DType.FLOAT64,
+                                Blockwise.mapBlocks(new TestFunctions.Times(2), DType.FLOAT64, x),
+                                Blockwise.mapBlocks(new TestFunctions.Times(3), DType.FLOAT64, x),
+                                Creation.onesLike(x)),
+                        (i, j) -> 5 * (10.0 * i + j) + 1,
+                        "map_blocks (blockwise), 16 tasks"),
+                // Rows (1, 64) to columns (64, 1) at 3000 bytes per task: at least two copy stages (RechunkTest).
+                new ShuffleCase(
+                        "map_blocks then a multi-stage rechunk from rows to columns",
+                        3000,
+                        new int[] {1, 64},
+                        x -> Manipulation.rechunk(
+                                Blockwise.mapBlocks(new TestFunctions.Affine(2, 1), DType.FLOAT64, x), 64, 1),
+                        (i, j) -> 2 * (10.0 * i + j) + 1,
+                        "rechunk (stage 2/"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shuffleFreePlans")
+    void everyJobOfAPlanShufflesNothingAndReturnsSmallResults(ShuffleCase c) {
+        Spec spec = SparkExecutor.create(jsc)
+                .specBuilder()
+                .workDir(tmp.resolve("work").toString())
+                .allowedMem(c.allowedMem())
+                .reservedMem(0)
+                .build();
+        CubedArray x = Cubed.fromZarr(zarr("x.zarr", 64, 64, c.inputChunks()), spec);
+        CubedArray y = c.plan().apply(x);
         ComputeIds ids = new ComputeIds();
-        Chunk got = sum.compute(ids);
-        for (int i = 0; i < 40; i++) {
-            for (int j = 0; j < 40; j++) {
-                assertThat(got.doubles()[i * 40 + j]).isEqualTo(5 * (10.0 * i + j) + 1);
+        Map<String, Long> tasksPerStage = new ConcurrentHashMap<>();
+        Chunk got = y.compute(ids, new Callback() {
+            @Override
+            public void onOperationStart(OperationStart event) {
+                tasksPerStage.put(
+                        jobGroupOf(event.computeId(), event.stage().id()),
+                        event.stage().numTasks());
+            }
+        });
+        for (int i = 0; i < 64; i++) {
+            for (int j = 0; j < 64; j++) {
+                assertThat(got.doubles()[i * 64 + j])
+                        .as("(%d, %d)", i, j)
+                        .isEqualTo(c.expected().applyAsDouble(i, j));
             }
         }
         SparkTestContext.drainListeners();
         List<SparkJobRecorder.Job> ours = jobs.jobsOf(ids.ids.get(0));
-        assertThat(ours).as("one job per operation").hasSize(3);
+        assertThat(ours)
+                .as("one job per operation")
+                .hasSize(tasksPerStage.size())
+                .hasSizeGreaterThanOrEqualTo(2);
+        assertThat(ours).extracting(SparkJobRecorder.Job::description).anyMatch(d -> d.contains(c.mustRun()));
         for (SparkJobRecorder.Job j : ours) {
             assertThat(j.stageIds())
                     .as("one Spark stage per job: no shuffle boundary")
                     .hasSize(1);
             int stageId = j.stageIds().get(0);
             SparkJobRecorder.StageMetrics m = jobs.stages.get(stageId);
-            assertThat(m.shuffleReadBytes()).isZero();
-            assertThat(m.shuffleWriteBytes()).isZero();
-            assertThat(m.numTasks()).isEqualTo(16);
-            assertThat(jobs.resultSizes.get(stageId)).hasSize(16).allSatisfy(size -> assertThat(size)
-                    .isBetween(1L, 10_000L));
+            assertThat(m.shuffleReadBytes()).as(j.description()).isZero();
+            assertThat(m.shuffleWriteBytes()).as(j.description()).isZero();
+            long tasks = tasksPerStage.get(j.group());
+            assertThat((long) m.numTasks()).as("one Spark task per Cubed task").isEqualTo(tasks);
+            assertThat(jobs.resultSizes.get(stageId))
+                    .as("results of " + j.description())
+                    .hasSize((int) tasks)
+                    .allSatisfy(size -> assertThat(size).isBetween(1L, 10_000L));
         }
+    }
+
+    private static String jobGroupOf(String computeId, String stageId) {
+        return "cubed-" + computeId + "-" + stageId;
     }
 
     @Test

@@ -4,14 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cubed.error.MemoryBudgetExceededException;
+import io.cubed.runtime.Callback;
 import io.cubed.runtime.ExecutionPlan;
 import io.cubed.runtime.Executor;
 import io.cubed.runtime.ExecutorContract;
 import io.cubed.runtime.FileRecordingTask;
 import io.cubed.runtime.Stage;
+import io.cubed.runtime.TaskResult;
 import io.cubed.storage.StoreOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -64,6 +70,46 @@ class SparkExecutorTest extends ExecutorContract {
         assertThat(rec.events.indexOf("op-start op-003"))
                 .isGreaterThan(rec.events.indexOf("op-end op-001"))
                 .isGreaterThan(rec.events.indexOf("op-end op-002"));
+    }
+
+    @Test
+    void taskEndArrivesWhileTheStageStillRunsWithTheSparkTasksFigures() throws Exception {
+        // Task 1 waits (on the other task thread of local[2,3]) until the driver has seen task 0's TaskEnd.
+        Path d = dir("live");
+        Stage s = new Stage(
+                "op-001", "live", 2, new AwaitFileTask(d.toString(), "task-0-reported", 20_000), 1, List.of());
+        List<Callback.TaskEnd> ends = new CopyOnWriteArrayList<>();
+        Callback reporter = new Callback() {
+            @Override
+            public void onTaskEnd(TaskEnd event) {
+                ends.add(event);
+                if (event.result().taskIndex() == 0) {
+                    try {
+                        Files.createFile(d.resolve("task-0-reported"));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            }
+        };
+        executor().execute(new ExecutionPlan("live", List.of(s)), List.of(reporter));
+        assertThat(ends).extracting(e -> e.result().taskIndex()).containsExactly(0L, 1L);
+        for (Callback.TaskEnd e : ends) {
+            TaskResult r = e.result();
+            assertThat(r.stageId()).isEqualTo("op-001");
+            assertThat(r.attempts()).isEqualTo(1);
+            assertThat(r.endMillis()).isGreaterThanOrEqualTo(r.startMillis());
+            assertThat(r.allocatedBytes())
+                    .as("measured in the Spark task's thread")
+                    .isNotNegative();
+        }
+        TaskResult waited = ends.get(1).result();
+        assertThat(waited.allocatedBytes())
+                .as("task 1 allocated while it polled")
+                .isPositive();
+        assertThat(waited.endMillis())
+                .as("task 1 ended after task 0 was reported")
+                .isGreaterThanOrEqualTo(ends.get(0).result().endMillis());
     }
 
     @Test

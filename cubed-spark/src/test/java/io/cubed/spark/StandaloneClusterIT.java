@@ -1,12 +1,14 @@
 package io.cubed.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cubed.array.Blockwise;
 import io.cubed.array.Creation;
 import io.cubed.array.CubedArray;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
+import io.cubed.error.MemoryBudgetExceededException;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.Callback;
 import io.cubed.runtime.TaskResult;
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real standalone cluster (Master and Worker JVMs from the Maven jars) with two executors of 512 MiB heap and one
  * core each computes 2.4 GB of virtual input into a 2.4 GB Zarr array: 4.8 GB of arrays, more than 4 times the 1 GiB
- * of executor heap. Sampled chunks equal the formula, and no executor is lost.
+ * of executor heap. Sampled chunks equal the formula, and no executor is lost. Plans over {@code allowedMem}, or over
+ * what Spark gives a task, are refused with no Spark job started.
  */
 class StandaloneClusterIT {
     private static final long MIB = 1024L * 1024;
@@ -97,6 +100,27 @@ class StandaloneClusterIT {
                         .doesNotContainKey("driver");
                 assertThat(recorder.stages.values())
                         .allSatisfy(s -> assertThat(s.shuffleWriteBytes()).isZero());
+
+                // Refused before any job: a plan over allowedMem (Cubed's check), and a plan within a large
+                // allowedMem that needs more than the 84.8 MiB a task gets on these executors (the Spark check).
+                int jobsBefore = recorder.jobs.size();
+                CubedArray big = Blockwise.mapBlocks(
+                        new TestFunctions.Affine(2, 1),
+                        DType.FLOAT64,
+                        Creation.arange(0, 40_000_000, 1, 20_000_000, DType.FLOAT64, spec));
+                assertThatThrownBy(() -> big.toZarr(tmp.resolve("big.zarr").toString()))
+                        .isInstanceOf(MemoryBudgetExceededException.class)
+                        .hasMessageContaining("exceeds allowedMem (80.0 MB)");
+                Spec roomy = spec.toBuilder().allowedMem("2GB").build();
+                CubedArray bigToo = Blockwise.mapBlocks(
+                        new TestFunctions.Affine(2, 1),
+                        DType.FLOAT64,
+                        Creation.arange(0, 40_000_000, 1, 20_000_000, DType.FLOAT64, roomy));
+                assertThatThrownBy(() -> bigToo.toZarr(tmp.resolve("big2.zarr").toString()))
+                        .isInstanceOf(MemoryBudgetExceededException.class)
+                        .hasMessageContaining("spark.executor.memory");
+                jsc.sc().listenerBus().waitUntilEmpty();
+                assertThat(recorder.jobs).as("Spark jobs after the refusals").hasSize(jobsBefore);
             } finally {
                 jsc.stop();
             }

@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,17 +20,18 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code cubed rechunk SRC DST --chunks 100,-1,10}: writes a Zarr array in new chunks through as many copy stages as
- * the memory budget needs, on the in-process executor.
+ * the memory budget needs, on the in-process executor. {@link #spec()} chooses the executor: the spark-submit job
+ * {@code io.cubed.jobs.spark.SparkRechunkJob} runs the same command with the Spark executor.
  */
 @Command(
         name = "rechunk",
         description = "Rechunk a Zarr array within a memory budget per task, through intermediate arrays if needed.")
-final class RechunkCommand implements Callable<Integer> {
+public class RechunkCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SRC", description = "Source array (path or URI).")
-    String src;
+    protected String src;
 
     @Parameters(index = "1", paramLabel = "DST", description = "Destination array (path or URI); must not exist.")
-    String dst;
+    protected String dst;
 
     @Option(
             names = "--chunks",
@@ -37,35 +39,39 @@ final class RechunkCommand implements Callable<Integer> {
             split = ",",
             paramLabel = "C",
             description = "Target chunk length per axis, comma-separated; -1 for a whole axis.")
-    int[] chunks;
+    protected int[] chunks;
 
     @Option(names = "--allowed-mem", paramLabel = "SIZE", description = "Memory per task (default: ${DEFAULT-VALUE}).")
-    String allowedMem = "2GB";
+    protected String allowedMem = "2GB";
 
     @Option(
             names = "--reserved-mem",
             paramLabel = "SIZE",
             description = "Part of --allowed-mem taken by the runtime (default: ${DEFAULT-VALUE}).")
-    String reservedMem = "100MB";
+    protected String reservedMem = "100MB";
 
     @Option(
             names = "--work-dir",
             paramLabel = "DIR",
             description = "Directory for intermediate arrays (default: <tmpdir>/cubed).")
-    String workDir = Path.of(System.getProperty("java.io.tmpdir"), "cubed").toString();
+    protected String workDir =
+            Path.of(System.getProperty("java.io.tmpdir"), "cubed").toString();
 
-    @Option(names = "--threads", description = "Tasks run at the same time (default: cores).")
-    int threads = Runtime.getRuntime().availableProcessors();
+    @Option(
+            names = "--threads",
+            description = "Tasks run at the same time on the in-process executor (default: cores).")
+    protected int threads = Runtime.getRuntime().availableProcessors();
 
     @Option(names = "--dry-run", description = "Print the plan and stop.")
-    boolean dryRun;
+    protected boolean dryRun;
 
     @Mixin
-    CubedCli.StoreArgs store = new CubedCli.StoreArgs();
+    protected CubedCli.StoreArgs store = new CubedCli.StoreArgs();
 
     @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec cli;
+    protected picocli.CommandLine.Model.CommandSpec cli;
 
+    /** Runs the rechunk (or prints the plan with {@code --dry-run}); 0 on success. */
     @Override
     public Integer call() {
         PrintWriter out = cli.commandLine().getOut();
@@ -96,16 +102,27 @@ final class RechunkCommand implements Callable<Integer> {
     }
 
     /**
-     * The spec this job runs with: the extension point for other executors (a Spark job overrides this to set its
-     * executor; everything else stays).
+     * The spec this job runs with: the extension point for other executors. Here the in-process executor with
+     * {@code --threads}; a Spark job overrides this to set its executor, and everything else stays.
      */
-    Spec spec() {
-        return Spec.builder()
-                .workDir(workDir)
-                .allowedMem(allowedMem)
-                .reservedMem(reservedMem)
-                .storeOptions(StoreOptions.of(store.conf))
+    protected Spec spec() {
+        return configure(Spec.builder(), StoreOptions.empty())
                 .executor(new LocalExecutor(Math.max(1, threads), 3))
                 .build();
+    }
+
+    /**
+     * Sets this command's work directory, memory budget and store options on {@code builder}: {@code base} (e.g. the
+     * options a Spark session provides) with every {@code --conf} on top.
+     */
+    protected final Spec.Builder configure(Spec.Builder builder, StoreOptions base) {
+        StoreOptions options = base;
+        for (Map.Entry<String, String> e : store.conf.entrySet()) {
+            options = options.with(e.getKey(), e.getValue());
+        }
+        return builder.workDir(workDir)
+                .allowedMem(allowedMem)
+                .reservedMem(reservedMem)
+                .storeOptions(options);
     }
 }

@@ -1,0 +1,126 @@
+package io.cubed.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.Cubed;
+import io.cubed.array.Blockwise;
+import io.cubed.array.CubedArray;
+import io.cubed.array.Manipulation;
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.Callback;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.fs.S3TestServer;
+import io.cubed.storage.fs.Stores;
+import io.cubed.storage.zarr.ZarrArray;
+import io.cubed.storage.zarr.ZarrCreateOptions;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Spark computation ({@code local[2]}) that reads and writes Zarr on {@code s3a://}, against an in-process S3 server
+ * on 127.0.0.1. The s3a settings reach the tasks only through the Spark context: the endpoint and path-style access as
+ * {@code spark.hadoop.*} settings, the credentials set on {@code sc.hadoopConfiguration()}; the code that builds the
+ * arrays names no Hadoop setting.
+ */
+class SparkS3IT {
+    private static final Set<String> CREDENTIALS = Set.of("fs.s3a.access.key", "fs.s3a.secret.key");
+
+    private static S3TestServer s3;
+    private static JavaSparkContext jsc;
+
+    @BeforeAll
+    static void start() throws Exception {
+        s3 = S3TestServer.start("cubed-spark");
+        SparkConf conf = new SparkConf()
+                .setMaster("local[2]")
+                .setAppName("cubed-spark-s3")
+                .set("spark.ui.enabled", "false")
+                .set("spark.driver.host", "127.0.0.1")
+                .set("spark.driver.bindAddress", "127.0.0.1");
+        for (Map.Entry<String, String> e : s3.options().asMap().entrySet()) {
+            if (!CREDENTIALS.contains(e.getKey())) {
+                conf.set("spark.hadoop." + e.getKey(), e.getValue());
+            }
+        }
+        jsc = new JavaSparkContext(conf);
+        for (String key : CREDENTIALS) {
+            jsc.hadoopConfiguration().set(key, s3.options().get(key));
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (jsc != null) {
+            jsc.stop();
+        }
+        s3.close();
+    }
+
+    @Test
+    void aSparkComputationReadsAndWritesZarrOnS3a() {
+        // Input (70, 50) float64 on S3, element (i, j) = 10 i + j, written by the driver with the session's options.
+        StoreOptions fromSession = SparkExecutor.create(jsc).storeOptions();
+        assertThat(fromSession.asMap()).containsAllEntriesOf(s3.options().asMap());
+        String in = s3.url("in.zarr");
+        ZarrArray x0 = ZarrArray.create(
+                in,
+                ZarrCreateOptions.builder(new long[] {70, 50}, new int[] {30, 20}, DType.FLOAT64)
+                        .build(),
+                fromSession);
+        for (long c = 0; c < x0.grid().numChunks(); c++) {
+            long[] coords = x0.grid().chunkCoordsOf(c);
+            long[] off = x0.grid().chunkOffset(coords);
+            int[] s = x0.grid().chunkShapeAt(coords);
+            Chunk chunk = Chunk.allocate(DType.FLOAT64, s);
+            for (int r = 0; r < s[0]; r++) {
+                for (int k = 0; k < s[1]; k++) {
+                    chunk.doubles()[r * s[1] + k] = 10.0 * (off[0] + r) + off[1] + k;
+                }
+            }
+            x0.writeChunk(chunk, coords);
+        }
+
+        Spec spec = SparkExecutor.create(jsc)
+                .specBuilder()
+                .workDir(s3.url("work"))
+                .allowedMem("100MB")
+                .reservedMem("10MB")
+                .build();
+        CubedArray x = Cubed.fromZarr(in, spec);
+        CubedArray y =
+                Manipulation.rechunk(Blockwise.mapBlocks(new TestFunctions.Affine(3, 1), DType.FLOAT64, x), 70, 10);
+        String out = s3.url("out.zarr");
+        Set<String> stages = ConcurrentHashMap.newKeySet();
+        AtomicLong written = new AtomicLong();
+        y.toZarr(out, new Callback() {
+            @Override
+            public void onTaskEnd(TaskEnd event) {
+                stages.add(event.stage().id());
+                written.addAndGet(event.result().bytesWritten());
+            }
+        });
+        assertThat(stages).as("map_blocks and a rechunk stage, on Spark").hasSize(2);
+        assertThat(written.get()).isEqualTo(2 * 70 * 50 * 8);
+
+        ZarrArray stored = ZarrArray.open(out, fromSession);
+        assertThat(stored.metadata().chunks()).containsExactly(70, 10);
+        Chunk all = stored.readRegion(new long[] {0, 0}, new int[] {70, 50});
+        for (int i = 0; i < 70; i++) {
+            for (int j = 0; j < 50; j++) {
+                assertThat(all.doubles()[i * 50 + j]).as("(%d, %d)", i, j).isEqualTo(3 * (10.0 * i + j) + 1);
+            }
+        }
+        assertThat(Stores.open(s3.url("work"), fromSession).list(""))
+                .as("intermediates deleted")
+                .isEmpty();
+    }
+}

@@ -1,0 +1,66 @@
+package io.cubed.jobs.spark;
+
+import io.cubed.error.CubedException;
+import io.cubed.jobs.RechunkCommand;
+import io.cubed.plan.Spec;
+import io.cubed.spark.SparkExecutor;
+import io.cubed.spark.SparkMemoryCheck;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code rechunk} job on Spark: the options and output of {@code cubed rechunk}, with every copy stage run as a
+ * shuffle-free Spark job on the session spark-submit configured. Store options come from the session's Hadoop
+ * configuration ({@code spark.hadoop.*}), with {@code --conf} on top. Before planning, the job checks that Spark gives
+ * each concurrent task at least {@code --allowed-mem}.
+ *
+ * <pre>
+ * spark-submit --master 'local[2]' --class io.cubed.jobs.spark.SparkRechunkJob jobs/target/cubed-jobs-spark.jar \
+ *     /data/rows.zarr /data/columns.zarr --chunks -1,64 --allowed-mem 48MB --reserved-mem 8MB --work-dir /data/work
+ * </pre>
+ */
+@Command(
+        name = "spark-rechunk",
+        mixinStandardHelpOptions = true,
+        description = "Rechunk a Zarr array on Spark within a memory budget per task, through intermediate arrays if "
+                + "needed.")
+public final class SparkRechunkJob extends RechunkCommand {
+    private SparkSession spark;
+
+    @Override
+    public Integer call() {
+        spark = SparkSession.builder().appName("cubed-rechunk").getOrCreate();
+        try {
+            return super.call();
+        } finally {
+            spark.stop();
+        }
+    }
+
+    /** The Spark executor on the job's session, with the session's store options and this job's budget. */
+    @Override
+    protected Spec spec() {
+        SparkExecutor executor = SparkExecutor.create(spark);
+        Spec spec = configure(executor.specBuilder(), executor.storeOptions()).build();
+        SparkMemoryCheck check = executor.memoryCheck();
+        cli.commandLine().getOut().println("memory: " + check);
+        check.check(spec.allowedMem().bytes(), "allowedMem");
+        return spec;
+    }
+
+    public static void main(String[] args) {
+        CommandLine cl = new CommandLine(new SparkRechunkJob());
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof CubedException) {
+                commandLine.getErr().println("spark-rechunk: " + e.getMessage());
+                return 1;
+            }
+            throw e;
+        });
+        int code = cl.execute(args);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+}
