@@ -41,7 +41,7 @@ final class Layout {
     }
 
     /** A single-input gather in which input axis {@code i} reads output axis {@code outAxis[i]} through maps. */
-    private static CubedArray single(
+    static CubedArray single(
             String name, CubedArray x, ChunkGrid grid, int[] outAxis, AxisMap[] maps, long[] fixed, Scalar fill) {
         Gather.Builder b = Gather.builder(x.dtype(), grid).input(x.chunks(), outAxis, maps, fixed);
         if (fill != null) {
