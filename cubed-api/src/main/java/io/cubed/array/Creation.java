@@ -9,6 +9,7 @@ import io.cubed.plan.OpNode;
 import io.cubed.plan.Spec;
 import io.cubed.primitive.AxisMap;
 import io.cubed.primitive.Triangle;
+import io.cubed.storage.RandomArray;
 import io.cubed.storage.VirtualArray;
 import java.util.ArrayList;
 import java.util.List;
@@ -176,6 +177,30 @@ public final class Creation {
         OpNode op = OpNode.blockwise(
                 name, List.of(x.node()), f, f, new int[] {1}, 0, List.of(x.dtype()), List.of(x.chunks()));
         return CubedArray.of(op.outputs().get(0), x.spec());
+    }
+
+    /**
+     * Uniform random numbers in {@code [0, 1)} of {@code dtype} (float64 or float32) ({@code random.random}), as a
+     * virtual array: element {@code i} (flat C-order index) depends only on {@code seed} and {@code i} (see
+     * {@link RandomArray}), so values are the same for any chunking, executor or retry.
+     */
+    public static CubedArray random(long[] shape, int[] chunks, DType dtype, long seed, Spec spec) {
+        return virtual(RandomArray.uniform(Chunking.grid(shape, chunks, "random"), dtype, seed), spec);
+    }
+
+    /** {@link #random(long[], int[], DType, long, Spec)} of float64. */
+    public static CubedArray random(long[] shape, int[] chunks, long seed, Spec spec) {
+        return random(shape, chunks, DType.FLOAT64, seed, spec);
+    }
+
+    /**
+     * Random integers uniform in {@code [low, high)} of an integer {@code dtype} that holds both bounds, as a virtual
+     * array whose element {@code i} depends only on {@code seed} and its flat index {@code i}.
+     */
+    public static CubedArray randomIntegers(
+            long[] shape, int[] chunks, long low, long high, DType dtype, long seed, Spec spec) {
+        ChunkGrid grid = Chunking.grid(shape, chunks, "random integers");
+        return virtual(RandomArray.integers(grid, dtype, low, high, seed), spec);
     }
 
     private static CubedArray virtual(VirtualArray v, Spec spec) {
