@@ -21,11 +21,8 @@ public interface AxisMap extends Serializable {
         return Math.max(1, Math.min(inChunks, outLength));
     }
 
-    /** {@code start + step·j} when it lies in {@code [0, length)}, else {@code -1}; step is -1, 0 or 1. */
-    static AxisMap affine(long start, int step, long length) {
-        if (step < -1 || step > 1) {
-            throw new InvalidArgumentException("affine axis map: step must be -1, 0 or 1, got " + step);
-        }
+    /** {@code start + step·j} when it lies in {@code [0, length)}, else {@code -1}. */
+    static AxisMap affine(long start, long step, long length) {
         return new Affine(start, step, length);
     }
 
@@ -74,10 +71,10 @@ public interface AxisMap extends Serializable {
     final class Affine implements AxisMap {
         private static final long serialVersionUID = 1L;
         private final long start;
-        private final int step;
+        private final long step;
         private final long length;
 
-        Affine(long start, int step, long length) {
+        Affine(long start, long step, long length) {
             this.start = start;
             this.step = step;
             this.length = length;
@@ -93,6 +90,9 @@ public interface AxisMap extends Serializable {
         public long maxChunks(long outLength, int inChunk, long inChunks) {
             if (step == 0) {
                 return 1;
+            }
+            if (step != 1 && step != -1) {
+                return Math.max(1, Math.min(inChunks, outLength));
             }
             return Math.max(1, Math.min(inChunks, (outLength + inChunk - 1) / inChunk + 1));
         }
