@@ -3,6 +3,7 @@ package io.cubed;
 import io.cubed.array.Chunking;
 import io.cubed.array.CubedArray;
 import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.plan.ArrayNode;
@@ -93,6 +94,21 @@ public final class Cubed {
             z.writeChunk(c, coords);
         }
         return CubedArray.of(ArrayNode.source(z), spec);
+    }
+
+    /**
+     * Uniform random float64 numbers in {@code [0, 1)}: element {@code i} (flat C-order index) depends only on
+     * {@code seed} and {@code i}, so the values are the same for any chunking, executor or retry (see
+     * {@code io.cubed.storage.RandomArray}). A virtual array: generated inside the tasks that read it.
+     */
+    public static CubedArray random(long[] shape, int[] chunks, long seed, Spec spec) {
+        return io.cubed.array.Creation.random(shape, chunks, seed, spec);
+    }
+
+    /** Random integers uniform in {@code [low, high)} of {@code dtype}, reproducible as {@link #random}. */
+    public static CubedArray randomIntegers(
+            long[] shape, int[] chunks, long low, long high, DType dtype, long seed, Spec spec) {
+        return io.cubed.array.Creation.randomIntegers(shape, chunks, low, high, dtype, seed, spec);
     }
 
     /** Computes {@code arrays} in one computation and returns each in memory. */

@@ -5,8 +5,14 @@ import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.plan.ArrayNode;
+import io.cubed.plan.OpNode;
 import io.cubed.plan.Spec;
+import io.cubed.primitive.AxisMap;
+import io.cubed.primitive.Triangle;
+import io.cubed.storage.RandomArray;
 import io.cubed.storage.VirtualArray;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Creation functions of the Array API. Each returns a virtual array: its chunks are generated inside the tasks that
@@ -83,6 +89,118 @@ public final class Creation {
     /** {@code value} everywhere, with the shape, chunks, dtype and spec of {@code x} ({@code full_like}). */
     public static CubedArray fullLike(CubedArray x, Scalar value) {
         return full(x.shape(), value, x.chunkShape(), x.dtype(), x.spec());
+    }
+
+    /**
+     * Coordinate arrays from the 1-d {@code arrays} ({@code meshgrid}), all of one dtype: with {@link MeshIndexing#IJ}
+     * output {@code i} has shape {@code (n0, n1, …)} and varies along axis {@code i}; with {@link MeshIndexing#XY} the
+     * first two axes are swapped. Each output axis has the chunks of the input along it (as Cubed), and every output
+     * chunk reads one input chunk.
+     */
+    public static List<CubedArray> meshgrid(MeshIndexing indexing, CubedArray... arrays) {
+        int n = arrays.length;
+        for (CubedArray a : arrays) {
+            if (a.ndim() != 1) {
+                throw new InvalidArgumentException(
+                        "meshgrid: " + Layout.describe(a) + " is not one-dimensional; meshgrid takes 1-d arrays");
+            }
+            if (a.dtype() != arrays[0].dtype()) {
+                throw new InvalidArgumentException("meshgrid: " + a.name() + " is " + a.dtype() + " but "
+                        + arrays[0].name() + " is " + arrays[0].dtype() + "; the inputs must have one dtype");
+            }
+        }
+        int[] axisOf = new int[n];
+        for (int i = 0; i < n; i++) {
+            axisOf[i] = i;
+        }
+        if (indexing == MeshIndexing.XY && n > 1) {
+            axisOf[0] = 1;
+            axisOf[1] = 0;
+        }
+        long[] shape = new long[n];
+        int[] chunks = new int[n];
+        for (int i = 0; i < n; i++) {
+            shape[axisOf[i]] = arrays[i].shape()[0];
+            chunks[axisOf[i]] = arrays[i].chunkShape()[0];
+        }
+        ChunkGrid grid = ChunkGrid.of(shape, chunks);
+        List<CubedArray> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            CubedArray a = arrays[i];
+            out.add(Layout.single(
+                    "meshgrid",
+                    a,
+                    grid,
+                    new int[] {axisOf[i]},
+                    new AxisMap[] {AxisMap.identity(a.shape()[0])},
+                    new long[1],
+                    null));
+        }
+        return out;
+    }
+
+    /** {@link #meshgrid(MeshIndexing, CubedArray...)} with Cartesian ({@code "xy"}) indexing. */
+    public static List<CubedArray> meshgrid(CubedArray... arrays) {
+        return meshgrid(MeshIndexing.XY, arrays);
+    }
+
+    /**
+     * The lower triangle of the last two axes of {@code x} ({@code tril}): elements with {@code col − row ≤ k} are kept,
+     * the others are zero ({@code k} 0: the main diagonal, positive above). Chunks are {@code x}'s; chunks entirely
+     * above the diagonal read nothing.
+     */
+    public static CubedArray tril(CubedArray x, long k) {
+        return triangle("tril", x, true, k);
+    }
+
+    /** {@link #tril(CubedArray, long)} with {@code k = 0}. */
+    public static CubedArray tril(CubedArray x) {
+        return tril(x, 0);
+    }
+
+    /** The upper triangle ({@code triu}): elements with {@code col − row ≥ k} are kept, the others are zero. */
+    public static CubedArray triu(CubedArray x, long k) {
+        return triangle("triu", x, false, k);
+    }
+
+    /** {@link #triu(CubedArray, long)} with {@code k = 0}. */
+    public static CubedArray triu(CubedArray x) {
+        return triu(x, 0);
+    }
+
+    private static CubedArray triangle(String name, CubedArray x, boolean lower, long k) {
+        if (x.ndim() < 2) {
+            throw new InvalidArgumentException(
+                    name + ": " + Layout.describe(x) + " has " + x.ndim() + " axes; it needs at least 2");
+        }
+        Triangle f = new Triangle(x.dtype(), x.chunks(), lower, k);
+        OpNode op = OpNode.blockwise(
+                name, List.of(x.node()), f, f, new int[] {1}, 0, List.of(x.dtype()), List.of(x.chunks()));
+        return CubedArray.of(op.outputs().get(0), x.spec());
+    }
+
+    /**
+     * Uniform random numbers in {@code [0, 1)} of {@code dtype} (float64 or float32) ({@code random.random}), as a
+     * virtual array: element {@code i} (flat C-order index) depends only on {@code seed} and {@code i} (see
+     * {@link RandomArray}), so values are the same for any chunking, executor or retry.
+     */
+    public static CubedArray random(long[] shape, int[] chunks, DType dtype, long seed, Spec spec) {
+        return virtual(RandomArray.uniform(Chunking.grid(shape, chunks, "random"), dtype, seed), spec);
+    }
+
+    /** {@link #random(long[], int[], DType, long, Spec)} of float64. */
+    public static CubedArray random(long[] shape, int[] chunks, long seed, Spec spec) {
+        return random(shape, chunks, DType.FLOAT64, seed, spec);
+    }
+
+    /**
+     * Random integers uniform in {@code [low, high)} of an integer {@code dtype} that holds both bounds, as a virtual
+     * array whose element {@code i} depends only on {@code seed} and its flat index {@code i}.
+     */
+    public static CubedArray randomIntegers(
+            long[] shape, int[] chunks, long low, long high, DType dtype, long seed, Spec spec) {
+        ChunkGrid grid = Chunking.grid(shape, chunks, "random integers");
+        return virtual(RandomArray.integers(grid, dtype, low, high, seed), spec);
     }
 
     private static CubedArray virtual(VirtualArray v, Spec spec) {

@@ -1,6 +1,7 @@
 package io.cubed.array;
 
 import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.MemoryBudgetExceededException;
 import io.cubed.grid.ChunkGrid;
@@ -105,6 +106,182 @@ public final class Manipulation {
             node = op.outputs().get(0);
         }
         return CubedArray.of(node, spec);
+    }
+
+    // ---- Array API manipulation functions (see docs/manipulation.md) ----
+
+    /**
+     * {@code x} broadcast to {@code shape} ({@code broadcast_to}); as Cubed, new axes and stretched length-1 axes get
+     * chunks of 1 and the other axes keep {@code x}'s chunks. Returns {@code x} when nothing changes.
+     */
+    public static CubedArray broadcastTo(CubedArray x, long... shape) {
+        return Layout.broadcastTo(x, shape, null);
+    }
+
+    /** {@code x} broadcast to {@code shape} in chunks {@code chunks} (per axis, {@code -1}: whole axis). */
+    public static CubedArray broadcastTo(CubedArray x, long[] shape, int[] chunks) {
+        return Layout.broadcastTo(x, shape, chunks);
+    }
+
+    /**
+     * The arrays broadcast to their common shape ({@code broadcast_arrays}), all in the same chunks: along each axis
+     * the smallest chunk of the arrays that have the full length there (1 where all have length 1).
+     */
+    public static List<CubedArray> broadcastArrays(CubedArray... arrays) {
+        return Layout.broadcastArrays(List.of(arrays));
+    }
+
+    /**
+     * The arrays joined along {@code axis} ({@code concat}), promoted to their result type. Output chunks: along
+     * {@code axis} the largest chunk of the inputs, along the other axes the smallest. A task reads the input chunks
+     * its output chunk overlaps, one at a time.
+     */
+    public static CubedArray concat(List<CubedArray> arrays, int axis) {
+        return Layout.concat(arrays, axis, null);
+    }
+
+    /** {@link #concat(List, int)} along axis 0. */
+    public static CubedArray concat(List<CubedArray> arrays) {
+        return Layout.concat(arrays, 0, null);
+    }
+
+    /** {@link #concat(List, int)} with output chunks {@code chunks} (per axis, {@code -1}: whole axis). */
+    public static CubedArray concat(List<CubedArray> arrays, int axis, int[] chunks) {
+        return Layout.concat(arrays, axis, chunks);
+    }
+
+    /** The arrays flattened (C order) and joined into one 1-d array ({@code concat(arrays, axis=None)}). */
+    public static CubedArray concatFlattened(List<CubedArray> arrays) {
+        return Layout.concat(arrays, null, null);
+    }
+
+    /**
+     * The arrays, all of one shape, joined along a new axis {@code axis} ({@code stack}), promoted to their result
+     * type; chunks of 1 along the new axis (as Cubed), the smallest of the inputs' chunks along the others.
+     */
+    public static CubedArray stack(List<CubedArray> arrays, int axis) {
+        return Layout.stack(arrays, axis);
+    }
+
+    /** {@link #stack(List, int)} along a new first axis. */
+    public static CubedArray stack(List<CubedArray> arrays) {
+        return Layout.stack(arrays, 0);
+    }
+
+    /**
+     * {@code x} split along {@code axis} into {@code x.shape()[axis]} arrays ({@code unstack}), in one operation with
+     * one output per index (as Cubed): a task reads the chunks along {@code axis} one at a time and holds one chunk of
+     * every output.
+     */
+    public static List<CubedArray> unstack(CubedArray x, int axis) {
+        return Layout.unstack(x, axis);
+    }
+
+    /** {@link #unstack(CubedArray, int)} along axis 0. */
+    public static List<CubedArray> unstack(CubedArray x) {
+        return Layout.unstack(x, 0);
+    }
+
+    /**
+     * {@code x} with new axes of length 1 (and chunk 1) at positions {@code axes} of the result ({@code expand_dims});
+     * negative positions count from the end of the result.
+     */
+    public static CubedArray expandDims(CubedArray x, int... axes) {
+        return Layout.expandDims(x, axes);
+    }
+
+    /**
+     * {@code x} without the length-1 axes {@code axes} ({@code squeeze}); with no axes given, without every length-1
+     * axis (NumPy's default). An axis of another length is refused.
+     */
+    public static CubedArray squeeze(CubedArray x, int... axes) {
+        int[] a = axes;
+        if (a.length == 0) {
+            a = java.util.stream.IntStream.range(0, x.ndim())
+                    .filter(i -> x.shape()[i] == 1)
+                    .toArray();
+        }
+        return Layout.squeeze(x, a);
+    }
+
+    /** {@code x} with the order of elements reversed along {@code axes} (all axes when none given) ({@code flip}). */
+    public static CubedArray flip(CubedArray x, int... axes) {
+        return Layout.flip(x, axes.length == 0 ? null : axes);
+    }
+
+    /** {@code x} with its axes in the order {@code axes} ({@code permute_dims}); chunks move with their axes. */
+    public static CubedArray permuteDims(CubedArray x, int... axes) {
+        return Layout.permuteDims(x, axes);
+    }
+
+    /** {@code x} with axis {@code source} moved to position {@code destination} ({@code moveaxis}). */
+    public static CubedArray moveaxis(CubedArray x, int source, int destination) {
+        return Layout.moveaxis(x, new int[] {source}, new int[] {destination});
+    }
+
+    /** {@code x} with axes {@code source} moved to positions {@code destination}, the others in order. */
+    public static CubedArray moveaxis(CubedArray x, int[] source, int[] destination) {
+        return Layout.moveaxis(x, source, destination);
+    }
+
+    /**
+     * {@code x} with shape {@code shape} ({@code reshape}), elements in global C order; one length may be {@code -1}.
+     * Rechunks {@code x} so that its chunks are whole rows of the merged or split axes, then reshapes chunk by chunk
+     * (see docs/manipulation.md for the chunks chosen).
+     */
+    public static CubedArray reshape(CubedArray x, long... shape) {
+        return Reshape.reshape(x, shape);
+    }
+
+    /** {@code x} flattened, rolled by {@code shift} elements and given its shape back ({@code roll(x, shift)}). */
+    public static CubedArray roll(CubedArray x, long shift) {
+        CubedArray flat = Reshape.reshape(x, new long[] {-1});
+        return Reshape.reshape(Layout.roll(flat, new long[] {shift}, new int[] {0}), x.shape());
+    }
+
+    /** {@code x} shifted cyclically by {@code shift} elements along {@code axis} ({@code roll}); chunks unchanged. */
+    public static CubedArray roll(CubedArray x, long shift, int axis) {
+        return Layout.roll(x, new long[] {shift}, new int[] {axis});
+    }
+
+    /** {@code x} shifted by {@code shifts[k]} along {@code axes[k]} (shifts of a repeated axis add up). */
+    public static CubedArray roll(CubedArray x, long[] shifts, int[] axes) {
+        return Layout.roll(x, shifts, axes);
+    }
+
+    /**
+     * {@code x} with every element repeated {@code repeats} times along {@code axis} ({@code repeat}), in {@code x}'s
+     * chunks.
+     */
+    public static CubedArray repeat(CubedArray x, long repeats, int axis) {
+        return Layout.repeat(x, repeats, axis);
+    }
+
+    /** {@code x} flattened with every element repeated {@code repeats} times ({@code repeat(x, repeats)}). */
+    public static CubedArray repeat(CubedArray x, long repeats) {
+        return Layout.repeat(Reshape.reshape(x, new long[] {-1}), repeats, 0);
+    }
+
+    /**
+     * {@code x} repeated {@code repetitions[i]} times along each axis ({@code tile}); with more repetitions than axes,
+     * {@code x} gets new leading axes (chunk 1), with fewer, the leading axes are repeated once. Chunks are {@code x}'s.
+     */
+    public static CubedArray tile(CubedArray x, long... repetitions) {
+        return Layout.tile(x, repetitions);
+    }
+
+    /**
+     * {@code x} padded with {@code padWidth[axis] = {before, after}} elements (one pair for every axis, or a single pair
+     * for all) ({@code pad}): {@link PadMode#CONSTANT} with {@code constantValue} (zero when null), or
+     * {@link PadMode#SYMMETRIC}, reflecting the array with its edge elements. Chunks are {@code x}'s.
+     */
+    public static CubedArray pad(CubedArray x, long[][] padWidth, PadMode mode, Scalar constantValue) {
+        return Layout.pad(x, padWidth, mode, constantValue, null);
+    }
+
+    /** {@link #pad(CubedArray, long[][], PadMode, Scalar)} with output chunks {@code chunks}. */
+    public static CubedArray pad(CubedArray x, long[][] padWidth, PadMode mode, Scalar constantValue, int[] chunks) {
+        return Layout.pad(x, padWidth, mode, constantValue, chunks);
     }
 
     /**

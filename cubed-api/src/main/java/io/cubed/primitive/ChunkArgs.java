@@ -51,6 +51,14 @@ public final class ChunkArgs {
         return read(input, 0);
     }
 
+    /**
+     * The {@code k}-th listed chunk of input {@code input}, read now: for chunk functions that decide from data already
+     * read which of the listed chunks they need (each one read costs its bytes; the others are never read).
+     */
+    public Chunk chunk(int input, int k) {
+        return read(input, k);
+    }
+
     /** All chunks of input {@code input}, read now and held together. */
     public List<Chunk> chunks(int input) {
         List<Chunk> list = new ArrayList<>(keys[input].length);

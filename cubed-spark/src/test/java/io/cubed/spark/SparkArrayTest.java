@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cubed.Cubed;
 import io.cubed.array.Blockwise;
+import io.cubed.array.ComputeOptions;
 import io.cubed.array.Creation;
 import io.cubed.array.CubedArray;
 import io.cubed.array.Manipulation;
@@ -195,7 +196,8 @@ class SparkArrayTest {
         CubedArray y = c.plan().apply(x);
         ComputeIds ids = new ComputeIds();
         Map<String, Long> tasksPerStage = new ConcurrentHashMap<>();
-        Chunk got = y.compute(ids, new Callback() {
+        // Unfused, so that every operation of the plan is a Spark job of its own to inspect.
+        Chunk got = y.compute(ComputeOptions.builder().optimize(false).build(), ids, new Callback() {
             @Override
             public void onOperationStart(OperationStart event) {
                 tasksPerStage.put(

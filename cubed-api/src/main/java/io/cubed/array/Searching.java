@@ -1,0 +1,177 @@
+package io.cubed.array;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.chunk.Selection;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.DTypes;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.error.PlanException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.plan.OpNode;
+import io.cubed.primitive.AxisMap;
+import io.cubed.primitive.SearchSorted;
+import java.util.List;
+
+/**
+ * Searching functions of the Array API: {@link #where} and {@link #searchsorted} (bounded memory, see
+ * docs/manipulation.md). {@code argmax}/{@code argmin}/{@code count_nonzero} are reductions; {@link #nonzero} has a
+ * data-dependent shape and is refused.
+ */
+public final class Searching {
+    private Searching() {}
+
+    /**
+     * Elements of {@code x1} where {@code condition} is true, else of {@code x2} ({@code where}): the three broadcast
+     * NumPy-style, {@code x1} and {@code x2} promoted to their result type, {@code condition} bool.
+     */
+    public static CubedArray where(CubedArray condition, CubedArray x1, CubedArray x2) {
+        if (condition.dtype() != DType.BOOL) {
+            throw new InvalidArgumentException("where: the condition " + Layout.describe(condition) + " is "
+                    + condition.dtype() + "; it must be bool");
+        }
+        DType t;
+        try {
+            t = DTypes.resultType(x1.dtype(), x2.dtype());
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    "where: the Array API standard defines no promotion between " + x1.name() + " " + x1.dtype()
+                            + " and " + x2.name() + " " + x2.dtype() + "; cast one with astype",
+                    e);
+        }
+        Layout.broadcastShape("where", List.of(condition, x1, x2));
+        long out = broadcastChunkElements(List.of(condition, x1, x2));
+        long scratch = out * (1 + 3L * t.itemSizeBytes());
+        return Blockwise.mapBlocks(
+                "where",
+                new WhereBlocks(t),
+                MapBlocksOptions.builder(t).extraMemBytes(scratch).build(),
+                List.of(condition, x1, x2));
+    }
+
+    /** {@link #where(CubedArray, CubedArray, CubedArray)} with a Python-style scalar {@code x2}. */
+    public static CubedArray where(CubedArray condition, CubedArray x1, Scalar x2) {
+        return where(condition, x1, scalarLike("where", x2, x1));
+    }
+
+    /** {@link #where(CubedArray, CubedArray, CubedArray)} with a Python-style scalar {@code x1}. */
+    public static CubedArray where(CubedArray condition, Scalar x1, CubedArray x2) {
+        return where(condition, scalarLike("where", x1, x2), x2);
+    }
+
+    /** A 0-d array of {@code s} typed by the standard's scalar rules against {@code x}. */
+    private static CubedArray scalarLike(String op, Scalar s, CubedArray x) {
+        DType t;
+        try {
+            t = DTypes.resultTypeWithScalar(x.dtype(), s.form());
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    op + ": scalar " + s + " cannot be combined with " + x.name() + " " + x.dtype(), e);
+        }
+        return Creation.full(new long[0], s, new int[0], t, x.spec());
+    }
+
+    /** Elements in one output chunk of the broadcast of {@code arrays} (the largest chunk length per axis). */
+    static long broadcastChunkElements(List<CubedArray> arrays) {
+        int nd = 0;
+        for (CubedArray a : arrays) {
+            nd = Math.max(nd, a.ndim());
+        }
+        long n = 1;
+        for (int o = 0; o < nd; o++) {
+            int c = 1;
+            for (CubedArray a : arrays) {
+                int i = o - (nd - a.ndim());
+                if (i >= 0) {
+                    c = Math.max(c, a.chunkShape()[i]);
+                }
+            }
+            n *= c;
+        }
+        return n;
+    }
+
+    /**
+     * The indices at which the values {@code x2} would be inserted into the sorted 1-d {@code x1} to keep it sorted
+     * ({@code searchsorted}), int64 in {@code x2}'s shape and chunks. Compared in the promoted type, NaN after
+     * everything (NumPy's order). Two operations: the first element of each chunk of {@code x1} into one small array
+     * (reads {@code x1} once), then one task per chunk of {@code x2}, which reads only the chunks of {@code x1} its
+     * values fall into, one at a time.
+     */
+    public static CubedArray searchsorted(CubedArray x1, CubedArray x2, SearchSide side) {
+        if (x1.ndim() != 1) {
+            throw new InvalidArgumentException("searchsorted: " + Layout.describe(x1) + " must be one-dimensional");
+        }
+        DType common = ordered("searchsorted", x1, x2);
+        if (x1.size() == 0 || x2.size() == 0) {
+            return Creation.zeros(x2.shape(), x2.chunkShape(), DType.INT64, x2.spec());
+        }
+        long len = x1.shape()[0];
+        int c1 = x1.chunkShape()[0];
+        long n1 = x1.chunks().chunksPerAxis(0);
+        ChunkGrid boundsGrid = ChunkGrid.of(new long[] {n1}, new int[] {(int) n1});
+        CubedArray bounds = Layout.single(
+                "searchsorted bounds",
+                x1,
+                boundsGrid,
+                new int[] {0},
+                new AxisMap[] {AxisMap.affine(0, c1, len)},
+                new long[1],
+                null);
+        SearchSorted f = new SearchSorted(n1, c1, common, side == SearchSide.RIGHT);
+        long values = x2.chunks().chunkSize();
+        long extra = 16 * values + 8 * n1 + 8L * c1 + 32 + (n1 + 2) * 32;
+        OpNode op = OpNode.blockwise(
+                "searchsorted",
+                List.of(x2.node(), bounds.node(), x1.node()),
+                f,
+                f,
+                new int[] {1, 1, 1},
+                extra,
+                List.of(DType.INT64),
+                List.of(x2.chunks()));
+        return CubedArray.of(op.outputs().get(0), Execution.commonSpec(List.of(x1, x2)));
+    }
+
+    /** {@link #searchsorted(CubedArray, CubedArray, SearchSide)} of one Python-style scalar: a 0-d result. */
+    public static CubedArray searchsorted(CubedArray x1, Scalar x2, SearchSide side) {
+        return searchsorted(x1, scalarLike("searchsorted", x2, x1), side);
+    }
+
+    /** The promoted type of {@code a} and {@code b}, which must be real (ordered); {@code op} names failures. */
+    static DType ordered(String op, CubedArray a, CubedArray b) {
+        DType common;
+        try {
+            common = DTypes.resultType(a.dtype(), b.dtype());
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    op + ": the Array API standard defines no promotion between " + a.name() + " " + a.dtype() + " and "
+                            + b.name() + " " + b.dtype() + "; cast one with astype",
+                    e);
+        }
+        if (common.isComplex()) {
+            throw new InvalidArgumentException(op + ": " + a.name() + " " + a.dtype() + " and " + b.name() + " "
+                    + b.dtype() + " compare as " + common + ", which has no order; use real-valued arrays");
+        }
+        return common;
+    }
+
+    /**
+     * Refused ({@code nonzero}): the number of nonzero elements, hence the output shape, is known only after reading
+     * the data, and every Cubed operation needs its output shape and chunks before it runs. Count with
+     * {@code count_nonzero} first, or use {@link #where} to keep the shape.
+     */
+    public static List<CubedArray> nonzero(CubedArray x) {
+        throw new PlanException("nonzero of " + x.name() + ": the output shape depends on the data (how many "
+                + "elements are nonzero), but every operation of a plan needs its output shape and chunks before "
+                + "anything runs; use where(condition, x, y) to keep the shape, or compute the count first");
+    }
+
+    /** The chunk function of {@link #where}. */
+    private record WhereBlocks(DType dtype) implements BlockFunction {
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            return Selection.where(blocks[0], blocks[1], blocks[2], dtype);
+        }
+    }
+}
