@@ -1,25 +1,17 @@
 package io.cubed.array;
 
-import io.cubed.chunk.Chunk;
-import io.cubed.dtype.DType;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
-import io.cubed.plan.OpNode;
-import io.cubed.primitive.ChunkArgs;
-import io.cubed.primitive.ChunkFunction;
-import io.cubed.primitive.KeyFunction;
-import java.io.Serializable;
+import io.cubed.primitive.AxisMap;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * Indexing of lazy arrays with NumPy's basic rules plus one integer array along one axis: {@link #index} (also
- * {@link CubedArray#get}), {@link #take} and {@link #blocks}. Each is one blockwise operation whose tasks read the input
- * chunks an output chunk needs one at a time, so a task holds one input chunk and its output chunk, whatever the step
- * or the indices.
+ * {@link CubedArray#get}), {@link #take} and {@link #blocks}. Each is one gather operation
+ * ({@link io.cubed.primitive.Gather}) whose tasks read the input chunks an output chunk needs one at a time, so a task
+ * holds one input chunk and its output chunk, whatever the step or the indices.
  *
  * <p>Output chunks follow Cubed: along a sliced or array-indexed axis the output keeps the input's chunk length
  * ({@code arange(20, chunks=4)[3:14:2]} has 6 elements in chunks {@code (4, 2)}); an integer drops its axis; a new
@@ -133,12 +125,12 @@ public final class Indexing {
             int c = in.chunkShape(a);
             if (item instanceof Index.At at) {
                 long i = normalizeIndex(op, x, a, at.index(), n);
-                sel[a] = Selection.range(i, 1, 1, c);
+                sel[a] = Selection.range(i, 1, 1);
                 outAxis[a] = -1;
                 whole = false;
             } else if (item instanceof Index.Slice s) {
                 long[] r = sliceRange(s, n, op, x, a);
-                sel[a] = Selection.range(r[0], r[1], r[2], c);
+                sel[a] = Selection.range(r[0], r[1], r[2]);
                 whole &= r[0] == 0 && r[1] == 1 && r[2] == n;
             } else {
                 long[] given = ((Index.Take) item).indices();
@@ -146,7 +138,7 @@ public final class Indexing {
                 for (int k = 0; k < idx.length; k++) {
                     idx[k] = normalizeIndex(op, x, a, given[k], n);
                 }
-                sel[a] = Selection.list(idx, c);
+                sel[a] = Selection.list(idx);
                 whole &= keepChunks && isIdentity(idx, n);
             }
             if (!(item instanceof Index.At)) {
@@ -164,19 +156,19 @@ public final class Indexing {
         ChunkGrid outGrid = ChunkGrid.of(
                 outShape.stream().mapToLong(Long::longValue).toArray(),
                 outChunks.stream().mapToInt(Integer::intValue).toArray());
-        int[] outAxisOfSelection = outAxis;
-        OpNode node = OpNode.blockwise(
-                op,
-                List.of(x.node()),
-                new SelectionKeys(sel, outAxisOfSelection, outGrid.chunkShape()),
-                new SelectionCopy(sel, outAxisOfSelection, outGrid, x.dtype()),
-                new int[] {1},
-                0,
-                List.of(x.dtype()),
-                List.of(outGrid),
-                null,
-                op + " " + keyString(key));
-        return CubedArray.of(node.outputs().get(0), x.spec());
+        AxisMap[] maps = new AxisMap[nd];
+        long[] fixed = new long[nd];
+        for (int i = 0; i < nd; i++) {
+            Selection s = sel[i];
+            if (outAxis[i] < 0) {
+                fixed[i] = s.start();
+            } else {
+                maps[i] = s.indices() != null
+                        ? AxisMap.list(s.indices())
+                        : AxisMap.affine(s.start(), s.step(), in.shape(i));
+            }
+        }
+        return Layout.single(op, x, outGrid, outAxis, maps, fixed, null);
     }
 
     private static boolean isIdentity(long[] idx, long n) {
@@ -292,130 +284,15 @@ public final class Indexing {
 
     /**
      * The selection along one input axis: output element {@code k} reads input element {@code start + step·k}
-     * (a range) or {@code indices[k]} (a list); {@code chunk} is the input's chunk length along the axis.
+     * (a range) or {@code indices[k]} (a list).
      */
-    record Selection(long start, long step, long rangeLength, long[] indices, int chunk) implements Serializable {
-        static Selection range(long start, long step, long length, int chunk) {
-            return new Selection(start, step, length, null, chunk);
+    private record Selection(long start, long step, long length, long[] indices) {
+        static Selection range(long start, long step, long length) {
+            return new Selection(start, step, length, null);
         }
 
-        static Selection list(long[] indices, int chunk) {
-            return new Selection(0, 0, indices.length, indices, chunk);
-        }
-
-        long length() {
-            return rangeLength;
-        }
-
-        long element(long k) {
-            return indices == null ? start + step * k : indices[(int) k];
-        }
-    }
-
-    /** Output element range {@code [from, to)} along input axis {@code a} for output chunk {@code coords}. */
-    private static long[] outputRange(Selection s, int outAxis, int[] outChunks, long[] coords) {
-        if (outAxis < 0) {
-            return new long[] {0, 1};
-        }
-        long from = coords[outAxis] * outChunks[outAxis];
-        return new long[] {from, Math.min(from + outChunks[outAxis], s.length())};
-    }
-
-    /** The input chunks an output chunk reads: per axis, the chunks holding a selected element. */
-    record SelectionKeys(Selection[] sel, int[] outAxis, int[] outChunks) implements KeyFunction {
-        @Override
-        public long[][][] inputKeys(long[] outputCoords) {
-            int nd = sel.length;
-            long[][] perAxis = new long[nd][];
-            int total = 1;
-            for (int a = 0; a < nd; a++) {
-                long[] r = outputRange(sel[a], outAxis[a], outChunks, outputCoords);
-                TreeSet<Long> chunks = new TreeSet<>();
-                for (long k = r[0]; k < r[1]; k++) {
-                    chunks.add(sel[a].element(k) / sel[a].chunk());
-                }
-                perAxis[a] = chunks.stream().mapToLong(Long::longValue).toArray();
-                total = Math.multiplyExact(total, perAxis[a].length);
-            }
-            long[][] keys = new long[total][nd];
-            for (int t = 0; t < total; t++) {
-                int rest = t;
-                for (int a = nd - 1; a >= 0; a--) {
-                    keys[t][a] = perAxis[a][rest % perAxis[a].length];
-                    rest /= perAxis[a].length;
-                }
-            }
-            return new long[][][] {keys};
-        }
-    }
-
-    /** Copies the selected elements of each input chunk, read one at a time, into the output chunk. */
-    record SelectionCopy(Selection[] sel, int[] outAxis, ChunkGrid outGrid, DType dtype) implements ChunkFunction {
-        @Override
-        public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
-            int[] outShape = outGrid.chunkShapeAt(outputCoords);
-            Chunk out = Chunk.allocate(dtype, outShape);
-            int[] outStrides = Chunk.strides(outShape);
-            int nd = sel.length;
-            int slots = dtype.slotsPerElement();
-            long[][] ranges = new long[nd][];
-            for (int a = 0; a < nd; a++) {
-                ranges[a] = outputRange(sel[a], outAxis[a], outGrid.chunkShape(), outputCoords);
-            }
-            Iterator<Chunk> chunks = args.iterator(0);
-            for (int k = 0; chunks.hasNext(); k++) {
-                long[] key = args.key(0, k);
-                Chunk in = chunks.next();
-                int[] inStrides = Chunk.strides(in.shape());
-                // Per axis: pairs of (input offset, output offset) in elements, for the elements in this chunk.
-                int[][] inOff = new int[nd][];
-                int[][] outOff = new int[nd][];
-                for (int a = 0; a < nd; a++) {
-                    Selection s = sel[a];
-                    long base = key[a] * s.chunk();
-                    int[] ins = new int[(int) (ranges[a][1] - ranges[a][0])];
-                    int[] outs = new int[ins.length];
-                    int m = 0;
-                    for (long o = ranges[a][0]; o < ranges[a][1]; o++) {
-                        long e = s.element(o);
-                        if (e >= base && e < base + s.chunk()) {
-                            ins[m] = (int) (e - base) * inStrides[a];
-                            outs[m] = outAxis[a] < 0 ? 0 : (int) (o - ranges[a][0]) * outStrides[outAxis[a]];
-                            m++;
-                        }
-                    }
-                    inOff[a] = Arrays.copyOf(ins, m);
-                    outOff[a] = Arrays.copyOf(outs, m);
-                }
-                copy(in.data(), out.data(), inOff, outOff, 0, 0, 0, slots);
-            }
-            return new Chunk[] {out};
-        }
-
-        /** Copies the Cartesian product of the per-axis offsets, in runs along the last axis. */
-        private static void copy(
-                Object src, Object dst, int[][] inOff, int[][] outOff, int axis, int si, int di, int slots) {
-            if (axis == inOff.length) {
-                System.arraycopy(src, si * slots, dst, di * slots, slots);
-                return;
-            }
-            int[] ins = inOff[axis];
-            int[] outs = outOff[axis];
-            if (axis < inOff.length - 1) {
-                for (int m = 0; m < ins.length; m++) {
-                    copy(src, dst, inOff, outOff, axis + 1, si + ins[m], di + outs[m], slots);
-                }
-                return;
-            }
-            int m = 0;
-            while (m < ins.length) {
-                int run = 1;
-                while (m + run < ins.length && ins[m + run] == ins[m] + run && outs[m + run] == outs[m] + run) {
-                    run++;
-                }
-                System.arraycopy(src, (si + ins[m]) * slots, dst, (di + outs[m]) * slots, run * slots);
-                m += run;
-            }
+        static Selection list(long[] indices) {
+            return new Selection(0, 0, indices.length, indices);
         }
     }
 }

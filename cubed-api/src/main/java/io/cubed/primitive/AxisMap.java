@@ -67,6 +67,11 @@ public interface AxisMap extends Serializable {
         return new Segments(offsets);
     }
 
+    /** {@code indices[j]}: an explicit list of input indexes (integer-array indexing, take). */
+    static AxisMap list(long[] indices) {
+        return new ListMap(indices);
+    }
+
     /** See {@link AxisMap#affine}. */
     final class Affine implements AxisMap {
         private static final long serialVersionUID = 1L;
@@ -181,6 +186,21 @@ public interface AxisMap extends Serializable {
                 }
             }
             return lo - 1;
+        }
+    }
+
+    /** See {@link AxisMap#list}. */
+    final class ListMap implements AxisMap {
+        private static final long serialVersionUID = 1L;
+        private final long[] indices;
+
+        ListMap(long[] indices) {
+            this.indices = indices.clone();
+        }
+
+        @Override
+        public long index(long outIndex) {
+            return indices[Math.toIntExact(outIndex)];
         }
     }
 }
