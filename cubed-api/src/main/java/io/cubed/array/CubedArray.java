@@ -127,6 +127,28 @@ public final class CubedArray {
         return Execution.explain(List.of(this), options);
     }
 
+    /**
+     * The plan's figures with fusion ({@code [0]}) and without ({@code [1]}): operations, tasks, memory, bytes read,
+     * written and written to intermediates.
+     */
+    public io.cubed.plan.PlanStatistics[] planStatistics(ComputeOptions options) {
+        io.cubed.plan.Computation c = Execution.prepare(List.of(this), options);
+        return new io.cubed.plan.PlanStatistics[] {c.statistics(), c.unoptimizedStatistics()};
+    }
+
+    /**
+     * Writes the plan computing this array as a Graphviz graph to {@code base.dot}, and as {@code base.svg} and
+     * {@code base.png} when Graphviz's {@code dot} is installed; returns the files written.
+     */
+    public List<java.nio.file.Path> visualize(java.nio.file.Path base) {
+        return visualize(base, ComputeOptions.defaults());
+    }
+
+    /** As {@link #visualize(java.nio.file.Path)}, for the plan {@code options} give. */
+    public List<java.nio.file.Path> visualize(java.nio.file.Path base, ComputeOptions options) {
+        return Execution.prepare(List.of(this), options).visualize(base);
+    }
+
     @Override
     public String toString() {
         return "CubedArray{" + name() + ", shape=" + Arrays.toString(shape()) + ", dtype=" + dtype() + ", chunks="

@@ -99,6 +99,16 @@ public final class Execution {
         return Computation.prepare(spec, nodes, Map.of(), options.fusion(spec)).explain();
     }
 
+    /** The computation of {@code arrays} prepared for inspection (statistics, pictures), even over the budget. */
+    static Computation prepare(List<CubedArray> arrays, ComputeOptions options) {
+        Spec spec = commonSpec(arrays);
+        List<ArrayNode> nodes = new ArrayList<>();
+        for (CubedArray a : arrays) {
+            nodes.add(a.node());
+        }
+        return Computation.inspect(spec, nodes, options.fusion(spec));
+    }
+
     private static ArrayNode copyOf(ArrayNode n) {
         String ind = Blockwise.letters(n.grid().ndim());
         OpNode op = OpNode.blockwise(

@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -92,6 +93,15 @@ public final class Computation {
         return c;
     }
 
+    /**
+     * The computation of {@code targets} prepared for inspection only ({@link #explain}, {@link #statistics},
+     * {@link #visualize}): unlike {@link #prepare}, a plan over the memory budget is returned (its operations marked),
+     * not refused.
+     */
+    public static Computation inspect(Spec spec, List<ArrayNode> targets, FusionOptions fusionOptions) {
+        return new Computation(spec, Plan.of(targets), Map.of(), fusionOptions);
+    }
+
     private static BufferCopies copiesOf(String url) {
         return BufferCopies.forStore(Stores.open(url).isObjectStore());
     }
@@ -135,6 +145,82 @@ public final class Computation {
     /** True when {@code op} runs inside the tasks of another operation. */
     public boolean isFused(OpNode op) {
         return fusion.isFused(op);
+    }
+
+    /** The plan's figures as it will run, with fusion. */
+    public PlanStatistics statistics() {
+        return statistics(fusion::isFused, projected);
+    }
+
+    /** The plan's figures as they would be without fusion, for comparison. */
+    public PlanStatistics unoptimizedStatistics() {
+        return statistics(op -> false, fusion.unfusedProjected());
+    }
+
+    private PlanStatistics statistics(java.util.function.Predicate<OpNode> fused, Map<OpNode, Long> mem) {
+        int running = 0;
+        long tasks = 0;
+        long maxMem = 0;
+        long read = 0;
+        long written = 0;
+        long intermediate = 0;
+        Set<ArrayNode> targets = new HashSet<>(plan.targets());
+        for (OpNode op : plan.ops()) {
+            if (fused.test(op)) {
+                continue;
+            }
+            running++;
+            tasks += op.numTasks();
+            maxMem = Math.max(maxMem, mem.getOrDefault(op, 0L));
+            read += storedBytesRead(op, fused, new HashSet<>());
+            for (ArrayNode out : op.outputs()) {
+                written += out.nbytes();
+                if (!targets.contains(out)) {
+                    intermediate += out.nbytes();
+                }
+            }
+        }
+        return new PlanStatistics(running, plan.ops().size() - running, tasks, maxMem, read, written, intermediate);
+    }
+
+    /** Bytes of the stored arrays {@code op}'s tasks read, looking through fused operations; each array once. */
+    private static long storedBytesRead(OpNode op, java.util.function.Predicate<OpNode> fused, Set<ArrayNode> seen) {
+        long total = 0;
+        for (ArrayNode a : op.inputs()) {
+            if (!seen.add(a)) {
+                continue;
+            }
+            if (a.source() != null) {
+                total += a.source().isVirtual() ? 0 : a.nbytes();
+            } else if (fused.test(a.op())) {
+                total += storedBytesRead(a.op(), fused, seen);
+            } else {
+                total += a.nbytes();
+            }
+        }
+        return total;
+    }
+
+    /**
+     * The plan as a Graphviz graph: one node per operation that runs (with the operations fused into it, its tasks and
+     * projected memory; red above {@code allowedMem}) and per array (shape, chunks, dtype, size; virtual arrays
+     * dashed, intermediates grey, the arrays asked for bold).
+     */
+    public String dot() {
+        return PlanGraph.dot(
+                plan,
+                fusion::isFused,
+                fusion::predecessors,
+                projected,
+                spec.allowedMem().bytes());
+    }
+
+    /**
+     * Writes {@link #dot()} to {@code base.dot} and, when Graphviz's {@code dot} is on the PATH, renders
+     * {@code base.svg} and {@code base.png}; returns the files written ({@code base} may end in {@code .dot}).
+     */
+    public List<java.nio.file.Path> visualize(java.nio.file.Path base) {
+        return PlanGraph.write(dot(), base);
     }
 
     /** The operations' table with their figures (see {@link Plan#explain}). */
