@@ -107,9 +107,13 @@ public final class ChunkArgs {
     }
 
     private Chunk read(int input, int k) {
-        Chunk c = inputs[input].readChunk(keys[input][k]);
+        long[] inner = new long[1];
+        Chunk c = inputs[input] instanceof ComputedChunkStore computed
+                ? computed.readChunk(keys[input][k], inner)
+                : inputs[input].readChunk(keys[input][k]);
         synchronized (this) {
-            bytesRead += c.nbytes();
+            // A chunk computed in the task (a fused operation) counts what computing it read, not its own size.
+            bytesRead += inputs[input] instanceof ComputedChunkStore ? inner[0] : c.nbytes();
         }
         return c;
     }

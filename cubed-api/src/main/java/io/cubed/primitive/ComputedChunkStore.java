@@ -69,9 +69,15 @@ public final class ComputedChunkStore implements ChunkStore {
 
     @Override
     public Chunk readChunk(long... chunkCoords) {
+        return readChunk(chunkCoords, new long[1]);
+    }
+
+    /** Computes the chunk at {@code chunkCoords}, adding the bytes its inputs' chunks took to {@code bytesRead[0]}. */
+    Chunk readChunk(long[] chunkCoords, long[] bytesRead) {
         grid.checkCoords(chunkCoords);
         ChunkArgs args = new ChunkArgs(inputs, keyFunction.inputKeys(chunkCoords));
         Chunk[] results = function.apply(args, chunkCoords);
+        bytesRead[0] += args.bytesRead();
         Chunk r = results == null || results.length <= outputIndex ? null : results[outputIndex];
         int[] expected = grid.chunkShapeAt(chunkCoords);
         if (r == null || r.dtype() != dtype || !Arrays.equals(r.shape(), expected)) {

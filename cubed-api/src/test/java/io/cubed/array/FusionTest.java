@@ -23,6 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The optimizer: known topologies before and after fusion, limits, memory, overrides, identical results. */
 class FusionTest {
+    /** Fusion on, whatever the spec's default (the suite also runs with -Dcubed.optimize=false). */
+    private static final ComputeOptions ON =
+            ComputeOptions.builder().optimize(true).build();
+
     @TempDir
     Path tmp;
 
@@ -38,6 +42,7 @@ class FusionTest {
         final AtomicLong stages = new AtomicLong();
         final AtomicLong tasks = new AtomicLong();
         final AtomicLong written = new AtomicLong();
+        final AtomicLong read = new AtomicLong();
 
         @Override
         public void onOperationStart(OperationStart event) {
@@ -48,6 +53,7 @@ class FusionTest {
         public void onTaskEnd(TaskEnd event) {
             tasks.incrementAndGet();
             written.addAndGet(event.result().bytesWritten());
+            read.addAndGet(event.result().bytesRead());
         }
     }
 
@@ -75,17 +81,20 @@ class FusionTest {
         assertThat(plain.tasks.get()).isEqualTo(12);
 
         Counter opt = new Counter();
-        float[] fused = d.compute(opt).floats();
+        float[] fused = d.compute(ON, opt).floats();
         assertThat(opt.stages.get()).isEqualTo(1);
         assertThat(opt.tasks.get()).isEqualTo(4);
         // Only the output is written: 9 float32 values.
         assertThat(opt.written.get()).isEqualTo(9 * 4);
         assertThat(plain.written.get()).isEqualTo(9 * 8 + 9 * 4 + 9 * 4);
+        // The fused task reads what computing its chunks read: the float64 input, not the float32 chunks it computed.
+        assertThat(opt.read.get()).isEqualTo(9 * 8);
+        assertThat(plain.read.get()).isEqualTo(9 * 8 + 9 * 8 + 9 * 4);
         assertThat(fused).containsExactly(unfused);
         for (int i = 0; i < 9; i++) {
             assertThat(fused[i]).isEqualTo((float) (i - 4.5));
         }
-        assertThat(d.explain())
+        assertThat(d.explain(ON))
                 .contains("1 operations (2 more fused into them), 4 tasks")
                 .contains("fuses op-");
     }
@@ -98,13 +107,13 @@ class FusionTest {
         CubedArray b = Elementwise.negative(a);
         CubedArray c = Elementwise.sqrt(a);
         CubedArray d = Elementwise.add(b, c);
-        Computation comp = Computation.prepare(spec, List.of(d.node()), Map.of());
+        Computation comp = Computation.prepare(spec, List.of(d.node()), Map.of(), FusionOptions.defaults());
         assertThat(comp.isFused(a.node().op())).isFalse();
         assertThat(comp.isFused(b.node().op())).isTrue();
         assertThat(comp.isFused(c.node().op())).isTrue();
         assertThat(comp.fusionDecisions()).anyMatch(s -> s.contains("has 2 readers") || s.contains("2 readers"));
         Counter opt = new Counter();
-        double[] got = d.compute(opt).doubles();
+        double[] got = d.compute(ON, opt).doubles();
         assertThat(opt.stages.get()).isEqualTo(2);
         for (int i = 0; i < 9; i++) {
             double v = i - 4.5 + 10;
@@ -122,9 +131,9 @@ class FusionTest {
         // ((x0 + x1) + (x2 + x3)) + (x4 + x5): fusing everything would read 6 sources.
         CubedArray left = Elementwise.add(Elementwise.add(xs[0], xs[1]), Elementwise.add(xs[2], xs[3]));
         CubedArray total = Elementwise.add(left, Elementwise.add(xs[4], xs[5]));
-        Computation comp = Computation.prepare(spec, List.of(total.node()), Map.of());
+        Computation comp = Computation.prepare(spec, List.of(total.node()), Map.of(), FusionOptions.defaults());
         assertThat(comp.fusionDecisions()).anyMatch(s -> s.contains("source arrays, over the limit of 4"));
-        assertThat(total.compute().doubles()).containsOnly(21.0);
+        assertThat(total.compute(ON).doubles()).containsOnly(21.0);
         Computation loose = Computation.prepare(
                 spec,
                 List.of(total.node()),
@@ -147,7 +156,7 @@ class FusionTest {
                 MapBlocksOptions.builder(DType.FLOAT64).extraMemBytes(700_000).build();
         CubedArray y = Blockwise.mapBlocks((b, id) -> b[0], heavy, x);
         CubedArray z = Blockwise.mapBlocks((b, id) -> b[0], heavy, y);
-        Computation comp = Computation.prepare(spec, List.of(z.node()), Map.of());
+        Computation comp = Computation.prepare(spec, List.of(z.node()), Map.of(), FusionOptions.defaults());
         OpNode yOp = y.node().op();
         assertThat(comp.isFused(yOp)).isFalse();
         assertThat(comp.fusionDecisions()).anyMatch(s -> s.contains("over allowedMem"));
@@ -156,7 +165,7 @@ class FusionTest {
         CubedArray x2 = Creation.ones(new long[] {100}, new int[] {10}, DType.FLOAT64, roomy);
         CubedArray y2 = Blockwise.mapBlocks((b, id) -> b[0], heavy, x2);
         CubedArray z2 = Blockwise.mapBlocks((b, id) -> b[0], heavy, y2);
-        Computation c2 = Computation.prepare(roomy, List.of(z2.node()), Map.of());
+        Computation c2 = Computation.prepare(roomy, List.of(z2.node()), Map.of(), FusionOptions.defaults());
         assertThat(c2.isFused(y2.node().op())).isTrue();
         // z: input y chunk (80 B, in memory: no copies) + 700 000 + output 80 B with one write copy;
         // plus y's working set: its virtual input (80 B) + 700 000.
@@ -169,7 +178,8 @@ class FusionTest {
         CubedArray x = Cubed.asarray(data3x3(), spec, 2, 2);
         CubedArray a = Elementwise.exp(x);
         CubedArray b = Elementwise.negative(a);
-        ComputeOptions never = ComputeOptions.builder().neverFuse(a).build();
+        ComputeOptions never =
+                ComputeOptions.builder().optimize(true).neverFuse(a).build();
         Counter counter = new Counter();
         double[] got = b.compute(never, counter).doubles();
         assertThat(counter.stages.get()).isEqualTo(2);
@@ -180,11 +190,12 @@ class FusionTest {
         CubedArray row = Elementwise.exp(
                 Cubed.asarray(Chunk.wrap(DType.FLOAT64, new int[] {1, 3}, new double[] {0, 1, 2}), spec, 1, 2));
         CubedArray sum = Elementwise.add(x, row);
-        Computation def = Computation.prepare(spec, List.of(sum.node()), Map.of());
+        Computation def = Computation.prepare(spec, List.of(sum.node()), Map.of(), FusionOptions.defaults());
         assertThat(def.isFused(row.node().op())).isFalse();
         assertThat(def.fusionDecisions()).anyMatch(s -> s.contains("more than once"));
         Counter always = new Counter();
-        double[] s = sum.compute(ComputeOptions.builder().alwaysFuse(row).build(), always)
+        double[] s = sum.compute(
+                        ComputeOptions.builder().optimize(true).alwaysFuse(row).build(), always)
                 .doubles();
         assertThat(always.stages.get()).isEqualTo(1);
         for (int i = 0; i < 3; i++) {
@@ -199,7 +210,7 @@ class FusionTest {
         Spec spec = spec().toBuilder().keepIntermediates(true).build();
         CubedArray x = Creation.arange(0, 100, 1, 10, DType.FLOAT64, spec);
         CubedArray y = Elementwise.multiply(Elementwise.add(x, Scalar.ofDouble(1)), Scalar.ofDouble(2));
-        y.toZarr(tmp.resolve("y.zarr").toString());
+        y.toZarr(tmp.resolve("y.zarr").toString(), ON);
         try (Stream<Path> s = Files.walk(tmp.resolve("work"))) {
             assertThat(s.filter(p -> p.toString().endsWith(".zarr"))).isEmpty();
         }
