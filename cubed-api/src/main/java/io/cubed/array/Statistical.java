@@ -150,4 +150,27 @@ public final class Statistical {
     public static CubedArray nanstd(CubedArray x, ReductionOptions options) {
         return Reduction.reduce(x, ReduceFunction.NANSTD, options);
     }
+
+    /**
+     * The running sum along the options' axis (required unless {@code x} is 1-d), in the type sum would give or the
+     * options' dtype ({@code cumulative_sum}); a blocked scan, see docs/reductions.md.
+     */
+    public static CubedArray cumulativeSum(CubedArray x, ReductionOptions options) {
+        return Scan.cumulative(x, false, options);
+    }
+
+    /** The running sum of a 1-d array ({@code cumulative_sum}). */
+    public static CubedArray cumulativeSum(CubedArray x) {
+        return Scan.cumulative(x, false, ReductionOptions.all());
+    }
+
+    /** The running product along the options' axis ({@code cumulative_prod}), typed as prod. */
+    public static CubedArray cumulativeProd(CubedArray x, ReductionOptions options) {
+        return Scan.cumulative(x, true, options);
+    }
+
+    /** The running product of a 1-d array ({@code cumulative_prod}). */
+    public static CubedArray cumulativeProd(CubedArray x) {
+        return Scan.cumulative(x, true, ReductionOptions.all());
+    }
 }
