@@ -32,6 +32,11 @@ public final class Reduction {
      *     or a reduction without identity (min, max, the arg forms) over an empty axis
      */
     public static CubedArray reduce(CubedArray x, ReduceFunction f, ReductionOptions options) {
+        return reduce(x, f, options, f.pythonName());
+    }
+
+    /** As {@link #reduce(CubedArray, ReduceFunction, ReductionOptions)}, naming the operations {@code name}. */
+    static CubedArray reduce(CubedArray x, ReduceFunction f, ReductionOptions options, String name) {
         String op = f.pythonName();
         int[] axes = normalizeAxes(op, x, options.axes());
         Reducer reducer = Reducer.of(f, x.dtype(), options.dtype(), options.correction(), x.name());
@@ -55,7 +60,7 @@ public final class Reduction {
                         + ", axis " + a + ")");
             }
         }
-        return tree(op, x, reducer, reduced, options.keepdims(), options.splitEvery(), argAxis, null, -1, 0);
+        return tree(name, x, reducer, reduced, options.keepdims(), options.splitEvery(), argAxis, null, -1, 0);
     }
 
     /**
