@@ -64,6 +64,42 @@ public final class Reduction {
     }
 
     /**
+     * {@code f} of the elements of {@code x} along {@code axis} grouped by {@code by}: a 1-d integer array as long as
+     * that axis whose element {@code i} names the group, in {@code [0, numGroups)}, of position {@code i}
+     * (Cubed's {@code groupby_reduction}; e.g. a monthly climatology of daily data). The result has {@code x}'s shape
+     * with the axis replaced by {@code numGroups}, one chunk along it; a group without elements gets the reduction's
+     * identity (0 for sum, NaN for mean and var, the type's extreme for min and max). The dtype and correction of
+     * {@code options} apply; its axes and keepdims do not.
+     *
+     * @throws InvalidArgumentException for a bad axis, labels that are not a 1-d integer array of the axis' length,
+     *     {@code numGroups < 1}, or an arg reduction; a label outside the groups fails the computation
+     */
+    public static CubedArray groupbyReduction(
+            CubedArray x, CubedArray by, ReduceFunction f, int axis, int numGroups, ReductionOptions options) {
+        String op = "groupby_" + f.pythonName();
+        int a = normalizeAxis(op, x, axis);
+        if (f.isArg()) {
+            throw new InvalidArgumentException(op + " of " + x.name() + ": arg reductions cannot be grouped");
+        }
+        if (numGroups < 1) {
+            throw new InvalidArgumentException(
+                    op + " of " + x.name() + ": numGroups must be at least 1, got " + numGroups);
+        }
+        if (by.ndim() != 1 || !by.dtype().isInteger() || by.shape()[0] != x.shape()[a]) {
+            throw new InvalidArgumentException(op + " of " + x.name() + ": the labels " + by.name() + " must be a 1-d "
+                    + "integer array of length " + x.shape()[a] + " (axis " + a + "), got " + by.dtype() + " of shape "
+                    + Arrays.toString(by.shape()));
+        }
+        Reducer reducer = Reducer.of(f, x.dtype(), options.dtype(), options.correction(), x.name());
+        CubedArray labels = by.chunkShape()[0] == x.chunkShape()[a] || x.shape()[a] == 0
+                ? by
+                : Manipulation.rechunk(by, x.chunkShape()[a]);
+        boolean[] reduced = new boolean[x.ndim()];
+        reduced[a] = true;
+        return tree(op, x, reducer, reduced, true, options.splitEvery(), ReduceLayout.NO_INDEX, labels, a, numGroups);
+    }
+
+    /**
      * The axes {@code given} (null: all) as sorted non-negative axes of {@code x}.
      *
      * @throws InvalidArgumentException naming {@code op}, the array and the axis when one is out of range or repeated

@@ -3,6 +3,7 @@ package io.cubed.primitive;
 import io.cubed.chunk.Chunk;
 import io.cubed.chunk.ReduceLayout;
 import io.cubed.chunk.Reducer;
+import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -84,9 +85,15 @@ public final class PartialReduceFunction implements ChunkFunction {
             for (int k = 0; k < n; k++) {
                 Chunk x = chunks.next();
                 long[] offset = inputGrid.chunkOffset(args.key(0, k));
-                ReduceLayout layout = groupAxis >= 0
-                        ? ReduceLayout.groups(nd, groupAxis, labelsOf(labels.next()), numGroups, offset[groupAxis])
-                        : ReduceLayout.of(reduced, offset, arrayShape, argAxis);
+                ReduceLayout layout;
+                try {
+                    layout = groupAxis >= 0
+                            ? ReduceLayout.groups(nd, groupAxis, labelsOf(labels.next()), numGroups, offset[groupAxis])
+                            : ReduceLayout.of(reduced, offset, arrayShape, argAxis);
+                } catch (InvalidArgumentException e) {
+                    throw new InvalidArgumentException(
+                            "groupby_" + reducer.function().pythonName() + ": " + e.getMessage(), e);
+                }
                 reducer.accumulate(state, x, layout);
             }
         } else {
@@ -126,7 +133,7 @@ public final class PartialReduceFunction implements ChunkFunction {
         int[] out = new int[c.size()];
         for (int i = 0; i < out.length; i++) {
             long v = c.getLong(i);
-            out[i] = v < Integer.MIN_VALUE || v > Integer.MAX_VALUE ? -1 : (int) v;
+            out[i] = v < Integer.MIN_VALUE || v > Integer.MAX_VALUE ? Integer.MIN_VALUE : (int) v;
         }
         return out;
     }
