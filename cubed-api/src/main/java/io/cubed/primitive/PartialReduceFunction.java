@@ -5,7 +5,6 @@ import io.cubed.chunk.ReduceLayout;
 import io.cubed.chunk.Reducer;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
-import java.util.Arrays;
 import java.util.Iterator;
 
 /**
@@ -123,7 +122,7 @@ public final class PartialReduceFunction implements ChunkFunction {
                     squeezed[s++] = stateShape[a];
                 }
             }
-            result = Chunk.wrap(result.dtype(), Arrays.copyOf(squeezed, s), result.data());
+            result = Chunk.wrap(result.dtype(), squeezed, result.data());
         }
         return new Chunk[] {result};
     }

@@ -300,6 +300,21 @@ class ReductionTest {
     }
 
     @Test
+    void zeroDimensionalArraysReduceToThemselves() {
+        Spec spec = spec(10_000_000);
+        CubedArray x = Cubed.asarray(Chunk.full(DType.INT16, io.cubed.dtype.Scalar.ofLong(-7)), spec);
+        Chunk s = Statistical.sum(x).compute();
+        assertThat(s.shape()).isEmpty();
+        assertThat(s.dtype()).isEqualTo(DType.INT64);
+        assertThat(s.longs()).containsExactly(-7);
+        assertThat(Searching.argmax(x).compute().longs()).containsExactly(0);
+        assertThat(Statistical.max(x, ReductionOptions.all().keepdims(true))
+                        .compute()
+                        .shorts())
+                .containsExactly((short) -7);
+    }
+
+    @Test
     void emptyAxesGiveTheIdentityOrNan() {
         Spec spec = spec(10_000_000);
         CubedArray e = Creation.ones(new long[] {0, 3}, new int[] {2, 2}, DType.FLOAT64, spec);
