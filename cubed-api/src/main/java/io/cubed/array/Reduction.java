@@ -246,11 +246,7 @@ public final class Reduction {
             }
             int[] held = new int[inputs.size()];
             Arrays.fill(held, 1);
-            long extra = extraMemBytes(
-                    inputs,
-                    reducer,
-                    grid.chunkSize() == 0 ? 0 : stateChunkElements(chunk, reduced, stateLength),
-                    chunk);
+            long extra = extraMemBytes(inputs, reducer, stateChunkElements(chunk, reduced, stateLength), chunk);
             String detail = String.format(
                     Locale.ROOT,
                     "round %d/%d: chunks %s -> %s, up to %d input chunks per task read one at a time",
