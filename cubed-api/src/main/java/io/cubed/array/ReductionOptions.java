@@ -8,7 +8,7 @@ import java.util.Arrays;
  * Options of a reduction: the axes to reduce (all by default; an empty list reduces none, as the standard's
  * {@code axis=()}), {@code keepdims}, {@code splitEvery} (input chunks combined per task and round, spread over the
  * reduced axes; 4 by default, as Cubed), the accumulation {@code dtype} of sum and prod, and the {@code correction}
- * (degrees of freedom) of var and std. Immutable: each {@code with}-style method returns a new object.
+ * (degrees of freedom) of var and std, and {@code includeInitial} of the cumulative functions. Immutable: each {@code with}-style method returns a new object.
  *
  * <pre>{@code Statistical.var(x, ReductionOptions.axis(0).keepdims(true).correction(1))}</pre>
  */
@@ -16,20 +16,23 @@ public final class ReductionOptions {
     /** Cubed's default number of chunks combined per task and round. */
     public static final int DEFAULT_SPLIT_EVERY = 4;
 
-    private static final ReductionOptions ALL = new ReductionOptions(null, false, DEFAULT_SPLIT_EVERY, null, 0);
+    private static final ReductionOptions ALL = new ReductionOptions(null, false, DEFAULT_SPLIT_EVERY, null, 0, false);
 
     private final int[] axes;
     private final boolean keepdims;
     private final int splitEvery;
     private final DType dtype;
     private final double correction;
+    private final boolean includeInitial;
 
-    private ReductionOptions(int[] axes, boolean keepdims, int splitEvery, DType dtype, double correction) {
+    private ReductionOptions(
+            int[] axes, boolean keepdims, int splitEvery, DType dtype, double correction, boolean includeInitial) {
         this.axes = axes == null ? null : axes.clone();
         this.keepdims = keepdims;
         this.splitEvery = splitEvery;
         this.dtype = dtype;
         this.correction = correction;
+        this.includeInitial = includeInitial;
     }
 
     /** Reduce every axis ({@code axis=None}). */
@@ -44,12 +47,12 @@ public final class ReductionOptions {
 
     /** These options reducing {@code axes} instead. */
     public ReductionOptions axes(int... newAxes) {
-        return new ReductionOptions(newAxes, keepdims, splitEvery, dtype, correction);
+        return new ReductionOptions(newAxes, keepdims, splitEvery, dtype, correction, includeInitial);
     }
 
     /** These options keeping the reduced axes as length 1 ({@code keepdims=True}) or not. */
     public ReductionOptions keepdims(boolean keep) {
-        return new ReductionOptions(axes, keep, splitEvery, dtype, correction);
+        return new ReductionOptions(axes, keep, splitEvery, dtype, correction, includeInitial);
     }
 
     /** These options combining {@code n} (at least 2) input chunks per task and round. */
@@ -57,17 +60,25 @@ public final class ReductionOptions {
         if (n < 2) {
             throw new InvalidArgumentException("splitEvery must be at least 2, got " + n);
         }
-        return new ReductionOptions(axes, keepdims, n, dtype, correction);
+        return new ReductionOptions(axes, keepdims, n, dtype, correction, includeInitial);
     }
 
     /** These options accumulating sum or prod in {@code type}. */
     public ReductionOptions dtype(DType type) {
-        return new ReductionOptions(axes, keepdims, splitEvery, type, correction);
+        return new ReductionOptions(axes, keepdims, splitEvery, type, correction, includeInitial);
     }
 
     /** These options removing {@code c} degrees of freedom in var and std (0: population, 1: sample). */
     public ReductionOptions correction(double c) {
-        return new ReductionOptions(axes, keepdims, splitEvery, dtype, c);
+        return new ReductionOptions(axes, keepdims, splitEvery, dtype, c, includeInitial);
+    }
+
+    /**
+     * These options making cumulativeSum and cumulativeProd start with the identity (0 or 1), one element longer along
+     * the axis ({@code include_initial=True}), or not.
+     */
+    public ReductionOptions includeInitial(boolean include) {
+        return new ReductionOptions(axes, keepdims, splitEvery, dtype, correction, include);
     }
 
     /** The axes to reduce as given (a copy), or null for all. */
@@ -92,10 +103,14 @@ public final class ReductionOptions {
         return correction;
     }
 
+    public boolean includeInitial() {
+        return includeInitial;
+    }
+
     @Override
     public String toString() {
         return "ReductionOptions{axis=" + (axes == null ? "None" : Arrays.toString(axes)) + ", keepdims=" + keepdims
                 + ", splitEvery=" + splitEvery + (dtype == null ? "" : ", dtype=" + dtype) + ", correction="
-                + correction + "}";
+                + correction + (includeInitial ? ", includeInitial" : "") + "}";
     }
 }

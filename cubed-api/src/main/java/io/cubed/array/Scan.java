@@ -4,6 +4,7 @@ import io.cubed.chunk.Chunk;
 import io.cubed.chunk.ReduceFunction;
 import io.cubed.chunk.Scans;
 import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.plan.ArrayNode;
@@ -11,6 +12,7 @@ import io.cubed.plan.OpNode;
 import io.cubed.primitive.ChunkArgs;
 import io.cubed.primitive.ChunkFunction;
 import io.cubed.primitive.IndexKeyFunction;
+import io.cubed.primitive.NeighbourKeyFunction;
 import io.cubed.primitive.ScanOffsetKeyFunction;
 import java.util.List;
 
@@ -40,7 +42,73 @@ final class Scan {
         }
         ReduceFunction f = prod ? ReduceFunction.PROD : ReduceFunction.SUM;
         DType rt = f.resultType(x.dtype(), options.dtype(), x.name());
-        return scan(op, x, axis, prod, rt);
+        CubedArray scanned = scan(op, x, axis, prod, rt);
+        return options.includeInitial() ? withInitial(op, scanned, axis, prod) : scanned;
+    }
+
+    /**
+     * {@code s} one element longer along {@code axis}, starting with the identity (0, or 1 for prod), in the same
+     * chunks: output chunk {@code k} takes the last element of chunk {@code k - 1} and all but the last of chunk
+     * {@code k}.
+     */
+    private static CubedArray withInitial(String op, CubedArray s, int axis, boolean prod) {
+        ChunkGrid g = s.chunks();
+        long[] shape = g.shape();
+        shape[axis]++;
+        if (shape[axis] == 1) {
+            return Creation.full(shape, Scalar.ofLong(prod ? 1 : 0), g.chunkShape(), s.dtype(), s.spec());
+        }
+        ChunkGrid out = ChunkGrid.of(shape, g.chunkShape());
+        OpNode node = OpNode.blockwise(
+                op + " initial",
+                List.of(s.node()),
+                new NeighbourKeyFunction(axis, g.chunksPerAxis(axis), -1, 0),
+                new ShiftChunks(axis, g.chunkShape(axis), shape[axis], prod),
+                new int[] {2},
+                s.node().chunkBytes(),
+                List.of(s.dtype()),
+                List.of(out),
+                "include_initial: shifts the scan by one element along axis " + axis);
+        return CubedArray.of(node.outputs().get(0), s.spec());
+    }
+
+    /** Output chunk k of the shifted scan: the identity or chunk k - 1's last slice, then chunk k less its last. */
+    private record ShiftChunks(int axis, int chunk, long length, boolean prod) implements ChunkFunction {
+        @Override
+        public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
+            List<Chunk> in = args.chunks(0);
+            long k = outputCoords[axis];
+            int outLen = (int) Math.min(chunk, length - k * chunk);
+            Chunk any = in.get(0);
+            int[] shape = any.shape();
+            shape[axis] = outLen;
+            Chunk out = Chunk.allocate(any.dtype(), shape);
+            int[] zero = new int[shape.length];
+            int next = 0;
+            if (k == 0) {
+                int[] one = shape.clone();
+                one[axis] = 1;
+                Chunk id = Chunk.full(any.dtype(), Scalar.ofLong(prod ? 1 : 0), one);
+                Chunk.copyRegion(id, zero, out, zero, one);
+            } else {
+                Chunk prev = in.get(0);
+                int[] src = new int[shape.length];
+                src[axis] = prev.shape(axis) - 1;
+                int[] one = prev.shape();
+                one[axis] = 1;
+                Chunk.copyRegion(prev, src, out, zero, one);
+                next = 1;
+            }
+            if (outLen > 1) {
+                Chunk cur = in.get(next);
+                int[] dst = new int[shape.length];
+                dst[axis] = 1;
+                int[] ext = cur.shape();
+                ext[axis] = outLen - 1;
+                Chunk.copyRegion(cur, zero, out, dst, ext);
+            }
+            return new Chunk[] {out};
+        }
     }
 
     private static CubedArray scan(String op, CubedArray x, int axis, boolean prod, DType rt) {

@@ -116,6 +116,41 @@ class ScanAndDiffTest {
     }
 
     @Test
+    void includeInitialPrependsTheIdentityOnEveryChunking() {
+        Spec spec = spec();
+        Chunk data = ReferenceReductions.random(DType.INT32, new int[] {6, 5}, 3, 0);
+        List<String> failures = new ArrayList<>();
+        for (int[] chunks : new int[][] {{6, 5}, {3, 5}, {4, 2}, {1, 1}}) {
+            CubedArray x = Cubed.asarray(data, spec, chunks);
+            for (int axis = 0; axis < 2; axis++) {
+                for (boolean prod : new boolean[] {false, true}) {
+                    ReductionOptions o = ReductionOptions.axis(axis).includeInitial(true);
+                    Chunk actual =
+                            (prod ? Statistical.cumulativeProd(x, o) : Statistical.cumulativeSum(x, o)).compute();
+                    Chunk scan = referenceScan(data, axis, prod, DType.INT64);
+                    int[] shape = data.shape();
+                    shape[axis]++;
+                    Chunk expected = Chunk.full(DType.INT64, io.cubed.dtype.Scalar.ofLong(prod ? 1 : 0), shape);
+                    int[] dst = new int[2];
+                    dst[axis] = 1;
+                    Chunk.copyRegion(scan, new int[2], expected, dst, data.shape());
+                    String d = ReferenceReductions.compare(expected, actual, 0);
+                    if (d != null) {
+                        failures.add(
+                                "chunks " + Arrays.toString(chunks) + " axis " + axis + " prod " + prod + ": " + d);
+                    }
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
+        CubedArray empty = Creation.ones(new long[] {0, 3}, new int[] {2, 2}, DType.FLOAT64, spec);
+        Chunk e = Statistical.cumulativeProd(empty, ReductionOptions.axis(0).includeInitial(true))
+                .compute();
+        assertThat(e.shape()).containsExactly(1, 3);
+        assertThat(e.doubles()).containsExactly(1, 1, 1);
+    }
+
+    @Test
     void scanErrorsNameTheOperationAndArray() {
         Spec spec = spec();
         CubedArray x = Creation.ones(new long[] {3, 4}, new int[] {2, 2}, DType.INT32, spec);
