@@ -12,8 +12,10 @@ import io.cubed.primitive.PartialReduceFunction;
 import io.cubed.primitive.ReductionKeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Tree reductions with bounded memory, the core of {@link Statistical}, {@link Searching}, {@link Utility} and
@@ -60,7 +62,8 @@ public final class Reduction {
                         + ", axis " + a + ")");
             }
         }
-        return tree(name, x, reducer, reduced, options.keepdims(), options.splitEvery(), argAxis, null, -1, 0);
+        return tree(
+                name, x, reducer, reduced, options.keepdims(), splits(op, x, reduced, options), argAxis, null, -1, 0);
     }
 
     /**
@@ -96,7 +99,17 @@ public final class Reduction {
                 : Manipulation.rechunk(by, x.chunkShape()[a]);
         boolean[] reduced = new boolean[x.ndim()];
         reduced[a] = true;
-        return tree(op, x, reducer, reduced, true, options.splitEvery(), ReduceLayout.NO_INDEX, labels, a, numGroups);
+        return tree(
+                op,
+                x,
+                reducer,
+                reduced,
+                true,
+                splits(op, x, reduced, options),
+                ReduceLayout.NO_INDEX,
+                labels,
+                a,
+                numGroups);
     }
 
     /**
@@ -151,10 +164,39 @@ public final class Reduction {
     }
 
     /**
-     * The rounds of a tree reduction: for each round, the number of chunks along every axis after it. Axes not
-     * reduced keep their count; reduced axes shrink by {@code split} per round down to 1 (an empty axis gives 1).
+     * Input chunks combined per task along each axis of {@code x}: 1 on kept axes; on reduced ones the per-axis
+     * splitEvery of {@code options} (2 where it names no number), or its single splitEvery spread over them.
      */
-    static List<long[]> rounds(long[] chunksPerAxis, boolean[] reduced, int split) {
+    static int[] splits(String op, CubedArray x, boolean[] reduced, ReductionOptions options) {
+        int nd = reduced.length;
+        int[] split = new int[nd];
+        Map<Integer, Integer> byAxis = options.splitEveryByAxis();
+        Map<Integer, Integer> normalized = new HashMap<>();
+        if (byAxis != null) {
+            for (Map.Entry<Integer, Integer> e : byAxis.entrySet()) {
+                normalized.put(normalizeAxis(op, x, e.getKey()), e.getValue());
+            }
+        }
+        int nReduced = 0;
+        for (boolean r : reduced) {
+            nReduced += r ? 1 : 0;
+        }
+        int per = splitPerAxis(options.splitEvery(), nReduced);
+        for (int a = 0; a < nd; a++) {
+            if (!reduced[a]) {
+                split[a] = 1;
+            } else {
+                split[a] = byAxis == null ? per : normalized.getOrDefault(a, 2);
+            }
+        }
+        return split;
+    }
+
+    /**
+     * The rounds of a tree reduction: for each round, the number of chunks along every axis after it. Axes not
+     * reduced keep their count; reduced axes shrink by {@code split[a]} per round down to 1 (an empty axis gives 1).
+     */
+    static List<long[]> rounds(long[] chunksPerAxis, boolean[] reduced, int[] split) {
         List<long[]> out = new ArrayList<>();
         long[] cur = chunksPerAxis.clone();
         while (true) {
@@ -162,7 +204,7 @@ public final class Reduction {
             boolean more = false;
             for (int a = 0; a < cur.length; a++) {
                 if (reduced[a]) {
-                    next[a] = Math.max(1, (cur[a] + split - 1) / split);
+                    next[a] = Math.max(1, (cur[a] + split[a] - 1) / split[a]);
                     more |= next[a] > 1;
                 }
             }
@@ -184,24 +226,17 @@ public final class Reduction {
             Reducer reducer,
             boolean[] reduced,
             boolean keepdims,
-            int splitEvery,
+            int[] split,
             int argAxis,
             CubedArray labels,
             int groupAxis,
             int numGroups) {
         int nd = x.ndim();
-        int nReduced = 0;
-        for (boolean r : reduced) {
-            nReduced += r ? 1 : 0;
-        }
-        int per = splitPerAxis(splitEvery, nReduced);
-        int[] split = new int[nd];
         int[] stateLength = new int[nd];
         for (int a = 0; a < nd; a++) {
-            split[a] = reduced[a] ? per : 1;
             stateLength[a] = a == groupAxis ? numGroups : 1;
         }
-        List<long[]> rounds = rounds(x.chunks().chunksPerAxis(), reduced, per);
+        List<long[]> rounds = rounds(x.chunks().chunksPerAxis(), reduced, split);
         long[] shape = x.shape();
         int[] chunk = x.chunkShape();
         List<ArrayNode> inputs = new ArrayList<>();

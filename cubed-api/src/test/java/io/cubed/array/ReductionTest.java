@@ -402,7 +402,7 @@ class ReductionTest {
         assertThat(Reduction.splitPerAxis(8, 3)).isEqualTo(2);
         assertThat(Reduction.splitPerAxis(27, 3)).isEqualTo(3);
         assertThat(Reduction.splitPerAxis(16, 2)).isEqualTo(4);
-        assertThat(Reduction.rounds(new long[] {100, 3}, new boolean[] {true, false}, 4))
+        assertThat(Reduction.rounds(new long[] {100, 3}, new boolean[] {true, false}, new int[] {4, 1}))
                 .extracting(a -> a[0])
                 .containsExactly(25L, 7L, 2L, 1L);
         Spec spec = spec(10_000_000);
@@ -411,6 +411,18 @@ class ReductionTest {
         Computation c = Computation.prepare(spec, List.of(Statistical.mean(x).node()), Map.of());
         assertThat(c.plan().ops()).extracting(OpNode::numTasks).containsExactly(64L, 16L, 4L, 1L);
         assertThat(Statistical.mean(x).compute().doubles()[0]).isEqualTo(1.0);
+        // Per axis (Cubed's dict form): 8 along axis 0, 2 along axis 1 (not named): 16x16 -> 2x8 -> 1x4 -> 1x2 -> 1x1.
+        CubedArray perAxis = Statistical.sum(x, ReductionOptions.all().splitEvery(Map.of(0, 8)));
+        Computation cp = Computation.prepare(spec, List.of(perAxis.node()), Map.of());
+        assertThat(cp.plan().ops()).extracting(OpNode::numTasks).containsExactly(16L, 4L, 2L, 1L);
+        assertThat(perAxis.compute().doubles()[0]).isEqualTo(256.0);
+        assertThat(Statistical.sum(x, ReductionOptions.axis(1).splitEvery(Map.of(-1, 16)))
+                        .explain())
+                .contains("up to 16 input chunks per task");
+        assertThatThrownBy(() -> ReductionOptions.all().splitEvery(Map.of(0, 1)))
+                .hasMessageContaining("at least 2 on every axis, got 1 for axis 0");
+        assertThatThrownBy(() -> Statistical.sum(x, ReductionOptions.all().splitEvery(Map.of(2, 4))))
+                .hasMessageContaining("axis 2 is out of bounds");
         Computation c16 = Computation.prepare(
                 spec,
                 List.of(Statistical.sum(x, ReductionOptions.all().splitEvery(256))
