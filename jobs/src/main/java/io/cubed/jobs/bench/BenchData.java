@@ -33,7 +33,8 @@ final class BenchData {
                 return new Layout(new long[] {size.side(), size.side()}, new int[] {size.stripe(), (int) size.side()});
             case "m":
             case "n":
-                return new Layout(new long[] {size.matrix(), size.matrix()}, new int[] {size.matrixChunk(), size.matrixChunk()});
+                return new Layout(
+                        new long[] {size.matrix(), size.matrix()}, new int[] {size.matrixChunk(), size.matrixChunk()});
             default:
                 throw new IllegalArgumentException("unknown input " + name);
         }
@@ -56,7 +57,10 @@ final class BenchData {
     static ZarrArray write(String name, String url, Size size, int threads) throws Exception {
         Layout l = layout(name, size);
         ZarrArray z = ZarrArray.create(
-                url, ZarrCreateOptions.builder(l.shape(), l.chunks(), DType.FLOAT64).overwrite(true).build());
+                url,
+                ZarrCreateOptions.builder(l.shape(), l.chunks(), DType.FLOAT64)
+                        .overwrite(true)
+                        .build());
         ChunkGrid g = z.grid();
         long seed = name.hashCode();
         AtomicLong next = new AtomicLong();

@@ -32,14 +32,16 @@ final class StageRecorder implements Callback {
     public synchronized void onOperationStart(OperationStart event) {
         stages.computeIfAbsent(
                 event.stage().id(),
-                id -> new StageFigures(id, event.stage().description(), event.stage().projectedMemBytes()));
+                id -> new StageFigures(
+                        id, event.stage().description(), event.stage().projectedMemBytes()));
     }
 
     @Override
     public synchronized void onTaskEnd(TaskEnd event) {
         StageFigures s = stages.computeIfAbsent(
                 event.stage().id(),
-                id -> new StageFigures(id, event.stage().description(), event.stage().projectedMemBytes()));
+                id -> new StageFigures(
+                        id, event.stage().description(), event.stage().projectedMemBytes()));
         TaskResult r = event.result();
         s.tasks++;
         s.bytesRead += r.bytesRead();

@@ -1,0 +1,303 @@
+package io.cubed.array;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.chunk.Contraction;
+import io.cubed.chunk.ReduceFunction;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.DTypes;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.plan.OpNode;
+import io.cubed.primitive.ChunkArgs;
+import io.cubed.primitive.ChunkFunction;
+import io.cubed.primitive.IndexKeyFunction;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Linear algebra functions of the Array API standard: {@code matmul} (with its batch and 1-d rules),
+ * {@code tensordot}, {@code vecdot}, {@code outer} and {@code matrix_transpose}, for integer and real floating-point
+ * arrays. A contraction is one blockwise product per chunk of each operand along the contracted axes (every
+ * (i, k, j) triple of chunks for matmul), written with the contracted chunk index as an extra axis, then summed over
+ * that axis by a tree reduction; where the contracted axes are one chunk, the product is the only operation. Chunk
+ * products run on a cache-blocked kernel ({@link io.cubed.chunk.MatMul}). Building these runs nothing.
+ */
+public final class LinearAlgebra {
+    private LinearAlgebra() {}
+
+    /**
+     * The matrix product ({@code matmul}): {@code (..., m, k) @ (..., k, n) -> (..., m, n)} with the batch axes
+     * broadcast; a 1-d first operand acts as a row, a 1-d second one as a column, and their axis is removed from the
+     * result (two 1-d operands give their dot product, 0-d).
+     */
+    public static CubedArray matmul(CubedArray x1, CubedArray x2) {
+        int n1 = x1.ndim();
+        int n2 = x2.ndim();
+        if (n1 == 0 || n2 == 0) {
+            throw new InvalidArgumentException("matmul of " + x1.name() + " and " + x2.name()
+                    + ": operands must have rank 1 or more, got shapes " + Arrays.toString(x1.shape()) + " and "
+                    + Arrays.toString(x2.shape()));
+        }
+        int batch = Math.max(Math.max(n1, n2) - 2, 0);
+        String letters = Blockwise.letters(batch);
+        // Batch letters are a, b, ...; rows, contracted and columns are Y, Z, X.
+        String i1 = n1 == 1 ? "Z" : letters.substring(batch - (n1 - 2)) + "YZ";
+        String i2 = n2 == 1 ? "Z" : letters.substring(batch - (n2 - 2)) + "ZX";
+        String out = (n1 == 1 && n2 == 1 ? "" : letters) + (n1 > 1 ? "Y" : "") + (n2 > 1 ? "X" : "");
+        long k1 = x1.shape()[n1 - 1];
+        long k2 = x2.shape()[n2 == 1 ? 0 : n2 - 2];
+        if (k1 != k2) {
+            throw new InvalidArgumentException("matmul of " + x1.name() + " and " + x2.name() + ": shapes "
+                    + Arrays.toString(x1.shape()) + " and " + Arrays.toString(x2.shape()) + " do not align: "
+                    + k1 + " (last axis of the first) != " + k2 + " (" + (n2 == 1 ? "only" : "second-to-last")
+                    + " axis of the second)");
+        }
+        return contract("matmul", x1, i1, x2, i2, out, ReductionOptions.DEFAULT_SPLIT_EVERY);
+    }
+
+    /**
+     * The tensor contraction of the last {@code axes} axes of {@code x1} with the first {@code axes} axes of
+     * {@code x2} ({@code tensordot(x1, x2, axes=N)}).
+     */
+    public static CubedArray tensordot(CubedArray x1, CubedArray x2, int axes) {
+        if (axes < 0 || axes > x1.ndim() || axes > x2.ndim()) {
+            throw new InvalidArgumentException("tensordot of " + x1.name() + " and " + x2.name() + ": axes " + axes
+                    + " must be between 0 and the smaller rank (" + x1.ndim() + ", " + x2.ndim() + ")");
+        }
+        int[] a1 = new int[axes];
+        int[] a2 = new int[axes];
+        for (int i = 0; i < axes; i++) {
+            a1[i] = x1.ndim() - axes + i;
+            a2[i] = i;
+        }
+        return tensordot(x1, x2, a1, a2);
+    }
+
+    /**
+     * The tensor contraction of axes {@code axes1} of {@code x1} with axes {@code axes2} of {@code x2}, pairwise
+     * ({@code tensordot(x1, x2, axes=(axes1, axes2))}); the result has the remaining axes of {@code x1}, then of
+     * {@code x2}.
+     */
+    public static CubedArray tensordot(CubedArray x1, CubedArray x2, int[] axes1, int[] axes2) {
+        String op = "tensordot";
+        if (axes1.length != axes2.length) {
+            throw new InvalidArgumentException(op + " of " + x1.name() + " and " + x2.name() + ": axes "
+                    + Arrays.toString(axes1) + " and " + Arrays.toString(axes2) + " differ in number");
+        }
+        int[] n1 = Reduction.normalizeAxes(op, x1, axes1);
+        Reduction.normalizeAxes(op, x2, axes2);
+        char[] l1 = new char[x1.ndim()];
+        char[] l2 = new char[x2.ndim()];
+        char next = 'a';
+        for (int a = 0; a < l1.length; a++) {
+            l1[a] = next++;
+        }
+        Arrays.fill(l2, (char) 0);
+        for (int i = 0; i < axes1.length; i++) {
+            int a1 = Reduction.normalizeAxis(op, x1, axes1[i]);
+            int a2 = Reduction.normalizeAxis(op, x2, axes2[i]);
+            if (x1.shape()[a1] != x2.shape()[a2]) {
+                throw new InvalidArgumentException(op + " of " + x1.name() + " and " + x2.name() + ": axis " + a1
+                        + " of length " + x1.shape()[a1] + " cannot be contracted with axis " + a2 + " of length "
+                        + x2.shape()[a2]);
+            }
+            l2[a2] = l1[a1];
+        }
+        StringBuilder out = new StringBuilder();
+        for (int a = 0; a < l1.length; a++) {
+            if (Arrays.binarySearch(n1, a) < 0) {
+                out.append(l1[a]);
+            }
+        }
+        for (int a = 0; a < l2.length; a++) {
+            if (l2[a] == 0) {
+                l2[a] = next++;
+                out.append(l2[a]);
+            }
+        }
+        return contract(
+                op, x1, new String(l1), x2, new String(l2), out.toString(), ReductionOptions.DEFAULT_SPLIT_EVERY);
+    }
+
+    /** The dot product along the last axis, the other axes broadcast ({@code vecdot}). */
+    public static CubedArray vecdot(CubedArray x1, CubedArray x2) {
+        return vecdot(x1, x2, -1);
+    }
+
+    /**
+     * The dot product of {@code x1} and {@code x2} along {@code axis} (of the broadcast shape, negative counting from
+     * the end), the other axes broadcast ({@code vecdot}, real types: no conjugation is needed).
+     */
+    public static CubedArray vecdot(CubedArray x1, CubedArray x2, int axis) {
+        int nd = Math.max(x1.ndim(), x2.ndim());
+        if (axis < -nd || axis >= nd || x1.ndim() == 0 || x2.ndim() == 0) {
+            throw new InvalidArgumentException("vecdot of " + x1.name() + " and " + x2.name() + ": axis " + axis
+                    + " is out of bounds for shapes " + Arrays.toString(x1.shape()) + " and "
+                    + Arrays.toString(x2.shape()));
+        }
+        int a = axis < 0 ? axis + nd : axis;
+        String letters = Blockwise.letters(nd);
+        String i1 = letters.substring(nd - x1.ndim());
+        String i2 = letters.substring(nd - x2.ndim());
+        char c = letters.charAt(a);
+        if (i1.indexOf(c) < 0 || i2.indexOf(c) < 0) {
+            throw new InvalidArgumentException("vecdot of " + x1.name() + " and " + x2.name() + ": axis " + axis
+                    + " must be an axis of both shapes " + Arrays.toString(x1.shape()) + " and "
+                    + Arrays.toString(x2.shape()));
+        }
+        long len1 = x1.shape()[i1.indexOf(c)];
+        long len2 = x2.shape()[i2.indexOf(c)];
+        if (len1 != len2) {
+            throw new InvalidArgumentException("vecdot of " + x1.name() + " and " + x2.name() + ": axis " + axis
+                    + " has length " + len1 + " and " + len2);
+        }
+        return contract(
+                "vecdot", x1, i1, x2, i2, letters.replace(String.valueOf(c), ""), ReductionOptions.DEFAULT_SPLIT_EVERY);
+    }
+
+    /** The outer product of two 1-d arrays ({@code outer}): {@code out[i, j] = x1[i] · x2[j]}. */
+    public static CubedArray outer(CubedArray x1, CubedArray x2) {
+        if (x1.ndim() != 1 || x2.ndim() != 1) {
+            throw new InvalidArgumentException("outer of " + x1.name() + " and " + x2.name() + ": both must be 1-d, "
+                    + "got shapes " + Arrays.toString(x1.shape()) + " and " + Arrays.toString(x2.shape()));
+        }
+        return contract("outer", x1, "i", x2, "j", "ij", ReductionOptions.DEFAULT_SPLIT_EVERY);
+    }
+
+    /** {@code x} with its last two axes swapped ({@code matrix_transpose}); chunk (…, i, j) becomes (…, j, i). */
+    public static CubedArray matrixTranspose(CubedArray x) {
+        int nd = x.ndim();
+        if (nd < 2) {
+            throw new InvalidArgumentException("matrix_transpose of " + x.name() + ": needs rank 2 or more, got shape "
+                    + Arrays.toString(x.shape()));
+        }
+        String in = Blockwise.letters(nd);
+        String out = in.substring(0, nd - 2) + in.charAt(nd - 1) + in.charAt(nd - 2);
+        return Blockwise.blockwise(new TransposeChunks(), out, x.dtype(), x, in);
+    }
+
+    /**
+     * The contraction of {@code a} (letters {@code ia}) and {@code b} (letters {@code ib}) into letters {@code out}:
+     * one product per pair of chunks, then a tree reduction over the contracted chunk indexes when there are several.
+     */
+    static CubedArray contract(String op, CubedArray a, String ia, CubedArray b, String ib, String out, int split) {
+        DType rt;
+        try {
+            rt = DTypes.resultType(a.dtype(), b.dtype());
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    op + " of " + a.name() + " and " + b.name() + ": data types " + a.dtype() + " and " + b.dtype()
+                            + " have no common type; cast one with astype",
+                    e);
+        }
+        if (rt == DType.BOOL || rt.isComplex()) {
+            throw new InvalidArgumentException(op + " of " + a.name() + " and " + b.name() + ": data type " + rt
+                    + " is not supported; linear algebra here takes integer and real floating-point arrays");
+        }
+        String all = allLetters(ia, ib);
+        List<CubedArray> arrays = Blockwise.unifyChunks(List.of(a, b), new String[] {ia, ib}, all);
+        CubedArray ua = arrays.get(0);
+        CubedArray ub = arrays.get(1);
+        StringBuilder con = new StringBuilder();
+        for (char c : ia.toCharArray()) {
+            if (out.indexOf(c) < 0) {
+                con.append(c);
+            }
+        }
+        long nbK = 1;
+        for (char c : con.toString().toCharArray()) {
+            nbK *= ua.chunks().chunksPerAxis(ia.indexOf(c));
+        }
+        String outP = nbK > 1 ? out + con : out;
+        List<Long> shape = new ArrayList<>();
+        List<Integer> chunks = new ArrayList<>();
+        for (char c : outP.toCharArray()) {
+            boolean contracted = con.indexOf(String.valueOf(c)) >= 0;
+            int pa = ia.indexOf(c);
+            int pb = ib.indexOf(c);
+            CubedArray src = pa >= 0 && (pb < 0 || ua.shape()[pa] != 1) ? ua : ub;
+            int p = src == ua ? pa : pb;
+            if (pa >= 0 && pb >= 0) {
+                long la = ua.shape()[pa];
+                long lb = ub.shape()[pb];
+                if (la != lb && (contracted || (la != 1 && lb != 1))) {
+                    throw new InvalidArgumentException(op + " of " + a.name() + " and " + b.name() + ": shapes "
+                            + Arrays.toString(a.shape()) + " and " + Arrays.toString(b.shape())
+                            + " cannot be broadcast together");
+                }
+            }
+            if (contracted) {
+                shape.add(src.chunks().chunksPerAxis(p));
+                chunks.add(1);
+            } else {
+                shape.add(src.shape()[p]);
+                chunks.add(src.chunkShape()[p]);
+            }
+        }
+        ChunkGrid grid = ChunkGrid.of(
+                shape.stream().mapToLong(Long::longValue).toArray(),
+                chunks.stream().mapToInt(Integer::intValue).toArray());
+        long ae = ua.chunks().chunkSize();
+        long be = ub.chunks().chunkSize();
+        long oe = grid.chunkSize();
+        long extra = 16 * (ae + be + oe) + 8 * Math.min(128L * 256 + 256L * 1024, ae + be);
+        OpNode product = OpNode.blockwise(
+                nbK > 1 ? op + " products" : op,
+                List.of(ua.node(), ub.node()),
+                new IndexKeyFunction(outP, new String[] {ia, ib}, new long[][] {
+                    ua.chunks().chunksPerAxis(), ub.chunks().chunksPerAxis()
+                }),
+                new ContractChunks(ia, ib, out, rt, outP.length() - out.length()),
+                new int[] {1, 1},
+                extra,
+                List.of(rt),
+                List.of(grid),
+                nbK > 1
+                        ? "one product per pair of chunks along the contracted axes (" + nbK
+                                + " per output chunk), summed next"
+                        : null);
+        CubedArray p = CubedArray.of(product.outputs().get(0), a.spec());
+        if (nbK == 1) {
+            return p;
+        }
+        int[] trailing = new int[con.length()];
+        for (int i = 0; i < trailing.length; i++) {
+            trailing[i] = out.length() + i;
+        }
+        return Reduction.reduce(
+                p, ReduceFunction.SUM, ReductionOptions.axis(trailing).dtype(rt).splitEvery(split), op + " sum");
+    }
+
+    private static String allLetters(String ia, String ib) {
+        StringBuilder sb = new StringBuilder(ia);
+        for (char c : ib.toCharArray()) {
+            if (sb.indexOf(String.valueOf(c)) < 0) {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The contraction of one chunk of each operand, with {@code ones} trailing length-1 axes (contracted chunks). */
+    private record ContractChunks(String ia, String ib, String out, DType type, int ones) implements ChunkFunction {
+        @Override
+        public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
+            Chunk r = Contraction.contract(args.chunk(0), ia, args.chunk(1), ib, out, type);
+            if (ones > 0) {
+                int[] s = Arrays.copyOf(r.shape(), r.ndim() + ones);
+                Arrays.fill(s, r.ndim(), s.length, 1);
+                r = Chunk.wrap(r.dtype(), s, r.data());
+            }
+            return new Chunk[] {r};
+        }
+    }
+
+    /** Transposes the last two axes of a chunk. */
+    private record TransposeChunks() implements BlockwiseFunction {
+        @Override
+        public Chunk apply(ChunkArgs args, long[] blockId) {
+            return Contraction.matrixTranspose(args.chunk(0));
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package io.cubed.chunk;
+
+import io.cubed.dtype.DType;
+import io.cubed.error.InvalidArgumentException;
+import java.util.Arrays;
+
+/**
+ * The product of two chunks contracted over shared index letters, einsum-style: {@code contract(a, "bik", b, "bkj",
+ * "bij")} is a batched matrix product. A letter in both inputs and the output is a batch letter (length 1 in one input
+ * broadcasts), in one input and the output a free letter, in both inputs but not the output a contracted (summed)
+ * letter. Each batch is one dense product of the free-letters-of-a × contracted matrix with the contracted ×
+ * free-letters-of-b matrix, done by {@link MatMul}. Integer types multiply in 64 bits and wrap to the result type;
+ * floating types multiply in double and round once.
+ */
+public final class Contraction {
+    private Contraction() {}
+
+    /**
+     * {@code a} (letters {@code ia}) times {@code b} (letters {@code ib}) contracted over their shared letters not in
+     * {@code out}, as a chunk of type {@code rt} with letters {@code out}.
+     *
+     * @throws InvalidArgumentException for letters that do not fit these rules, lengths that differ, or a bool,
+     *     complex or mismatched result type
+     */
+    public static Chunk contract(Chunk a, String ia, Chunk b, String ib, String out, DType rt) {
+        if (rt == DType.BOOL || rt.isComplex()) {
+            throw new InvalidArgumentException("contraction: result type " + rt + " is not supported; integer and real "
+                    + "floating-point types are");
+        }
+        check(a, ia, "first");
+        check(b, ib, "second");
+        StringBuilder batch = new StringBuilder();
+        StringBuilder freeA = new StringBuilder();
+        StringBuilder freeB = new StringBuilder();
+        StringBuilder con = new StringBuilder();
+        for (char c : out.toCharArray()) {
+            boolean inA = ia.indexOf(c) >= 0;
+            boolean inB = ib.indexOf(c) >= 0;
+            if (inA && inB) {
+                batch.append(c);
+            } else if (inA) {
+                freeA.append(c);
+            } else if (inB) {
+                freeB.append(c);
+            } else {
+                throw new InvalidArgumentException("contraction: output letter '" + c + "' is in neither input");
+            }
+        }
+        for (char c : ia.toCharArray()) {
+            if (out.indexOf(c) < 0) {
+                if (ib.indexOf(c) < 0) {
+                    throw new InvalidArgumentException("contraction: letter '" + c
+                            + "' of the first input is in neither the second nor the output");
+                }
+                con.append(c);
+            }
+        }
+        for (char c : ib.toCharArray()) {
+            if (out.indexOf(c) < 0 && ia.indexOf(c) < 0) {
+                throw new InvalidArgumentException(
+                        "contraction: letter '" + c + "' of the second input is in neither the first nor the output");
+            }
+        }
+        int[] outShape = new int[out.length()];
+        for (int i = 0; i < out.length(); i++) {
+            outShape[i] = length(out.charAt(i), a, ia, b, ib, false);
+        }
+        for (char c : con.toString().toCharArray()) {
+            length(c, a, ia, b, ib, true);
+        }
+        int nb = size(batch, a, ia, b, ib);
+        int m = size(freeA, a, ia, b, ib);
+        int n = size(freeB, a, ia, b, ib);
+        int k = size(con, a, ia, b, ib);
+        int[] aB = offsets(batch.toString(), a, ia, b, ib, a, ia);
+        int[] aM = offsets(freeA.toString(), a, ia, b, ib, a, ia);
+        int[] aK = offsets(con.toString(), a, ia, b, ib, a, ia);
+        int[] bB = offsets(batch.toString(), a, ia, b, ib, b, ib);
+        int[] bK = offsets(con.toString(), a, ia, b, ib, b, ib);
+        int[] bN = offsets(freeB.toString(), a, ia, b, ib, b, ib);
+        Chunk result = Chunk.allocate(rt, outShape);
+        int[] oB = offsets(batch.toString(), a, ia, b, ib, result, out);
+        int[] oM = offsets(freeA.toString(), a, ia, b, ib, result, out);
+        int[] oN = offsets(freeB.toString(), a, ia, b, ib, result, out);
+        if (rt.isFloating()) {
+            double[] ad = Casting.toDoubles(a.dtype() == rt ? a : Casting.astype(a, rt));
+            double[] bd = Casting.toDoubles(b.dtype() == rt ? b : Casting.astype(b, rt));
+            double[] r = new double[result.size()];
+            double[] am = new double[m * k];
+            double[] bm = new double[k * n];
+            double[] cm = new double[m * n];
+            for (int t = 0; t < nb; t++) {
+                for (int i = 0; i < m; i++) {
+                    for (int p = 0; p < k; p++) {
+                        am[i * k + p] = ad[aB[t] + aM[i] + aK[p]];
+                    }
+                }
+                for (int p = 0; p < k; p++) {
+                    for (int j = 0; j < n; j++) {
+                        bm[p * n + j] = bd[bB[t] + bK[p] + bN[j]];
+                    }
+                }
+                Arrays.fill(cm, 0);
+                MatMul.multiply(am, 0, bm, 0, cm, 0, m, k, n);
+                for (int i = 0; i < m; i++) {
+                    for (int j = 0; j < n; j++) {
+                        r[oB[t] + oM[i] + oN[j]] = cm[i * n + j];
+                    }
+                }
+            }
+            return Chunk.wrap(rt, outShape, Casting.fromDoubles(r, rt));
+        }
+        long[] al = Casting.toLongs(a.dtype() == rt ? a : Casting.astype(a, rt));
+        long[] bl = Casting.toLongs(b.dtype() == rt ? b : Casting.astype(b, rt));
+        long[] r = new long[result.size()];
+        long[] am = new long[m * k];
+        long[] bm = new long[k * n];
+        long[] cm = new long[m * n];
+        for (int t = 0; t < nb; t++) {
+            for (int i = 0; i < m; i++) {
+                for (int p = 0; p < k; p++) {
+                    am[i * k + p] = al[aB[t] + aM[i] + aK[p]];
+                }
+            }
+            for (int p = 0; p < k; p++) {
+                for (int j = 0; j < n; j++) {
+                    bm[p * n + j] = bl[bB[t] + bK[p] + bN[j]];
+                }
+            }
+            Arrays.fill(cm, 0);
+            MatMul.multiply(am, 0, bm, 0, cm, 0, m, k, n);
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++) {
+                    r[oB[t] + oM[i] + oN[j]] = cm[i * n + j];
+                }
+            }
+        }
+        return Chunk.wrap(rt, outShape, Casting.fromLongs(r, rt));
+    }
+
+    private static void check(Chunk x, String letters, String which) {
+        if (letters.length() != x.ndim()) {
+            throw new InvalidArgumentException("contraction: letters '" + letters + "' of the " + which + " input do "
+                    + "not match its shape " + Arrays.toString(x.shape()));
+        }
+        for (int i = 0; i < letters.length(); i++) {
+            if (letters.indexOf(letters.charAt(i)) != i) {
+                throw new InvalidArgumentException(
+                        "contraction: letter '" + letters.charAt(i) + "' repeats in the " + which + " input");
+            }
+        }
+    }
+
+    /** The length of letter {@code c}: equal in both inputs, or 1 in one of them (broadcast) unless contracted. */
+    private static int length(char c, Chunk a, String ia, Chunk b, String ib, boolean contracted) {
+        int pa = ia.indexOf(c);
+        int pb = ib.indexOf(c);
+        int la = pa >= 0 ? a.shape(pa) : 1;
+        int lb = pb >= 0 ? b.shape(pb) : 1;
+        if (la != lb && (contracted || (la != 1 && lb != 1))) {
+            throw new InvalidArgumentException("contraction: letter '" + c + "' has length " + la + " in the first "
+                    + "input and " + lb + " in the second");
+        }
+        return Math.max(la, lb);
+    }
+
+    private static int size(CharSequence letters, Chunk a, String ia, Chunk b, String ib) {
+        int s = 1;
+        for (int i = 0; i < letters.length(); i++) {
+            s *= length(letters.charAt(i), a, ia, b, ib, false);
+        }
+        return s;
+    }
+
+    /**
+     * For every combination of {@code letters} (C order), the flat offset in {@code x} (letters {@code ix}); a letter
+     * that {@code x} lacks or holds with length 1 contributes 0 (broadcast).
+     */
+    private static int[] offsets(String letters, Chunk a, String ia, Chunk b, String ib, Chunk x, String ix) {
+        int count = size(letters, a, ia, b, ib);
+        int[] stride = Chunk.strides(x.shape());
+        int[] off = new int[count];
+        int[] lengths = new int[letters.length()];
+        int[] steps = new int[letters.length()];
+        for (int l = 0; l < letters.length(); l++) {
+            lengths[l] = length(letters.charAt(l), a, ia, b, ib, false);
+            int p = ix.indexOf(letters.charAt(l));
+            steps[l] = p >= 0 && x.shape(p) != 1 ? stride[p] : 0;
+        }
+        for (int i = 0; i < count; i++) {
+            int rest = i;
+            int o = 0;
+            for (int l = letters.length() - 1; l >= 0; l--) {
+                o += (rest % lengths[l]) * steps[l];
+                rest /= lengths[l];
+            }
+            off[i] = o;
+        }
+        return off;
+    }
+
+    /** {@code x} with its last two axes swapped (each matrix transposed), as a new chunk. */
+    public static Chunk matrixTranspose(Chunk x) {
+        int nd = x.ndim();
+        if (nd < 2) {
+            throw new InvalidArgumentException(
+                    "matrix_transpose needs a chunk of rank 2 or more, got shape " + Arrays.toString(x.shape()));
+        }
+        int[] s = x.shape();
+        int rows = s[nd - 2];
+        int cols = s[nd - 1];
+        int[] t = s.clone();
+        t[nd - 2] = cols;
+        t[nd - 1] = rows;
+        Chunk out = Chunk.allocate(x.dtype(), t);
+        int slots = x.dtype().slotsPerElement();
+        int matrix = rows * cols;
+        int count = matrix == 0 ? 0 : x.size() / matrix;
+        Object src = x.data();
+        Object dst = out.data();
+        for (int b = 0; b < count; b++) {
+            int base = b * matrix;
+            for (int i = 0; i < rows; i++) {
+                for (int j = 0; j < cols; j++) {
+                    System.arraycopy(src, (base + i * cols + j) * slots, dst, (base + j * rows + i) * slots, slots);
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,139 @@
+package io.cubed.primitive;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.chunk.ReduceLayout;
+import io.cubed.chunk.Reducer;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.grid.ChunkGrid;
+import java.util.Iterator;
+
+/**
+ * The chunk function of one round of a tree reduction. The first round reads input chunks one at a time and
+ * accumulates each into a state; later rounds read states (one chunk per field, one group at a time) and combine them.
+ * Every round but the last writes the state (one output per field); the last writes the aggregated result, without
+ * the reduced axes unless {@code keepdims}. Memory: one input chunk (per field) and two states at a time.
+ */
+public final class PartialReduceFunction implements ChunkFunction {
+    private static final long serialVersionUID = 1L;
+
+    private final Reducer reducer;
+    private final ChunkGrid inputGrid;
+    private final boolean[] reduced;
+    private final int[] stateLength;
+    private final boolean first;
+    private final boolean last;
+    private final boolean keepdims;
+    private final int argAxis;
+    private final long[] arrayShape;
+    private final int groupAxis;
+    private final int numGroups;
+
+    /**
+     * A round reading {@code inputGrid}-chunked inputs (the array in the first round, states after), reducing the axes
+     * where {@code reduced} is true to {@code stateLength[a]} elements per chunk (1, or the number of groups on the
+     * group axis); {@code argAxis} and {@code arrayShape} give arg reductions their indexes; {@code groupAxis} is -1
+     * or the axis whose elements a second input labels with groups {@code [0, numGroups)}.
+     */
+    public PartialReduceFunction(
+            Reducer reducer,
+            ChunkGrid inputGrid,
+            boolean[] reduced,
+            boolean first,
+            boolean last,
+            boolean keepdims,
+            int argAxis,
+            long[] arrayShape,
+            int groupAxis,
+            int numGroups) {
+        this.reducer = reducer;
+        this.inputGrid = inputGrid;
+        this.reduced = reduced.clone();
+        this.first = first;
+        this.last = last;
+        this.keepdims = keepdims;
+        this.argAxis = argAxis;
+        this.arrayShape = arrayShape.clone();
+        this.groupAxis = groupAxis;
+        this.numGroups = numGroups;
+        this.stateLength = new int[reduced.length];
+        for (int a = 0; a < reduced.length; a++) {
+            stateLength[a] = a == groupAxis ? numGroups : 1;
+        }
+    }
+
+    @Override
+    public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
+        int nd = reduced.length;
+        int[] stateShape = new int[nd];
+        int o = 0;
+        for (int a = 0; a < nd; a++) {
+            boolean dropped = last && !keepdims && reduced[a] && a != groupAxis;
+            long c = dropped ? 0 : outputCoords[o++];
+            if (reduced[a]) {
+                stateShape[a] = stateLength[a];
+            } else {
+                long len = inputGrid.shape(a) - c * inputGrid.chunkShape(a);
+                stateShape[a] = (int) Math.min(inputGrid.chunkShape(a), len);
+            }
+        }
+        Chunk[] state = reducer.identity(stateShape);
+        int n = args.count(0);
+        if (first) {
+            Iterator<Chunk> chunks = args.iterator(0);
+            Iterator<Chunk> labels = groupAxis >= 0 ? args.iterator(1) : null;
+            for (int k = 0; k < n; k++) {
+                Chunk x = chunks.next();
+                long[] offset = inputGrid.chunkOffset(args.key(0, k));
+                ReduceLayout layout;
+                try {
+                    layout = groupAxis >= 0
+                            ? ReduceLayout.groups(nd, groupAxis, labelsOf(labels.next()), numGroups, offset[groupAxis])
+                            : ReduceLayout.of(reduced, offset, arrayShape, argAxis);
+                } catch (InvalidArgumentException e) {
+                    throw new InvalidArgumentException(
+                            "groupby_" + reducer.function().pythonName() + ": " + e.getMessage(), e);
+                }
+                reducer.accumulate(state, x, layout);
+            }
+        } else {
+            int fields = args.size();
+            @SuppressWarnings("unchecked")
+            Iterator<Chunk>[] its = new Iterator[fields];
+            for (int j = 0; j < fields; j++) {
+                its[j] = args.iterator(j);
+            }
+            for (int k = 0; k < n; k++) {
+                Chunk[] other = new Chunk[fields];
+                for (int j = 0; j < fields; j++) {
+                    other[j] = its[j].next();
+                }
+                reducer.combine(state, other);
+            }
+        }
+        if (!last) {
+            return state;
+        }
+        Chunk result = reducer.aggregate(state);
+        if (!keepdims) {
+            int[] squeezed = new int[o];
+            int s = 0;
+            for (int a = 0; a < nd; a++) {
+                if (!reduced[a] || a == groupAxis) {
+                    squeezed[s++] = stateShape[a];
+                }
+            }
+            result = Chunk.wrap(result.dtype(), squeezed, result.data());
+        }
+        return new Chunk[] {result};
+    }
+
+    /** The group labels of a chunk of an integer label array, as ints. */
+    private static int[] labelsOf(Chunk c) {
+        int[] out = new int[c.size()];
+        for (int i = 0; i < out.length; i++) {
+            long v = c.getLong(i);
+            out[i] = v < Integer.MIN_VALUE || v > Integer.MAX_VALUE ? Integer.MIN_VALUE : (int) v;
+        }
+        return out;
+    }
+}

@@ -1,0 +1,295 @@
+package io.cubed.array;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cubed.Cubed;
+import io.cubed.chunk.Chunk;
+import io.cubed.chunk.Contraction;
+import io.cubed.chunk.MatMul;
+import io.cubed.dtype.DType;
+import io.cubed.plan.Computation;
+import io.cubed.plan.OpNode;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.LocalExecutor;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Linear algebra against plain triple loops: the chunk kernel, contractions, and the array functions. */
+class LinearAlgebraTest {
+    @TempDir
+    Path tmp;
+
+    private Spec spec(long allowed) {
+        return Spec.builder()
+                .workDir(tmp.resolve("work").toString())
+                .allowedMem(allowed)
+                .reservedMem(0)
+                .executor(new LocalExecutor(2, 1, 0))
+                .build();
+    }
+
+    private static double[] random(int n, long seed) {
+        Random r = new Random(seed);
+        double[] d = new double[n];
+        for (int i = 0; i < n; i++) {
+            d[i] = r.nextDouble() * 2 - 1;
+        }
+        return d;
+    }
+
+    /** C = A·B for row-major A (m×k), B (k×n), in the plainest loop. */
+    private static double[] naive(double[] a, double[] b, int m, int k, int n) {
+        double[] c = new double[m * n];
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                double s = 0;
+                for (int p = 0; p < k; p++) {
+                    s += a[i * k + p] * b[p * n + j];
+                }
+                c[i * n + j] = s;
+            }
+        }
+        return c;
+    }
+
+    @Test
+    void blockedKernelEqualsTheTripleLoopOnEdgeAndMultiBlockSizes() {
+        int[][] sizes = {{1, 1, 1}, {3, 5, 7}, {4, 4, 4}, {17, 1, 9}, {1, 300, 1}, {130, 260, 1030}, {67, 513, 5}};
+        long seed = 1;
+        for (int[] s : sizes) {
+            int m = s[0];
+            int k = s[1];
+            int n = s[2];
+            double[] a = random(m * k, seed++);
+            double[] b = random(k * n, seed++);
+            double[] c = new double[m * n];
+            c[0] = 1; // accumulates into C
+            MatMul.multiply(a, 0, b, 0, c, 0, m, k, n);
+            double[] e = naive(a, b, m, k, n);
+            e[0] += 1;
+            for (int i = 0; i < e.length; i++) {
+                assertThat(c[i])
+                        .as("%s element %d", java.util.Arrays.toString(s), i)
+                        .isCloseTo(e[i], org.assertj.core.data.Offset.offset(1e-10 * Math.max(1, k)));
+            }
+        }
+        long[] la = {1, 2, 3, 4, 5, 6};
+        long max = Long.valueOf(Long.MAX_VALUE);
+        long[] lb = {max, 1, 1, 1, 1, 1};
+        long[] lc = new long[4];
+        MatMul.multiply(la, 0, lb, 0, lc, 0, 2, 3, 2);
+        assertThat(lc).containsExactly(max + 5, 6, 4 * max + 11, 15);
+    }
+
+    @Test
+    void chunkContractionBroadcastsBatchesAndContractsSeveralLetters() {
+        Chunk a = Chunk.wrap(DType.FLOAT64, new int[] {1, 2, 3}, random(6, 5));
+        Chunk b = Chunk.wrap(DType.FLOAT64, new int[] {4, 3, 2}, random(24, 6));
+        Chunk r = Contraction.contract(a, "bik", b, "bkj", "bij", DType.FLOAT64);
+        assertThat(r.shape()).containsExactly(4, 2, 2);
+        for (int t = 0; t < 4; t++) {
+            double[] e = naive(a.doubles(), java.util.Arrays.copyOfRange(b.doubles(), 6 * t, 6 * t + 6), 2, 3, 2);
+            for (int i = 0; i < 4; i++) {
+                assertThat(r.doubles()[4 * t + i]).isCloseTo(e[i], org.assertj.core.data.Offset.offset(1e-12));
+            }
+        }
+        // Two contracted letters, output letters reordered: out[j, i] = sum_{k, l} a[i, k, l] b[l, k, j].
+        Chunk x = Chunk.wrap(DType.FLOAT64, new int[] {2, 3, 4}, random(24, 7));
+        Chunk y = Chunk.wrap(DType.FLOAT64, new int[] {4, 3, 5}, random(60, 8));
+        Chunk z = Contraction.contract(x, "ikl", y, "lkj", "ji", DType.FLOAT64);
+        for (int j = 0; j < 5; j++) {
+            for (int i = 0; i < 2; i++) {
+                double s = 0;
+                for (int k = 0; k < 3; k++) {
+                    for (int l = 0; l < 4; l++) {
+                        s += x.doubles()[i * 12 + k * 4 + l] * y.doubles()[l * 15 + k * 5 + j];
+                    }
+                }
+                assertThat(z.doubles()[j * 2 + i]).isCloseTo(s, org.assertj.core.data.Offset.offset(1e-12));
+            }
+        }
+        assertThatThrownBy(() -> Contraction.contract(x, "ikl", y, "lkj", "jiq", DType.FLOAT64))
+                .hasMessageContaining("output letter 'q' is in neither input");
+        Chunk t = Contraction.matrixTranspose(Chunk.wrap(DType.INT32, new int[] {2, 3}, new int[] {1, 2, 3, 4, 5, 6}));
+        assertThat(t.shape()).containsExactly(3, 2);
+        assertThat(t.ints()).containsExactly(1, 4, 2, 5, 3, 6);
+    }
+
+    private static Chunk matrix(DType t, int[] shape, long seed) {
+        return ReferenceReductions.random(t, shape, seed, 0);
+    }
+
+    /** matmul of two stacks by the standard's rules, in plain loops over doubles. */
+    private static double[] referenceMatmul(Chunk a, Chunk b, int batch, boolean broadcastA, int m, int k, int n) {
+        double[] out = new double[batch * m * n];
+        for (int t = 0; t < batch; t++) {
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++) {
+                    double s = 0;
+                    for (int p = 0; p < k; p++) {
+                        int ta = broadcastA ? 0 : t;
+                        s += a.getDouble(ta * m * k + i * k + p) * b.getDouble(t * k * n + p * n + j);
+                    }
+                    out[t * m * n + i * n + j] = s;
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void matmulOnSeveralChunkingsBatchedAndOneDimensional() {
+        Spec spec = spec(50_000_000);
+        Chunk a = matrix(DType.FLOAT64, new int[] {7, 9}, 1);
+        Chunk b = matrix(DType.FLOAT64, new int[] {9, 5}, 2);
+        double[] e = referenceMatmul(a, b, 1, false, 7, 9, 5);
+        int[][][] chunkings = {{{7, 9}, {9, 5}}, {{3, 4}, {4, 2}}, {{2, 1}, {1, 5}}, {{7, 2}, {3, 5}}};
+        for (int[][] c : chunkings) {
+            CubedArray x = Cubed.asarray(a, spec, c[0]);
+            CubedArray y = Cubed.asarray(b, spec, c[1]);
+            Chunk r = LinearAlgebra.matmul(x, y).compute();
+            assertThat(r.shape()).containsExactly(7, 5);
+            assertClose(r.doubles(), e, "chunks " + java.util.Arrays.deepToString(c));
+        }
+        // Batched with broadcasting: (1, 7, 9) @ (3, 9, 5) -> (3, 7, 5).
+        Chunk a3 = Chunk.wrap(DType.FLOAT64, new int[] {1, 7, 9}, a.doubles());
+        Chunk b3 = matrix(DType.FLOAT64, new int[] {3, 9, 5}, 3);
+        Chunk r3 = LinearAlgebra.matmul(Cubed.asarray(a3, spec, 1, 3, 4), Cubed.asarray(b3, spec, 2, 4, 2))
+                .compute();
+        assertThat(r3.shape()).containsExactly(3, 7, 5);
+        assertClose(r3.doubles(), referenceMatmul(a3, b3, 3, true, 7, 9, 5), "batched");
+        // 1-d rules: (9) @ (9, 5) -> (5); (7, 9) @ (9) -> (7); (9) @ (9) -> ().
+        Chunk v = matrix(DType.FLOAT64, new int[] {9}, 4);
+        CubedArray cv = Cubed.asarray(v, spec, 4);
+        Chunk vm = LinearAlgebra.matmul(cv, Cubed.asarray(b, spec, 4, 2)).compute();
+        assertThat(vm.shape()).containsExactly(5);
+        assertClose(vm.doubles(), referenceMatmul(v, b, 1, false, 1, 9, 5), "vector @ matrix");
+        Chunk mv = LinearAlgebra.matmul(Cubed.asarray(a, spec, 3, 4), cv).compute();
+        assertThat(mv.shape()).containsExactly(7);
+        assertClose(mv.doubles(), referenceMatmul(a, v, 1, false, 7, 9, 1), "matrix @ vector");
+        Chunk vv = LinearAlgebra.matmul(cv, cv).compute();
+        assertThat(vv.shape()).isEmpty();
+        assertClose(vv.doubles(), referenceMatmul(v, v, 1, false, 1, 9, 1), "vector @ vector");
+    }
+
+    private static void assertClose(double[] actual, double[] expected, String what) {
+        assertThat(actual).as(what).hasSameSizeAs(expected);
+        for (int i = 0; i < expected.length; i++) {
+            assertThat(actual[i])
+                    .as(what + " element " + i)
+                    .isCloseTo(expected[i], org.assertj.core.data.Offset.offset(1e-12));
+        }
+    }
+
+    @Test
+    void integerMatmulWrapsInItsTypeAndMixedTypesPromote() {
+        Spec spec = spec(50_000_000);
+        int max = Integer.valueOf(Integer.MAX_VALUE);
+        Chunk a = Chunk.wrap(DType.INT32, new int[] {2, 2}, new int[] {max, 1, 2, 3});
+        Chunk b = Chunk.wrap(DType.INT32, new int[] {2, 2}, new int[] {2, 0, 0, 1});
+        Chunk r = LinearAlgebra.matmul(Cubed.asarray(a, spec, 1, 1), Cubed.asarray(b, spec, 1, 1))
+                .compute();
+        assertThat(r.dtype()).isEqualTo(DType.INT32);
+        assertThat(r.ints()).containsExactly(max * 2, 1, 4, 3);
+        Chunk c8 = Chunk.wrap(DType.INT8, new int[] {1, 2}, new byte[] {100, 100});
+        Chunk c16 = Chunk.wrap(DType.INT16, new int[] {2, 1}, new short[] {100, 100});
+        Chunk m = LinearAlgebra.matmul(Cubed.asarray(c8, spec, 1, 1), Cubed.asarray(c16, spec, 1, 1))
+                .compute();
+        assertThat(m.dtype()).isEqualTo(DType.INT16);
+        assertThat(m.shorts()).containsExactly((short) 20000);
+        Chunk f = Chunk.wrap(DType.FLOAT32, new int[] {1, 2}, new float[] {0.5f, 0.25f});
+        CubedArray fa = Cubed.asarray(f, spec, 1, 1);
+        Chunk g = LinearAlgebra.matmul(fa, LinearAlgebra.matrixTranspose(fa)).compute();
+        assertThat(g.dtype()).isEqualTo(DType.FLOAT32);
+        assertThat(g.floats()).containsExactly(0.3125f);
+    }
+
+    @Test
+    void tensordotVecdotOuterAndTranspose() {
+        Spec spec = spec(50_000_000);
+        Chunk a = matrix(DType.FLOAT64, new int[] {4, 5, 6}, 11);
+        Chunk b = matrix(DType.FLOAT64, new int[] {5, 6, 3}, 12);
+        CubedArray x = Cubed.asarray(a, spec, 3, 2, 4);
+        CubedArray y = Cubed.asarray(b, spec, 2, 4, 2);
+        Chunk t = LinearAlgebra.tensordot(x, y, 2).compute();
+        assertThat(t.shape()).containsExactly(4, 3);
+        assertClose(t.doubles(), referenceMatmul(a, b, 1, false, 4, 30, 3), "tensordot axes=2");
+        // axes ([1], [0]): (4, 5, 6) . (5, 6, 3) -> (4, 6, 6, 3).
+        Chunk t1 = LinearAlgebra.tensordot(x, y, new int[] {1}, new int[] {0}).compute();
+        assertThat(t1.shape()).containsExactly(4, 6, 6, 3);
+        double s = 0;
+        for (int k = 0; k < 5; k++) {
+            s += a.doubles()[2 * 30 + k * 6 + 3] * b.doubles()[k * 18 + 4 * 3 + 1];
+        }
+        assertThat(t1.doubles()[((2 * 6 + 3) * 6 + 4) * 3 + 1])
+                .isCloseTo(s, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(LinearAlgebra.tensordot(x, y, 0).shape()).containsExactly(4, 5, 6, 5, 6, 3);
+
+        // vecdot along the last axis with broadcasting: (4, 5, 6) . (6) -> (4, 5).
+        Chunk v = matrix(DType.FLOAT64, new int[] {6}, 13);
+        Chunk vd = LinearAlgebra.vecdot(x, Cubed.asarray(v, spec, 4)).compute();
+        assertThat(vd.shape()).containsExactly(4, 5);
+        assertClose(vd.doubles(), referenceMatmul(a, v, 1, false, 20, 6, 1), "vecdot");
+        Chunk vd0 = LinearAlgebra.vecdot(x, x, 0).compute();
+        assertThat(vd0.shape()).containsExactly(5, 6);
+        double s0 = 0;
+        for (int i = 0; i < 4; i++) {
+            s0 += a.doubles()[i * 30 + 7] * a.doubles()[i * 30 + 7];
+        }
+        assertThat(vd0.doubles()[7]).isCloseTo(s0, org.assertj.core.data.Offset.offset(1e-12));
+
+        Chunk o = LinearAlgebra.outer(Cubed.asarray(v, spec, 4), Cubed.asarray(v, spec, 5))
+                .compute();
+        assertThat(o.shape()).containsExactly(6, 6);
+        assertThat(o.doubles()[2 * 6 + 5]).isEqualTo(v.doubles()[2] * v.doubles()[5]);
+
+        Chunk tr = LinearAlgebra.matrixTranspose(x).compute();
+        assertThat(tr.shape()).containsExactly(4, 6, 5);
+        assertThat(tr.doubles()[(3 * 6 + 4) * 5 + 2]).isEqualTo(a.doubles()[(3 * 5 + 2) * 6 + 4]);
+    }
+
+    @Test
+    void aContractionOverManyChunksIsATreeReductionWithinAllowedMem() {
+        long allowed = 100_000;
+        Spec spec = spec(allowed);
+        Chunk a = matrix(DType.FLOAT64, new int[] {8, 200}, 21);
+        Chunk b = matrix(DType.FLOAT64, new int[] {200, 8}, 22);
+        CubedArray x = Cubed.asarray(a, spec, 8, 10);
+        CubedArray y = Cubed.asarray(b, spec, 10, 8);
+        CubedArray r = LinearAlgebra.matmul(x, y);
+        Computation c = Computation.prepare(spec, List.of(r.node()), Map.of());
+        // 20 chunks along k: products (1 x 20 x 1 tasks), then the sum over k in rounds 20 -> 5 -> 2 -> 1.
+        assertThat(c.plan().ops())
+                .extracting(OpNode::name)
+                .containsExactly(
+                        "matmul products", "matmul sum round 1/3", "matmul sum round 2/3", "matmul sum round 3/3");
+        assertThat(c.plan().ops().get(0).numTasks()).isEqualTo(20);
+        assertThat(c.projectedMemBytes().values()).allSatisfy(m -> assertThat(m).isLessThanOrEqualTo(allowed));
+        assertClose(r.compute().doubles(), referenceMatmul(a, b, 1, false, 8, 200, 8), "matmul over 20 k chunks");
+    }
+
+    @Test
+    void errorsNameTheOperationArraysAndShapes() {
+        Spec spec = spec(50_000_000);
+        CubedArray x = Creation.ones(new long[] {3, 4}, new int[] {2, 2}, DType.FLOAT64, spec);
+        CubedArray y = Creation.ones(new long[] {5, 2}, new int[] {2, 2}, DType.FLOAT64, spec);
+        assertThatThrownBy(() -> LinearAlgebra.matmul(x, y))
+                .hasMessageContaining("matmul of " + x.name() + " and " + y.name())
+                .hasMessageContaining("do not align: 4 (last axis of the first) != 5");
+        CubedArray s = Creation.ones(new long[0], new int[0], DType.FLOAT64, spec);
+        assertThatThrownBy(() -> LinearAlgebra.matmul(s, y)).hasMessageContaining("rank 1 or more");
+        CubedArray bools = Creation.ones(new long[] {4, 3}, new int[] {2, 2}, DType.BOOL, spec);
+        assertThatThrownBy(() -> LinearAlgebra.matmul(x, bools)).hasMessageContaining("no common type");
+        CubedArray c = Creation.ones(new long[] {4}, new int[] {2}, DType.COMPLEX128, spec);
+        assertThatThrownBy(() -> LinearAlgebra.outer(c, c)).hasMessageContaining("complex128 is not supported");
+        assertThatThrownBy(() -> LinearAlgebra.tensordot(x, y, new int[] {1}, new int[] {0}))
+                .hasMessageContaining("axis 1 of length 4 cannot be contracted with axis 0 of length 5");
+        assertThatThrownBy(() -> LinearAlgebra.vecdot(x, y)).hasMessageContaining("has length 4 and 2");
+        assertThatThrownBy(() -> LinearAlgebra.matrixTranspose(c)).hasMessageContaining("needs rank 2 or more");
+    }
+}
