@@ -77,6 +77,30 @@ public final class OpNode {
                 null);
     }
 
+    /** As {@link #blockwise}, one output chunk per task, with a line of {@code detail} for {@link Plan#explain}. */
+    public static OpNode blockwise(
+            String name,
+            List<ArrayNode> inputs,
+            KeyFunction keyFunction,
+            ChunkFunction function,
+            int[] chunksHeldPerInput,
+            long extraMemBytes,
+            List<DType> outputDtypes,
+            List<ChunkGrid> outputGrids,
+            String detail) {
+        return blockwise(
+                name,
+                inputs,
+                keyFunction,
+                function,
+                chunksHeldPerInput,
+                extraMemBytes,
+                outputDtypes,
+                outputGrids,
+                null,
+                detail);
+    }
+
     /**
      * As {@link #blockwise}, with tasks that each compute a box of {@code chunksPerTask} output chunks per axis
      * ({@code null}: one chunk per task; the chunk function must then override {@link

@@ -11,6 +11,7 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.MemoryBudgetExceededException;
 import io.cubed.error.TaskFailedException;
 import io.cubed.plan.Computation;
+import io.cubed.plan.FusionOptions;
 import io.cubed.plan.OpNode;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.Callback;
@@ -367,7 +368,8 @@ class ReductionTest {
         Spec spec = spec(allowed);
         CubedArray x = Creation.ones(new long[] {100, 10}, new int[] {1, 10}, DType.UINT8, spec);
         CubedArray s = Statistical.sum(x, ReductionOptions.axis(0));
-        Computation c = Computation.prepare(spec, List.of(s.node()), Map.of());
+        // Each round as its own operation (fusion could run round 1 inside round 2's tasks; see FusionTest).
+        Computation c = Computation.prepare(spec, List.of(s.node()), Map.of(), FusionOptions.disabled());
         List<OpNode> ops = c.plan().ops();
         assertThat(ops).hasSize(4);
         assertThat(ops).extracting(OpNode::numTasks).containsExactly(25L, 7L, 2L, 1L);
@@ -387,11 +389,18 @@ class ReductionTest {
                 measured.merge(event.stage().id(), event.stage().projectedMemBytes(), Math::max);
             }
         };
-        Chunk r = Cubed.compute(List.of(s), record).get(0);
+        Chunk r = Cubed.compute(
+                        List.of(s), ComputeOptions.builder().optimize(false).build(), record)
+                .get(0);
         assertThat(r.dtype()).isEqualTo(DType.UINT64);
         assertThat(r.longs()).containsOnly(100L).hasSize(10);
         assertThat(measured).hasSize(4);
         assertThat(measured.values()).allSatisfy(m -> assertThat(m).isLessThanOrEqualTo(allowed));
+        // Fused, the same result within the same budget.
+        Chunk fused = Cubed.compute(
+                        List.of(s), ComputeOptions.builder().optimize(true).build())
+                .get(0);
+        assertThat(fused.longs()).containsOnly(100L).hasSize(10);
     }
 
     @Test
