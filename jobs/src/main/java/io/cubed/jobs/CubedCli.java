@@ -14,7 +14,13 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         version = "cubed 0.1.0-SNAPSHOT",
         description = "Bounded-memory processing of Zarr arrays.",
-        subcommands = {InfoCommand.class, CopyCommand.class, RechunkCommand.class, DemoCommand.class})
+        subcommands = {
+            InfoCommand.class,
+            CopyCommand.class,
+            RechunkCommand.class,
+            DemoCommand.class,
+            io.cubed.jobs.bench.BenchCommand.class
+        })
 public final class CubedCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

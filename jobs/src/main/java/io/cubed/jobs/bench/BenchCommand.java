@@ -1,0 +1,106 @@
+package io.cubed.jobs.bench;
+
+import io.cubed.plan.Spec;
+import io.cubed.runtime.LocalExecutor;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cubed bench}: runs the workloads W1–W5 on generated data and writes {@code report.md}, {@code results.csv},
+ * {@code memory.csv} and {@code report.svg} to the output directory.
+ */
+@Command(
+        name = "bench",
+        description = "Benchmark workloads against the raw I/O and codec limit, with measured vs projected memory.")
+public final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--dir", paramLabel = "DIR", description = "Where inputs (kept for reuse) and scratch arrays go.")
+    Path dir = Path.of(System.getProperty("java.io.tmpdir"), "cubed-bench");
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Where the report goes (default: DIR/report).")
+    Path out;
+
+    @Option(names = "--workloads", split = ",", paramLabel = "W", description = "Subset, e.g. W1,W3 (default: all).")
+    List<String> workloads = new ArrayList<>();
+
+    @Option(names = "--scale", description = "Size factor (default 1: about 10 minutes on 2 cores).")
+    double scale = 1.0;
+
+    @Option(names = "--smoke", description = "Tiny inputs: checks that everything runs, in seconds.")
+    boolean smoke;
+
+    @Option(names = "--threads", description = "Tasks at the same time (default: cores).")
+    int threads = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--allowed-mem", paramLabel = "SIZE", description = "Memory per task (default: ${DEFAULT-VALUE}).")
+    String allowedMem = "1GB";
+
+    @Option(
+            names = "--reserved-mem",
+            paramLabel = "SIZE",
+            description = "Reserved per task (default: ${DEFAULT-VALUE}).")
+    String reservedMem = "100MB";
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec cli;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter log = cli.commandLine().getOut();
+        List<Workload> chosen = new ArrayList<>();
+        for (Workload w : Workloads.all()) {
+            if (workloads.isEmpty() || workloads.contains(w.id())) {
+                chosen.add(w);
+            }
+        }
+        if (chosen.isEmpty()) {
+            throw new io.cubed.error.InvalidArgumentException(
+                    "bench: no workload among " + workloads + "; choose from W1, W2, W3, W4, W5");
+        }
+        Files.createDirectories(dir);
+        Spec spec = Spec.builder()
+                .workDir(dir.resolve("work").toString())
+                .allowedMem(allowedMem)
+                .reservedMem(reservedMem)
+                .executor(new LocalExecutor(Math.max(1, threads), 3))
+                .build();
+        BenchData.Size size = BenchData.Size.of(scale, smoke);
+        List<BenchSuite.Result> results = BenchSuite.run(chosen, spec, size, dir, threads, log);
+        long reserved = spec.reservedMem().bytes();
+        long baseline = BenchSuite.measureBaselineHeap();
+        String header = String.format(
+                Locale.ROOT,
+                "## cubed bench, %s%n%n%s, %d threads, allowedMem %s, reservedMem %s, Java %s, %d cores, max heap %.0f MB"
+                        + ", %s",
+                LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME),
+                smoke ? "smoke sizes" : "scale " + scale,
+                threads,
+                allowedMem,
+                reservedMem,
+                System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() / 1e6,
+                "in-process executor");
+        Path report = out != null ? out : dir.resolve("report");
+        Files.createDirectories(report);
+        String md = BenchReport.markdown(results, header, reserved, baseline);
+        Files.writeString(report.resolve("report.md"), md, StandardCharsets.UTF_8);
+        Files.writeString(report.resolve("results.csv"), BenchReport.csv(results), StandardCharsets.UTF_8);
+        Files.writeString(
+                report.resolve("memory.csv"), BenchReport.memoryCsv(results, reserved), StandardCharsets.UTF_8);
+        Files.writeString(report.resolve("report.svg"), BenchReport.svg(results, reserved), StandardCharsets.UTF_8);
+        log.println();
+        log.println(md);
+        log.println("report: " + report.toAbsolutePath());
+        return 0;
+    }
+}

@@ -1,0 +1,221 @@
+package io.cubed.jobs.bench;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The report of a bench run: a Markdown table, CSV files and an SVG plot. */
+final class BenchReport {
+    private BenchReport() {}
+
+    private static String mb(long bytes) {
+        return String.format(Locale.ROOT, "%.1f", bytes / 1e6);
+    }
+
+    /** True when the largest measured allocation of a stage's tasks stays within its projection minus the reserve. */
+    static boolean within(StageRecorder.StageFigures s, long reserved) {
+        return s.maxAllocatedBytes < 0 || s.maxAllocatedBytes <= s.projectedMemBytes - reserved;
+    }
+
+    static String markdown(List<BenchSuite.Result> results, String header, long reserved, long baselineHeap) {
+        StringBuilder sb = new StringBuilder(header).append("\n\n");
+        sb.append("| workload | what | wall s | input MB | MB/s of input | read MB | written MB | intermediate MB"
+                + " | tasks | raw limit s | limit / wall |\n");
+        sb.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (BenchSuite.Result r : results) {
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %.2f | %s | %.0f | %s | %s | %s | %d | %.2f | %.2f |%n",
+                    r.id(),
+                    r.description(),
+                    r.seconds(),
+                    mb(r.inputBytes()),
+                    r.inputBytes() / 1e6 / r.seconds(),
+                    mb(r.bytesRead()),
+                    mb(r.bytesWritten()),
+                    mb(r.intermediateBytes()),
+                    r.tasks(),
+                    r.limitSeconds(),
+                    r.efficiency()));
+        }
+        sb.append("\nMemory per task: the projection (with and without reservedMem ")
+                .append(mb(reserved))
+                .append(" MB) against the largest heap allocation measured in one task, which bounds the task's live"
+                        + " memory from above. Baseline heap of this JVM at rest: ")
+                .append(mb(baselineHeap))
+                .append(" MB.\n\n");
+        sb.append(
+                "| workload | operation | tasks | projected MB | projected − reserved MB | max allocated MB | within |\n");
+        sb.append("|---|---|---|---|---|---|---|\n");
+        for (BenchSuite.Result r : results) {
+            for (StageRecorder.StageFigures s : r.stages()) {
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %s %s | %d | %s | %s | %s | %s |%n",
+                        r.id(),
+                        s.id,
+                        s.name.replace("|", "/"),
+                        s.tasks,
+                        mb(s.projectedMemBytes),
+                        mb(s.projectedMemBytes - reserved),
+                        s.maxAllocatedBytes < 0 ? "n/a" : mb(s.maxAllocatedBytes),
+                        within(s, reserved) ? "yes" : "**NO**"));
+            }
+        }
+        return sb.toString();
+    }
+
+    static String csv(List<BenchSuite.Result> results) {
+        StringBuilder sb = new StringBuilder(
+                "workload,seconds,input_bytes,bytes_read,bytes_written,intermediate_bytes,output_bytes,tasks,"
+                        + "limit_seconds,efficiency\n");
+        for (BenchSuite.Result r : results) {
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%s,%.6f,%d,%d,%d,%d,%d,%d,%.6f,%.6f%n",
+                    r.id(),
+                    r.seconds(),
+                    r.inputBytes(),
+                    r.bytesRead(),
+                    r.bytesWritten(),
+                    r.intermediateBytes(),
+                    r.outputBytes(),
+                    r.tasks(),
+                    r.limitSeconds(),
+                    r.efficiency()));
+        }
+        return sb.toString();
+    }
+
+    static String memoryCsv(List<BenchSuite.Result> results, long reserved) {
+        StringBuilder sb =
+                new StringBuilder("workload,stage,tasks,bytes_read,bytes_written,projected_bytes,reserved_bytes,"
+                        + "max_allocated_bytes,within\n");
+        for (BenchSuite.Result r : results) {
+            for (StageRecorder.StageFigures s : r.stages()) {
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "%s,%s,%d,%d,%d,%d,%d,%d,%s%n",
+                        r.id(),
+                        s.id,
+                        s.tasks,
+                        s.bytesRead,
+                        s.bytesWritten,
+                        s.projectedMemBytes,
+                        reserved,
+                        s.maxAllocatedBytes,
+                        within(s, reserved)));
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Two bar charts: limit / wall per workload (1 = the raw limit), and per operation the largest measured allocation
+     * as a fraction of the projection minus the reserve (above 1 would flag a task).
+     */
+    static String svg(List<BenchSuite.Result> results, long reserved) {
+        int barW = 36;
+        int gap = 14;
+        int chartH = 200;
+        List<String[]> memBars = new java.util.ArrayList<>();
+        for (BenchSuite.Result r : results) {
+            for (StageRecorder.StageFigures s : r.stages()) {
+                double denom = Math.max(1, s.projectedMemBytes - reserved);
+                memBars.add(
+                        new String[] {r.id() + " " + s.id, Double.toString(Math.max(0, s.maxAllocatedBytes) / denom)});
+            }
+        }
+        int w1 = 60 + results.size() * (barW + gap);
+        int w2 = 60 + memBars.size() * (barW + gap);
+        int width = Math.max(420, Math.max(w1, w2) + 20);
+        int height = 2 * (chartH + 90) + 20;
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\""
+                        + " font-size=\"11\">%n",
+                width,
+                height));
+        sb.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        List<String[]> effBars = new java.util.ArrayList<>();
+        for (BenchSuite.Result r : results) {
+            effBars.add(new String[] {r.id(), Double.toString(r.efficiency())});
+        }
+        chart(
+                sb,
+                "Throughput: raw limit / wall time (1 = as fast as plain I/O and codec)",
+                effBars,
+                10,
+                chartH,
+                barW,
+                gap);
+        chart(
+                sb,
+                "Memory: max measured allocation / (projected - reserved) per operation",
+                memBars,
+                chartH + 110,
+                chartH,
+                barW,
+                gap);
+        return sb.append("</svg>\n").toString();
+    }
+
+    private static void chart(StringBuilder sb, String title, List<String[]> bars, int top, int h, int barW, int gap) {
+        double max = 1.0;
+        for (String[] b : bars) {
+            max = Math.max(max, Double.parseDouble(b[1]));
+        }
+        int x0 = 50;
+        int base = top + 30 + h;
+        sb.append(String.format(
+                Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"13\">%s</text>%n", 10, top + 16, escape(title)));
+        sb.append(String.format(
+                Locale.ROOT,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>%n",
+                x0,
+                base,
+                x0 + bars.size() * (barW + gap) + 10,
+                base));
+        int oneY = base - (int) Math.round(h / max);
+        sb.append(String.format(
+                Locale.ROOT,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"grey\" stroke-dasharray=\"4 3\"/>%n",
+                x0,
+                oneY,
+                x0 + bars.size() * (barW + gap) + 10,
+                oneY));
+        sb.append(String.format(
+                Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">1.0</text>%n", x0 - 4, oneY + 4));
+        for (int i = 0; i < bars.size(); i++) {
+            double v = Double.parseDouble(bars.get(i)[1]);
+            int bh = (int) Math.round(h * v / max);
+            int x = x0 + 10 + i * (barW + gap);
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>%s: %.3f</title></rect>%n",
+                    x,
+                    base - bh,
+                    barW,
+                    bh,
+                    v > 1.0 && title.startsWith("Memory") ? "#d9534f" : "#4a7fb5",
+                    escape(bars.get(i)[0]),
+                    v));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.2f</text>%n",
+                    x + barW / 2,
+                    base - bh - 3,
+                    v));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
+                    x + barW / 2,
+                    base + 14,
+                    escape(bars.get(i)[0])));
+        }
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

@@ -1,0 +1,176 @@
+package io.cubed.jobs.bench;
+
+import io.cubed.Cubed;
+import io.cubed.array.CubedArray;
+import io.cubed.plan.Spec;
+import io.cubed.storage.zarr.ZarrArray;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/** Runs workloads on generated inputs and measures each against the raw limit of the bytes it moved. */
+final class BenchSuite {
+    private BenchSuite() {}
+
+    /** The figures of one workload run. */
+    record Result(
+            String id,
+            String description,
+            double seconds,
+            long inputBytes,
+            long bytesRead,
+            long bytesWritten,
+            long outputBytes,
+            long tasks,
+            double limitSeconds,
+            List<StageRecorder.StageFigures> stages) {
+        long intermediateBytes() {
+            return Math.max(0, bytesWritten - outputBytes);
+        }
+
+        /** Limit time / wall time: 1 means as fast as the raw I/O and codec allow. */
+        double efficiency() {
+            return limitSeconds / seconds;
+        }
+    }
+
+    /**
+     * Runs {@code workloads} with {@code spec} on inputs of {@code size} kept under {@code dir}/inputs (generated when
+     * missing or of another size); outputs and scratch arrays are deleted after each workload.
+     */
+    static List<Result> run(
+            List<Workload> workloads, Spec spec, BenchData.Size size, Path dir, int threads, PrintWriter log)
+            throws Exception {
+        Set<String> needed = new LinkedHashSet<>();
+        for (Workload w : workloads) {
+            needed.addAll(w.inputs());
+        }
+        for (String name : needed) {
+            ensureInput(name, dir.resolve("inputs").resolve(name + ".zarr"), size, threads, log);
+        }
+        List<Result> results = new ArrayList<>();
+        for (Workload w : workloads) {
+            List<CubedArray> in = new ArrayList<>();
+            List<ZarrArray> raw = new ArrayList<>();
+            long inputBytes = 0;
+            for (String name : w.inputs()) {
+                String url = dir.resolve("inputs").resolve(name + ".zarr").toString();
+                in.add(Cubed.fromZarr(url, spec));
+                ZarrArray z = ZarrArray.open(url);
+                raw.add(z);
+                inputBytes += z.grid().size() * z.dtype().itemSizeBytes();
+            }
+            List<CubedArray> outs = w.build(in, spec);
+            Path outDir = dir.resolve("out-" + w.id());
+            deleteTree(outDir);
+            List<String> urls = new ArrayList<>();
+            long outputBytes = 0;
+            for (int k = 0; k < outs.size(); k++) {
+                urls.add(outDir.resolve("result-" + k + ".zarr").toString());
+                outputBytes += outs.get(k).nbytes();
+            }
+            StageRecorder rec = new StageRecorder();
+            log.printf(Locale.ROOT, "%s: %s ...%n", w.id(), w.description());
+            log.flush();
+            long start = System.nanoTime();
+            Cubed.store(outs, urls, rec);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long read = 0;
+            long written = 0;
+            long tasks = 0;
+            for (StageRecorder.StageFigures s : rec.stages()) {
+                read += s.bytesRead;
+                written += s.bytesWritten;
+                tasks += s.tasks;
+            }
+            deleteTree(outDir);
+            Path scratch = dir.resolve("raw-" + w.id());
+            RawLimit.Rates rates = RawLimit.measure(raw, scratch.toString(), threads);
+            deleteTree(scratch);
+            Result r = new Result(
+                    w.id(),
+                    w.description(),
+                    seconds,
+                    inputBytes,
+                    read,
+                    written,
+                    outputBytes,
+                    tasks,
+                    rates.seconds(read, written),
+                    rec.stages());
+            log.printf(
+                    Locale.ROOT,
+                    "%s: %.2f s, limit %.2f s (read %.0f MB/s, write %.0f MB/s), efficiency %.2f%n",
+                    w.id(),
+                    r.seconds(),
+                    r.limitSeconds(),
+                    rates.readBytesPerSecond() / 1e6,
+                    rates.writeBytesPerSecond() / 1e6,
+                    r.efficiency());
+            log.flush();
+            results.add(r);
+        }
+        return results;
+    }
+
+    /**
+     * The heap this JVM uses at rest after garbage collection, in bytes: the baseline a task's memory comes on top of
+     * (the JVM's counterpart of Cubed's {@code measure_reserved_mem}; see docs/benchmarks.md).
+     */
+    static long measureBaselineHeap() {
+        MemoryMXBean mem = ManagementFactory.getMemoryMXBean();
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            best = Math.min(best, mem.getHeapMemoryUsage().getUsed());
+        }
+        return best;
+    }
+
+    private static void ensureInput(String name, Path path, BenchData.Size size, int threads, PrintWriter log)
+            throws Exception {
+        BenchData.Layout l = BenchData.layout(name, size);
+        if (Files.exists(path.resolve(".zarray"))) {
+            ZarrArray z = ZarrArray.open(path.toString());
+            if (Arrays.equals(z.grid().shape(), l.shape())
+                    && Arrays.equals(z.grid().chunkShape(), l.chunks())
+                    && z.writtenChunkCount() == z.grid().numChunks()) {
+                return;
+            }
+        }
+        log.printf(
+                Locale.ROOT,
+                "generating %s %s in chunks %s ...%n",
+                name,
+                Arrays.toString(l.shape()),
+                Arrays.toString(l.chunks()));
+        log.flush();
+        deleteTree(path);
+        BenchData.write(name, path.toString(), size, threads);
+    }
+
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

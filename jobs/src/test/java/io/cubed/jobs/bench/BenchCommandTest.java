@@ -1,0 +1,103 @@
+package io.cubed.jobs.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.jobs.CubedCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+/** The bench command at its smoke size: every workload runs, and the report's figures add up. */
+class BenchCommandTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void smokeRunWritesAConsistentReport() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = CubedCli.run(
+                new PrintWriter(out),
+                new PrintWriter(err),
+                "bench",
+                "--smoke",
+                "--threads",
+                "2",
+                "--dir",
+                tmp.resolve("bench").toString(),
+                "--out",
+                tmp.resolve("report").toString());
+        assertThat(code).as(err.toString()).isZero();
+        List<String> rows = Files.readAllLines(tmp.resolve("report/results.csv"));
+        assertThat(rows.get(0)).startsWith("workload,seconds,");
+        assertThat(rows).hasSize(6);
+        Map<String, long[]> perWorkload = new HashMap<>();
+        for (String row : rows.subList(1, rows.size())) {
+            String[] f = row.split(",");
+            double seconds = Double.parseDouble(f[1]);
+            long written = Long.parseLong(f[4]);
+            long intermediate = Long.parseLong(f[5]);
+            long output = Long.parseLong(f[6]);
+            double limit = Double.parseDouble(f[8]);
+            double efficiency = Double.parseDouble(f[9]);
+            assertThat(seconds).isPositive();
+            assertThat(efficiency)
+                    .as(row)
+                    .isCloseTo(limit / seconds, org.assertj.core.data.Percentage.withPercentage(0.5));
+            assertThat(intermediate).as(row).isEqualTo(Math.max(0, written - output));
+            perWorkload.put(f[0], new long[] {Long.parseLong(f[3]), written, Long.parseLong(f[7])});
+        }
+        assertThat(perWorkload).containsOnlyKeys("W1", "W2", "W3", "W4", "W5");
+        // W1 reads u and v whole and writes one array of their size: 512 x 256 float64 each.
+        long array = 512L * 256 * 8;
+        assertThat(perWorkload.get("W1")).containsExactly(2 * array, array, 8);
+        // Per operation, bytes and tasks add up to the workload's figures.
+        Map<String, long[]> sums = new HashMap<>();
+        List<String> mem = Files.readAllLines(tmp.resolve("report/memory.csv"));
+        for (String row : mem.subList(1, mem.size())) {
+            String[] f = row.split(",");
+            long[] s = sums.computeIfAbsent(f[0], k -> new long[3]);
+            s[0] += Long.parseLong(f[3]);
+            s[1] += Long.parseLong(f[4]);
+            s[2] += Long.parseLong(f[2]);
+        }
+        for (Map.Entry<String, long[]> e : perWorkload.entrySet()) {
+            assertThat(sums.get(e.getKey())).as(e.getKey()).containsExactly(e.getValue());
+        }
+        // W3 rechunks through at least one copy stage, and the projections of every operation are within allowedMem.
+        assertThat(mem).anyMatch(r -> r.startsWith("W3,"));
+        String md = Files.readString(tmp.resolve("report/report.md"));
+        assertThat(md).contains("| W5 | quadratic means").contains("limit / wall");
+        Document svg = DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
+                .parse(tmp.resolve("report/report.svg").toFile());
+        assertThat(svg.getDocumentElement().getNodeName()).isEqualTo("svg");
+        int bars = 0;
+        for (int i = 0; i < svg.getElementsByTagName("rect").getLength(); i++) {
+            if ("bar"
+                    .equals(
+                            svg.getElementsByTagName("rect")
+                                                    .item(i)
+                                                    .getAttributes()
+                                                    .getNamedItem("class")
+                                            == null
+                                    ? null
+                                    : svg.getElementsByTagName("rect")
+                                            .item(i)
+                                            .getAttributes()
+                                            .getNamedItem("class")
+                                            .getNodeValue())) {
+                bars++;
+            }
+        }
+        assertThat(bars).isEqualTo(5 + mem.size() - 1);
+    }
+}
