@@ -14,12 +14,14 @@ import java.util.Set;
 public final class ComputeOptions {
     private final Boolean optimize;
     private final int maxSourceArrays;
+    private final int maxInputBlocks;
     private final Set<ArrayNode> neverFuse;
     private final Set<ArrayNode> alwaysFuse;
 
     private ComputeOptions(Builder b) {
         this.optimize = b.optimize;
         this.maxSourceArrays = b.maxSourceArrays;
+        this.maxInputBlocks = b.maxInputBlocks;
         this.neverFuse = Set.copyOf(b.neverFuse);
         this.alwaysFuse = Set.copyOf(b.alwaysFuse);
     }
@@ -36,13 +38,14 @@ public final class ComputeOptions {
     /** The fusion options for a computation with {@code spec}. */
     FusionOptions fusion(Spec spec) {
         boolean on = optimize == null ? spec.optimize() : optimize;
-        return new FusionOptions(on, maxSourceArrays, neverFuse, alwaysFuse);
+        return new FusionOptions(on, maxSourceArrays, maxInputBlocks, neverFuse, alwaysFuse);
     }
 
     /** Builder of {@link ComputeOptions}. */
     public static final class Builder {
         private Boolean optimize;
         private int maxSourceArrays = FusionOptions.DEFAULT_MAX_SOURCE_ARRAYS;
+        private int maxInputBlocks = FusionOptions.DEFAULT_MAX_INPUT_BLOCKS;
         private final Set<ArrayNode> neverFuse = new HashSet<>();
         private final Set<ArrayNode> alwaysFuse = new HashSet<>();
 
@@ -57,6 +60,12 @@ public final class ComputeOptions {
         /** The most stored or virtual arrays one fused task may read (default 4, as Cubed). */
         public Builder maxSourceArrays(int max) {
             this.maxSourceArrays = max;
+            return this;
+        }
+
+        /** About how many input chunks one fused task may read (default 16). */
+        public Builder maxInputBlocks(int max) {
+            this.maxInputBlocks = max;
             return this;
         }
 

@@ -25,8 +25,12 @@ import org.slf4j.LoggerFactory;
  *       {@link FusionOptions#neverFuse};
  *   <li>C's tasks read each chunk of P's output at most once (so nothing is computed twice), unless the array is in
  *       {@link FusionOptions#alwaysFuse};
+ *   <li>when C has fewer tasks than P, P's output is at least half the size of its inputs: fusing an elementwise chain
+ *       into the first round of a reduction saves writing a large array, while folding a reduction round (a small
+ *       output) into the next saves little and runs its work in fewer tasks;
  *   <li>the fused task reads at most {@link FusionOptions#maxSourceArrays} stored or virtual arrays (or no more than C
- *       alone), unless {@code alwaysFuse};
+ *       alone), and about {@link FusionOptions#maxInputBlocks} of their chunks, unless {@code alwaysFuse}: fusing a
+ *       predecessor with many tasks into a consumer with few would run its work in fewer, longer tasks;
  *   <li>the fused task's projected memory is within {@code allowedMem}: C's own figure, with P's output chunks held in
  *       memory instead of read from storage, plus the peak of computing one chunk of P (P's inputs, extra memory and
  *       its own fused predecessors), which happens one chunk at a time.
@@ -44,6 +48,9 @@ final class Fusion {
     private final Map<OpNode, List<OpNode>> predecessors = new HashMap<>();
     private final Map<OpNode, Long> projected = new HashMap<>();
     private final Map<OpNode, Long> unfusedProjected = new HashMap<>();
+    /** Estimated chunks of stored or virtual arrays one task reads, through its fused predecessors. */
+    private final Map<OpNode, Long> blocks = new HashMap<>();
+
     private final List<String> decisions = new ArrayList<>();
 
     /**
@@ -86,11 +93,15 @@ final class Fusion {
                     trialSrc.addAll(sources.getOrDefault(p, Set.copyOf(p.inputs())));
                     long trialMem = memory(c, trial, reserved, copiesOf);
                     boolean always = options.alwaysFuse().contains(a);
+                    long trialBlocks = inputBlocks(c, trial);
                     if (trialMem > allowed) {
                         refusal = "the fused task would need " + trialMem + " bytes, over allowedMem " + allowed;
                     } else if (!always && trialSrc.size() > Math.max(options.maxSourceArrays(), src.size())) {
                         refusal = "the fused task would read " + trialSrc.size() + " source arrays, over the limit of "
                                 + options.maxSourceArrays();
+                    } else if (!always && trialBlocks > Math.max(options.maxInputBlocks(), inputBlocks(c, accepted))) {
+                        refusal = "a fused task would read about " + trialBlocks + " input chunks, over the limit of "
+                                + options.maxInputBlocks() + " (it would run the predecessor's work in fewer tasks)";
                     } else {
                         accepted = trial;
                         src = trialSrc;
@@ -105,6 +116,7 @@ final class Fusion {
             predecessors.put(c, accepted);
             sources.put(c, src);
             projected.put(c, mem);
+            blocks.put(c, inputBlocks(c, accepted));
         }
     }
 
@@ -136,6 +148,10 @@ final class Fusion {
         if (!options.alwaysFuse().contains(a) && !readsEachChunkOnce(c, j)) {
             return "the consumer's tasks read some of its chunks more than once";
         }
+        if (!options.alwaysFuse().contains(a) && p.numTasks() > c.numTasks() && 2 * a.nbytes() < inputBytes(p)) {
+            return "it is much smaller than what it reads (a reduction): storing it costs little, and fusing would run "
+                    + p.numTasks() + " tasks' work in " + c.numTasks();
+        }
         return null;
     }
 
@@ -153,6 +169,14 @@ final class Fusion {
             }
         }
         return false;
+    }
+
+    private static long inputBytes(OpNode op) {
+        long total = 0;
+        for (ArrayNode in : op.inputs()) {
+            total += in.nbytes();
+        }
+        return total;
     }
 
     /** True when no two tasks of {@code c} read the same chunk of its input {@code j}. */
@@ -190,6 +214,26 @@ final class Fusion {
             index = index * per[i] + coords[i];
         }
         return index;
+    }
+
+    /**
+     * About how many chunks of stored or virtual arrays one task of {@code c} reads when {@code fusedPreds} run inside
+     * it: for a stored input, its chunks shared out over {@code c}'s tasks (at least one); for a fused predecessor,
+     * its own figure times the number of its tasks each of {@code c}'s tasks takes over.
+     */
+    private long inputBlocks(OpNode c, List<OpNode> fusedPreds) {
+        long tasks = Math.max(1, c.numTasks());
+        long total = 0;
+        for (ArrayNode a : c.inputs()) {
+            OpNode p = a.op();
+            if (p != null && fusedPreds.contains(p)) {
+                long perTask = (Math.max(1, p.numTasks()) + tasks - 1) / tasks;
+                total += perTask * blocks.getOrDefault(p, 1L);
+            } else {
+                total += Math.max(1, (a.grid().numChunks() + tasks - 1) / tasks);
+            }
+        }
+        return total;
     }
 
     /**

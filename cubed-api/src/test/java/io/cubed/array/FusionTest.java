@@ -138,7 +138,8 @@ class FusionTest {
                 spec,
                 List.of(total.node()),
                 Map.of(),
-                new FusionOptions(true, 6, java.util.Set.of(), java.util.Set.of()));
+                new FusionOptions(
+                        true, 6, FusionOptions.DEFAULT_MAX_INPUT_BLOCKS, java.util.Set.of(), java.util.Set.of()));
         assertThat(loose.plan().ops().stream().filter(op -> !loose.isFused(op))).hasSize(1);
     }
 
@@ -221,5 +222,33 @@ class FusionTest {
         for (int i = 0; i < 100; i++) {
             assertThat(got[i]).isEqualTo((i + 1) * 2.0);
         }
+    }
+
+    @Test
+    void elementwiseFusesIntoTheFirstRoundOfAReductionButRoundsStaySeparate() {
+        Spec spec = spec();
+        CubedArray x = Creation.arange(0, 64, 1, 1, DType.FLOAT64, spec); // 64 chunks
+        CubedArray y = Elementwise.multiply(x, Scalar.ofDouble(2));
+        CubedArray s = Statistical.sum(y); // rounds of 16, 4 and 1 tasks
+        Computation c = Computation.prepare(spec, List.of(s.node()), Map.of(), FusionOptions.defaults());
+        List<OpNode> ops = c.plan().ops();
+        assertThat(ops).hasSize(4);
+        assertThat(c.isFused(ops.get(0))).as("multiply into round 1").isTrue();
+        assertThat(c.isFused(ops.get(1))).as("round 1 stays").isFalse();
+        assertThat(c.isFused(ops.get(2))).as("round 2 stays").isFalse();
+        assertThat(c.fusionDecisions()).anyMatch(d -> d.contains("a reduction"));
+        assertThat(s.compute(ON).doubles()).containsExactly(2.0 * 63 * 64 / 2);
+        // Two sources per elementwise task make 8 input chunks per first-round task once fused: over a limit of 4,
+        // the sum of two arrays is stored (4 stages: add, 3 rounds); within the default, it is fused (3 stages).
+        CubedArray x2 = Creation.arange(0, 64, 1, 1, DType.FLOAT64, spec);
+        CubedArray s2 = Statistical.sum(Elementwise.add(y, x2));
+        ComputeOptions tight =
+                ComputeOptions.builder().optimize(true).maxInputBlocks(4).build();
+        Counter limited = new Counter();
+        assertThat(s2.compute(tight, limited).doubles()).containsExactly(3.0 * 63 * 64 / 2);
+        assertThat(limited.stages.get()).isEqualTo(4);
+        Counter loose = new Counter();
+        assertThat(s2.compute(ON, loose).doubles()).containsExactly(3.0 * 63 * 64 / 2);
+        assertThat(loose.stages.get()).isEqualTo(3);
     }
 }
