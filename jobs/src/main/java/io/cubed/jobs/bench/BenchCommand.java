@@ -29,7 +29,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Where the report goes (default: DIR/report).")
     Path out;
 
-    @Option(names = "--workloads", split = ",", paramLabel = "W", description = "Subset, e.g. W1,W3 (default: all).")
+    @Option(
+            names = "--workloads",
+            split = ",",
+            paramLabel = "W",
+            description = "Subset, e.g. W1,W3 (default: all: W1-W5 and W5u, W5 unfused).")
     List<String> workloads = new ArrayList<>();
 
     @Option(names = "--scale", description = "Size factor (default 1: about 10 minutes on 2 cores).")
@@ -64,7 +68,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (chosen.isEmpty()) {
             throw new io.cubed.error.InvalidArgumentException(
-                    "bench: no workload among " + workloads + "; choose from W1, W2, W3, W4, W5");
+                    "bench: no workload among " + workloads + "; choose from W1, W2, W3, W4, W5, W5u");
         }
         Files.createDirectories(dir);
         Spec spec = Spec.builder()

@@ -46,8 +46,9 @@ final class BenchData {
             if (smoke) {
                 return new Size(512, 256, 64, 512, 16, 256, 64);
             }
-            long blocks = Math.max(1, Math.round(100 * scale));
-            long side = Math.max(1024, Math.round(8192 * Math.sqrt(scale) / 128) * 128);
+            // Scale 1: u and v of 1.6 GB each, s of 2.1 GB, m and n of 4096 x 4096 (a few minutes on 2 cores).
+            long blocks = Math.max(1, Math.round(200 * scale));
+            long side = Math.max(1024, Math.round(16384 * Math.sqrt(scale) / 128) * 128);
             long matrix = Math.max(512, Math.round(4096 * Math.cbrt(scale) / 512) * 512);
             return new Size(blocks * 1024, 1024, 1024, side, 128, matrix, 1024);
         }

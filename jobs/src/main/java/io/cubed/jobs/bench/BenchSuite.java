@@ -85,7 +85,7 @@ final class BenchSuite {
             log.printf(Locale.ROOT, "%s: %s ...%n", w.id(), w.description());
             log.flush();
             long start = System.nanoTime();
-            Cubed.store(outs, urls, rec);
+            Cubed.store(outs, urls, w.options(), rec);
             double seconds = (System.nanoTime() - start) / 1e9;
             long read = 0;
             long written = 0;

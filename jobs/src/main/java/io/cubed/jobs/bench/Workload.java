@@ -17,4 +17,9 @@ interface Workload {
 
     /** The arrays to store, built from the opened inputs (in the order of {@link #inputs()}). */
     List<CubedArray> build(List<CubedArray> inputs, Spec spec);
+
+    /** How to compute them (default: the spec's, i.e. fused). */
+    default io.cubed.array.ComputeOptions options() {
+        return io.cubed.array.ComputeOptions.defaults();
+    }
 }

@@ -10,7 +10,7 @@ import io.cubed.dtype.Scalar;
 import io.cubed.plan.Spec;
 import java.util.List;
 
-/** The named workloads W1–W5 of {@code cubed bench}. */
+/** The named workloads W1–W5 of {@code cubed bench}, and W5u: W5 without fusion, for comparison. */
 final class Workloads {
     private Workloads() {}
 
@@ -40,7 +40,12 @@ final class Workloads {
                         "W5",
                         "quadratic means: mean((u - mean(u, 0))^2 + (v - mean(v, 0))^2, 0)",
                         List.of("u", "v"),
-                        (in, spec) -> List.of(quadraticMeans(in.get(0), in.get(1)))));
+                        (in, spec) -> List.of(quadraticMeans(in.get(0), in.get(1)))),
+                unfused(simple(
+                        "W5u",
+                        "W5 without fusion",
+                        List.of("u", "v"),
+                        (in, spec) -> List.of(quadraticMeans(in.get(0), in.get(1))))));
     }
 
     /** {@code mean((u − mean(u, axis=0))² + (v − mean(v, axis=0))², axis=0)}. */
@@ -51,6 +56,36 @@ final class Workloads {
         CubedArray dv = Elementwise.subtract(v, Statistical.mean(v, keep));
         CubedArray sq = Elementwise.add(Elementwise.pow(du, Scalar.ofLong(2)), Elementwise.pow(dv, Scalar.ofLong(2)));
         return Statistical.mean(sq, axis0);
+    }
+
+    /** {@code w} computed with fusion off. */
+    static Workload unfused(Workload w) {
+        return new Workload() {
+            @Override
+            public String id() {
+                return w.id();
+            }
+
+            @Override
+            public String description() {
+                return w.description();
+            }
+
+            @Override
+            public List<String> inputs() {
+                return w.inputs();
+            }
+
+            @Override
+            public List<CubedArray> build(List<CubedArray> arrays, Spec spec) {
+                return w.build(arrays, spec);
+            }
+
+            @Override
+            public io.cubed.array.ComputeOptions options() {
+                return io.cubed.array.ComputeOptions.builder().optimize(false).build();
+            }
+        };
     }
 
     interface Builder {

@@ -38,7 +38,7 @@ class BenchCommandTest {
         assertThat(code).as(err.toString()).isZero();
         List<String> rows = Files.readAllLines(tmp.resolve("report/results.csv"));
         assertThat(rows.get(0)).startsWith("workload,seconds,");
-        assertThat(rows).hasSize(6);
+        assertThat(rows).hasSize(7);
         Map<String, long[]> perWorkload = new HashMap<>();
         for (String row : rows.subList(1, rows.size())) {
             String[] f = row.split(",");
@@ -55,7 +55,12 @@ class BenchCommandTest {
             assertThat(intermediate).as(row).isEqualTo(Math.max(0, written - output));
             perWorkload.put(f[0], new long[] {Long.parseLong(f[3]), written, Long.parseLong(f[7])});
         }
-        assertThat(perWorkload).containsOnlyKeys("W1", "W2", "W3", "W4", "W5");
+        assertThat(perWorkload).containsOnlyKeys("W1", "W2", "W3", "W4", "W5", "W5u");
+        // Fusion: W5 writes no large intermediate; without fusion, the squared deviations (as large as u) are written.
+        long intermediateFused = intermediate(rows, "W5");
+        long intermediateUnfused = intermediate(rows, "W5u");
+        assertThat(intermediateFused).isLessThan(512L * 256 * 8 / 4);
+        assertThat(intermediateUnfused).isGreaterThanOrEqualTo(5L * 512 * 256 * 8);
         // W1 reads u and v whole and writes one array of their size: 512 x 256 float64 each.
         long array = 512L * 256 * 8;
         assertThat(perWorkload.get("W1")).containsExactly(2 * array, array, 8);
@@ -98,6 +103,16 @@ class BenchCommandTest {
                 bars++;
             }
         }
-        assertThat(bars).isEqualTo(5 + mem.size() - 1);
+        assertThat(bars).isEqualTo(6 + mem.size() - 1);
+    }
+
+    private static long intermediate(List<String> rows, String workload) {
+        for (String row : rows) {
+            String[] f = row.split(",");
+            if (f[0].equals(workload)) {
+                return Long.parseLong(f[5]);
+            }
+        }
+        throw new AssertionError("no row for " + workload);
     }
 }
