@@ -8,7 +8,11 @@ import io.cubed.array.Blockwise;
 import io.cubed.array.ComputeOptions;
 import io.cubed.array.Creation;
 import io.cubed.array.CubedArray;
+import io.cubed.array.Elementwise;
+import io.cubed.array.LinearAlgebra;
 import io.cubed.array.Manipulation;
+import io.cubed.array.ReductionOptions;
+import io.cubed.array.Statistical;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.error.MemoryBudgetExceededException;
@@ -157,7 +161,7 @@ class SparkArrayTest {
         }
     }
 
-    /** One case per kind of operation; reductions join this list when they exist. */
+    /** One case per kind of operation: blockwise, rechunk, reduction rounds, contraction. */
     static Stream<ShuffleCase> shuffleFreePlans() {
         return Stream.of(
                 new ShuffleCase(
@@ -180,7 +184,26 @@ class SparkArrayTest {
                         x -> Manipulation.rechunk(
                                 Blockwise.mapBlocks(new TestFunctions.Affine(2, 1), DType.FLOAT64, x), 64, 1),
                         (i, j) -> 2 * (10.0 * i + j) + 1,
-                        "rechunk (stage 2/"));
+                        "rechunk (stage 2/"),
+                // x - mean(x, axis 0): 16 row chunks reduced in two rounds, then broadcast back.
+                new ShuffleCase(
+                        "a tree reduction in rounds, broadcast back",
+                        100_000_000,
+                        new int[] {4, 64},
+                        x -> Elementwise.subtract(
+                                x,
+                                Statistical.mean(x, ReductionOptions.axis(0).keepdims(true))),
+                        (i, j) -> 10.0 * i + j - (10.0 * 31.5 + j),
+                        "mean round 2/"),
+                // x @ I: one product per chunk pair along k, then a tree reduction of the sum over k.
+                new ShuffleCase(
+                        "matmul with the identity",
+                        100_000_000,
+                        new int[] {16, 16},
+                        x -> LinearAlgebra.matmul(
+                                x, Creation.eye(64, 64, 0, new int[] {16, 16}, DType.FLOAT64, x.spec())),
+                        (i, j) -> 10.0 * i + j,
+                        "matmul"));
     }
 
     @ParameterizedTest(name = "{0}")
