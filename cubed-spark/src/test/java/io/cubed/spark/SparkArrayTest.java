@@ -191,8 +191,7 @@ class SparkArrayTest {
                         100_000_000,
                         new int[] {4, 64},
                         x -> Elementwise.subtract(
-                                x,
-                                Statistical.mean(x, ReductionOptions.axis(0).keepdims(true))),
+                                x, Statistical.mean(x, ReductionOptions.axis(0).keepdims(true))),
                         (i, j) -> 10.0 * i + j - (10.0 * 31.5 + j),
                         "mean round 2/"),
                 // x @ I: one product per chunk pair along k, then a tree reduction of the sum over k.
