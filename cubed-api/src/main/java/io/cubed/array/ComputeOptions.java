@@ -17,6 +17,7 @@ public final class ComputeOptions {
     private final int maxInputBlocks;
     private final Set<ArrayNode> neverFuse;
     private final Set<ArrayNode> alwaysFuse;
+    private final String resumeId;
 
     private ComputeOptions(Builder b) {
         this.optimize = b.optimize;
@@ -24,6 +25,7 @@ public final class ComputeOptions {
         this.maxInputBlocks = b.maxInputBlocks;
         this.neverFuse = Set.copyOf(b.neverFuse);
         this.alwaysFuse = Set.copyOf(b.alwaysFuse);
+        this.resumeId = b.resumeId;
     }
 
     /** Options that change nothing: the spec decides. */
@@ -41,6 +43,11 @@ public final class ComputeOptions {
         return new FusionOptions(on, maxSourceArrays, maxInputBlocks, neverFuse, alwaysFuse);
     }
 
+    /** The id under which the computation can be resumed, or null. */
+    String resumeId() {
+        return resumeId;
+    }
+
     /** Builder of {@link ComputeOptions}. */
     public static final class Builder {
         private Boolean optimize;
@@ -48,6 +55,7 @@ public final class ComputeOptions {
         private int maxInputBlocks = FusionOptions.DEFAULT_MAX_INPUT_BLOCKS;
         private final Set<ArrayNode> neverFuse = new HashSet<>();
         private final Set<ArrayNode> alwaysFuse = new HashSet<>();
+        private String resumeId;
 
         private Builder() {}
 
@@ -85,6 +93,17 @@ public final class ComputeOptions {
             for (CubedArray a : arrays) {
                 alwaysFuse.add(a.node());
             }
+            return this;
+        }
+
+        /**
+         * Makes the computation resumable under {@code id}: intermediates go to {@code workDir/cubed-<id>/} and
+         * survive a failure, and running the same arrays again with the same id (also from a new process) reuses the
+         * arrays already written and skips every task whose output chunks all exist. Target arrays that exist are
+         * reused instead of refused.
+         */
+        public Builder resume(String id) {
+            this.resumeId = id;
             return this;
         }
 

@@ -44,7 +44,8 @@ public final class Execution {
         for (CubedArray a : arrays) {
             nodes.add(a.node());
         }
-        Computation c = Computation.prepare(spec, nodes, Map.of(), options.fusion(spec));
+        Computation c = Computation.prepare(spec, nodes, Map.of(), options.fusion(spec), options.resumeId());
+        boolean ok = false;
         try {
             c.run(withProgress(callbacks));
             List<Chunk> out = new ArrayList<>();
@@ -52,9 +53,10 @@ public final class Execution {
                 out.add(c.store(n)
                         .readRegion(new long[n.grid().ndim()], toInts(n.grid().shape())));
             }
+            ok = true;
             return out;
         } finally {
-            c.cleanup();
+            c.cleanup(ok);
         }
     }
 
@@ -82,11 +84,13 @@ public final class Execution {
             nodes.add(n);
             targets.put(n, urls.get(i));
         }
-        Computation c = Computation.prepare(spec, nodes, targets, options.fusion(spec));
+        Computation c = Computation.prepare(spec, nodes, targets, options.fusion(spec), options.resumeId());
+        boolean ok = false;
         try {
             c.run(withProgress(callbacks));
+            ok = true;
         } finally {
-            c.cleanup();
+            c.cleanup(ok);
         }
     }
 

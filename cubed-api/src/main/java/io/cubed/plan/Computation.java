@@ -1,5 +1,6 @@
 package io.cubed.plan;
 
+import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.MemoryBudgetExceededException;
 import io.cubed.error.PlanException;
 import io.cubed.memory.BufferCopies;
@@ -37,21 +38,40 @@ public final class Computation {
     private final Spec spec;
     private final Plan plan;
     private final String computeId;
+    private final boolean resume;
     private final Map<ArrayNode, String> urls = new HashMap<>();
     private final Map<OpNode, Long> projected = new LinkedHashMap<>();
     private final Map<ArrayNode, ChunkStore> stores = new HashMap<>();
     private final Fusion fusion;
 
-    private Computation(Spec spec, Plan plan, Map<ArrayNode, String> targetUrls, FusionOptions fusionOptions) {
+    private Computation(
+            Spec spec, Plan plan, Map<ArrayNode, String> targetUrls, FusionOptions fusionOptions, String resumeId) {
         this.spec = spec;
         this.plan = plan;
-        this.computeId = LocalDateTime.now().format(ID_FORMAT) + "-"
-                + UUID.randomUUID().toString().substring(0, 8);
+        this.resume = resumeId != null;
+        if (resumeId != null && !resumeId.matches("[A-Za-z0-9._-]{1,100}")) {
+            throw new InvalidArgumentException("resume id '" + resumeId
+                    + "' must be 1 to 100 letters, digits, '.', '_' or '-' (it names the intermediates' directory)");
+        }
+        this.computeId = resumeId != null
+                ? resumeId
+                : LocalDateTime.now().format(ID_FORMAT) + "-"
+                        + UUID.randomUUID().toString().substring(0, 8);
         String base = intermediateDir();
+        // Intermediates are named by their place in the plan, not by the process-wide array counter, so that the
+        // same plan built again (by a new process resuming it) finds the arrays of the first attempt.
+        int position = 0;
         for (OpNode op : plan.ops()) {
+            position++;
             for (ArrayNode out : op.outputs()) {
                 String target = targetUrls.get(out);
-                urls.put(out, target != null ? target : base + "/" + out.name() + ".zarr");
+                String name = String.format(
+                        java.util.Locale.ROOT,
+                        "%04d-%s-%d",
+                        position,
+                        op.name().replaceAll("[^A-Za-z0-9_.-]+", "_"),
+                        out.outputIndex());
+                urls.put(out, target != null ? target : base + "/" + name + ".zarr");
             }
         }
         BufferCopies workCopies = copiesOf(spec.workDir());
@@ -88,7 +108,22 @@ public final class Computation {
     /** As {@link #prepare(Spec, List, Map)}, fusing operations as {@code fusionOptions} say. */
     public static Computation prepare(
             Spec spec, List<ArrayNode> targets, Map<ArrayNode, String> targetUrls, FusionOptions fusionOptions) {
-        Computation c = new Computation(spec, Plan.of(targets), targetUrls, fusionOptions);
+        return prepare(spec, targets, targetUrls, fusionOptions, null);
+    }
+
+    /**
+     * As {@link #prepare(Spec, List, Map, FusionOptions)}, resumable when {@code resumeId} is not null: intermediates go
+     * to {@code workDir/cubed-<resumeId>/} and are kept when the computation fails; arrays already there or at the
+     * target URLs (same shape, chunks and dtype) are reused, and every task whose output chunks all exist is skipped.
+     * Running again with the same id after a failure, even from a new process, computes only the missing chunks.
+     */
+    public static Computation prepare(
+            Spec spec,
+            List<ArrayNode> targets,
+            Map<ArrayNode, String> targetUrls,
+            FusionOptions fusionOptions,
+            String resumeId) {
+        Computation c = new Computation(spec, Plan.of(targets), targetUrls, fusionOptions, resumeId);
         c.checkMemory();
         return c;
     }
@@ -99,7 +134,7 @@ public final class Computation {
      * not refused.
      */
     public static Computation inspect(Spec spec, List<ArrayNode> targets, FusionOptions fusionOptions) {
-        return new Computation(spec, Plan.of(targets), Map.of(), fusionOptions);
+        return new Computation(spec, Plan.of(targets), Map.of(), fusionOptions, null);
     }
 
     private static BufferCopies copiesOf(String url) {
@@ -236,9 +271,9 @@ public final class Computation {
             }
             for (ArrayNode out : op.outputs()) {
                 String url = urls.get(out);
-                if (Stores.open(url, spec.storeOptions()).exists(ZarrArray.ZARRAY)) {
-                    throw new PlanException(
-                            "cannot write " + out.name() + " to " + url + ": an array already exists " + "there");
+                if (!resume && Stores.open(url, spec.storeOptions()).exists(ZarrArray.ZARRAY)) {
+                    throw new PlanException("cannot write " + out.name() + " to " + url + ": an array already exists "
+                            + "there (resume a failed computation with ComputeOptions.resume)");
                 }
             }
         }
@@ -248,15 +283,7 @@ public final class Computation {
                 continue;
             }
             for (ArrayNode out : op.outputs()) {
-                stores.put(
-                        out,
-                        ZarrArray.create(
-                                urls.get(out),
-                                ZarrCreateOptions.builder(
-                                                out.grid().shape(), out.grid().chunkShape(), out.dtype())
-                                        .compressor(Compressor.defaultCompressor())
-                                        .build(),
-                                spec.storeOptions()));
+                stores.put(out, outputArray(out));
             }
         }
         for (OpNode op : plan.ops()) {
@@ -275,11 +302,43 @@ public final class Computation {
                     op.name() + stageSuffix(op),
                     op.numTasks(),
                     new BlockwiseTask(
-                            op.id() + " " + op.name(), in, out, op.keyFunction(), op.function(), op.chunksPerTask()),
+                            op.id() + " " + op.name(),
+                            in,
+                            out,
+                            op.keyFunction(),
+                            op.function(),
+                            op.chunksPerTask(),
+                            resume),
                     projected.get(op),
                     deps));
         }
         spec.executor().execute(new ExecutionPlan(computeId, stages), callbacks);
+    }
+
+    /** The array {@code out} is written to: created, or (resuming) the one already there if it matches. */
+    private ZarrArray outputArray(ArrayNode out) {
+        String url = urls.get(out);
+        if (resume && Stores.open(url, spec.storeOptions()).exists(ZarrArray.ZARRAY)) {
+            ZarrArray existing = ZarrArray.open(url, spec.storeOptions());
+            if (!java.util.Arrays.equals(existing.grid().shape(), out.grid().shape())
+                    || !java.util.Arrays.equals(
+                            existing.grid().chunkShape(), out.grid().chunkShape())
+                    || existing.dtype() != out.dtype()) {
+                throw new PlanException("cannot resume " + out.name() + " at " + url + ": the array there is "
+                        + existing.dtype() + " "
+                        + java.util.Arrays.toString(existing.grid().shape()) + " in chunks "
+                        + java.util.Arrays.toString(existing.grid().chunkShape()) + ", the plan needs " + out.dtype()
+                        + " " + java.util.Arrays.toString(out.grid().shape()) + " in chunks "
+                        + java.util.Arrays.toString(out.grid().chunkShape()));
+            }
+            return existing;
+        }
+        return ZarrArray.create(
+                url,
+                ZarrCreateOptions.builder(out.grid().shape(), out.grid().chunkShape(), out.dtype())
+                        .compressor(Compressor.defaultCompressor())
+                        .build(),
+                spec.storeOptions());
     }
 
     /** How a stage is labelled: "(blockwise)", or "(blockwise, fuses op-003 negative, ...)". */
@@ -335,7 +394,15 @@ public final class Computation {
 
     /** Deletes the intermediate arrays, unless the spec keeps them. */
     public void cleanup() {
-        if (spec.keepIntermediates()) {
+        cleanup(true);
+    }
+
+    /**
+     * Deletes the intermediate arrays after a computation that {@code succeeded} or not, unless the spec keeps them;
+     * a resumable computation that failed keeps them for the next attempt.
+     */
+    public void cleanup(boolean succeeded) {
+        if (spec.keepIntermediates() || (resume && !succeeded)) {
             return;
         }
         String dir = intermediateDir();

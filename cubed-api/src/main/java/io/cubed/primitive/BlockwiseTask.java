@@ -25,6 +25,7 @@ public final class BlockwiseTask implements TaskFunction {
     private final KeyFunction keyFunction;
     private final ChunkFunction function;
     private final int[] chunksPerTask;
+    private final boolean skipWritten;
 
     /** A task computing one output chunk each. */
     public BlockwiseTask(
@@ -42,6 +43,21 @@ public final class BlockwiseTask implements TaskFunction {
             KeyFunction keyFunction,
             ChunkFunction function,
             int[] chunksPerTask) {
+        this(opName, inputs, outputs, keyFunction, function, chunksPerTask, false);
+    }
+
+    /**
+     * As above; with {@code skipWritten}, a task whose output chunks all exist already does nothing (resuming a
+     * computation: chunk writes are atomic, so a chunk that exists is complete).
+     */
+    public BlockwiseTask(
+            String opName,
+            ChunkStore[] inputs,
+            ChunkStore[] outputs,
+            KeyFunction keyFunction,
+            ChunkFunction function,
+            int[] chunksPerTask,
+            boolean skipWritten) {
         if (outputs.length == 0) {
             throw new InvalidArgumentException(opName + " has no output");
         }
@@ -59,6 +75,7 @@ public final class BlockwiseTask implements TaskFunction {
         this.keyFunction = keyFunction;
         this.function = function;
         this.chunksPerTask = perTask;
+        this.skipWritten = skipWritten;
     }
 
     static int[] ones(int nd) {
@@ -76,6 +93,9 @@ public final class BlockwiseTask implements TaskFunction {
     public TaskIo run(long taskIndex) {
         ChunkGrid grid = outputs[0].grid();
         TaskRegion region = TaskRegion.of(grid.chunksPerAxis(), chunksPerTask, taskIndex);
+        if (skipWritten && allWritten(region)) {
+            return TaskIo.NONE;
+        }
         ChunkArgs args = new ChunkArgs(
                 inputs, region.isSingleChunk() ? keyFunction.inputKeys(region.first()) : keyFunction.inputKeys(region));
         Writer writer = new Writer(region);
@@ -86,6 +106,18 @@ public final class BlockwiseTask implements TaskFunction {
         }
         writer.checkComplete();
         return new TaskIo(args.bytesRead(), writer.written);
+    }
+
+    private boolean allWritten(TaskRegion region) {
+        for (long k = 0; k < region.numChunks(); k++) {
+            long[] coords = region.chunk(k);
+            for (ChunkStore out : outputs) {
+                if (!out.chunkExists(coords)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Checks and writes the chunks of one task's region, each exactly once. */
