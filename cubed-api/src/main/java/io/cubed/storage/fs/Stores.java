@@ -81,7 +81,7 @@ public final class Stores {
 
     private static Store openHadoop(String uri, StoreOptions options, boolean closeable) {
         try {
-            return HadoopStore.open(uri, options, closeable);
+            return io.cubed.storage.RetryingStore.wrap(HadoopStore.open(uri, options, closeable), options);
         } catch (NoClassDefFoundError e) {
             throw new StorageException(
                     "opening '" + uri + "' needs Hadoop on the classpath (hadoop-client-api and "

@@ -99,7 +99,7 @@ class S3StoreIT extends StoreContract {
 
     @Test
     void storesAreHadoopStoresOnS3a() {
-        assertThat(store).isInstanceOf(HadoopStore.class);
+        assertThat(io.cubed.storage.RetryingStore.unwrapAll(store)).isInstanceOf(HadoopStore.class);
         assertThat(store.uri()).startsWith("s3a://" + BUCKET + "/run-");
     }
 

@@ -50,7 +50,7 @@ class StoresTest {
         assertThat(copy).isNotSameAs(supplier).isEqualTo(supplier).hasSameHashCodeAs(supplier);
         Store reopened = copy.open();
         assertThat(reopened).as("equal suppliers share one cached store").isSameAs(opened);
-        assertThat(reopened).isInstanceOf(HadoopStore.class);
+        assertThat(io.cubed.storage.RetryingStore.unwrapAll(reopened)).isInstanceOf(HadoopStore.class);
         assertThat(reopened.get("a/0.0")).isEqualTo(bytes("chunk"));
         assertThat(copy.toString()).contains(uri).doesNotContain("not-printed");
         // A fresh (uncached) store on the same URI sees the same data.
@@ -69,7 +69,7 @@ class StoresTest {
         Store other = Stores.supplier(dir.resolve("y").toUri().toString(), StoreOptions.empty())
                 .open();
         assertThat(nio).isInstanceOf(LocalStore.class);
-        assertThat(hadoop).isInstanceOf(HadoopStore.class);
+        assertThat(io.cubed.storage.RetryingStore.unwrapAll(hadoop)).isInstanceOf(HadoopStore.class);
         assertThat(other).isNotSameAs(nio);
         assertThat(Stores.supplier(uri, StoreOptions.empty()).open()).isSameAs(nio);
         nio.put("k", bytes("v"));

@@ -1,0 +1,208 @@
+package io.cubed.storage;
+
+import io.cubed.error.StorageException;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.InterruptedIOException;
+import java.net.SocketException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+/**
+ * A {@link Store} that retries operations failing with a transient error — throttling (HTTP 503, "SlowDown", 429),
+ * timeouts, connection resets — with exponential backoff and jitter; permanent errors (not found, access denied,
+ * malformed data) fail at once. Every operation of a store is safe to repeat: reads have no effect and {@link #put}
+ * is atomic. After the last attempt the error says how many were made.
+ *
+ * <p>Settings ({@link StoreOptions}): {@value #ATTEMPTS} (total attempts, default 4; 1 turns retrying off) and
+ * {@value #BASE_DELAY_MS} (first delay in milliseconds, default 200; each later one doubles, up to 10 s).
+ */
+public final class RetryingStore implements Store {
+    /** Option: total attempts per operation. */
+    public static final String ATTEMPTS = "cubed.store.retry.attempts";
+    /** Option: the first delay between attempts, in milliseconds. */
+    public static final String BASE_DELAY_MS = "cubed.store.retry.base-delay-ms";
+
+    private static final long MAX_DELAY_MS = 10_000;
+
+    private final Store store;
+    private final int attempts;
+    private final long baseDelayMs;
+
+    private RetryingStore(Store store, int attempts, long baseDelayMs) {
+        this.store = store;
+        this.attempts = attempts;
+        this.baseDelayMs = baseDelayMs;
+    }
+
+    /** {@code store} with retries as {@code options} say (default 4 attempts from 200 ms). */
+    public static Store wrap(Store store, StoreOptions options) {
+        int attempts = intOption(options, ATTEMPTS, 4);
+        long delay = intOption(options, BASE_DELAY_MS, 200);
+        if (attempts < 1 || delay < 0) {
+            throw new io.cubed.error.InvalidArgumentException(ATTEMPTS + " must be at least 1 and " + BASE_DELAY_MS
+                    + " at least 0, got " + attempts + " and " + delay);
+        }
+        return wrap(store, attempts, delay);
+    }
+
+    /** {@code store} with {@code attempts} attempts per operation, the first retry after {@code baseDelayMs}. */
+    public static Store wrap(Store store, int attempts, long baseDelayMs) {
+        return attempts <= 1 ? store : new RetryingStore(store, attempts, baseDelayMs);
+    }
+
+    private static int intOption(StoreOptions options, String key, int fallback) {
+        String v = options.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new io.cubed.error.InvalidArgumentException(key + " must be an integer, got '" + v + "'", e);
+        }
+    }
+
+    /** True when {@code e} (or a cause) is an error that the same request may not meet again. */
+    public static boolean isTransient(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof FileNotFoundException
+                    || t instanceof NoSuchFileException
+                    || t instanceof AccessDeniedException
+                    || t instanceof EOFException) {
+                return false;
+            }
+            if (t instanceof InterruptedIOException || t instanceof SocketException) {
+                return true; // timeouts (SocketTimeoutException is one), resets, refused connections
+            }
+            String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+            if (m.contains("503")
+                    || m.contains("slow down")
+                    || m.contains("slowdown")
+                    || m.contains("throttl")
+                    || m.contains("429")
+                    || m.contains("too many requests")
+                    || m.contains("connection reset")
+                    || m.contains("timed out")
+                    || m.contains("service unavailable")) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    private <T> T retry(String what, Supplier<T> op) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return op.get();
+            } catch (StorageException e) {
+                if (attempt >= attempts || !isTransient(e)) {
+                    if (attempt > 1) {
+                        throw new StorageException(
+                                what + " on " + store.uri() + " failed after " + attempt + " attempts: "
+                                        + e.getMessage(),
+                                e);
+                    }
+                    throw e;
+                }
+                sleep(attempt);
+            }
+        }
+    }
+
+    private void sleep(int attempt) {
+        long delay = Math.min(MAX_DELAY_MS, baseDelayMs << Math.min(20, attempt - 1));
+        long jittered = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
+        try {
+            Thread.sleep(jittered);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException("interrupted while waiting to retry on " + store.uri(), e);
+        }
+    }
+
+    @Override
+    public String uri() {
+        return store.uri();
+    }
+
+    @Override
+    public byte[] get(String key) {
+        return retry("reading " + key, () -> store.get(key));
+    }
+
+    @Override
+    public byte[] getRange(String key, long offset, int length) {
+        return retry("reading " + key, () -> store.getRange(key, offset, length));
+    }
+
+    @Override
+    public void put(String key, byte[] value) {
+        retry("writing " + key, () -> {
+            store.put(key, value);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean exists(String key) {
+        return retry("checking " + key, () -> store.exists(key));
+    }
+
+    @Override
+    public void delete(String key) {
+        retry("deleting " + key, () -> {
+            store.delete(key);
+            return null;
+        });
+    }
+
+    @Override
+    public void deletePrefix(String prefix) {
+        retry("deleting " + prefix, () -> {
+            store.deletePrefix(prefix);
+            return null;
+        });
+    }
+
+    @Override
+    public List<String> list(String prefix) {
+        return retry("listing " + prefix, () -> store.list(prefix));
+    }
+
+    @Override
+    public boolean isObjectStore() {
+        return store.isObjectStore();
+    }
+
+    @Override
+    public Store resolve(String path) {
+        return new RetryingStore(store.resolve(path), attempts, baseDelayMs);
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    /** The store this one wraps. */
+    public Store unwrap() {
+        return store;
+    }
+
+    /** {@code store} without any retrying wrapper. */
+    public static Store unwrapAll(Store store) {
+        Store s = store;
+        while (s instanceof RetryingStore r) {
+            s = r.store;
+        }
+        return s;
+    }
+}
