@@ -9,15 +9,16 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs plans in this JVM on a pool of threads: the embedded default for small work and tests. Stages run one after
- * another; the tasks of a stage run {@code threads} at a time, each retried up to {@code maxAttempts} times.
+ * another; the tasks of a stage run {@code threads} at a time, each retried up to {@code maxAttempts} times. When a
+ * stage's task queue is empty, idle threads run backup copies of stragglers (a task running more than 3 × the median
+ * of the finished ones, once half have finished, and for at least 2 s); the first copy to finish counts. Task writes
+ * are atomic and idempotent, so both copies may write.
  */
 public final class LocalExecutor implements Executor {
     private static final ThreadAllocation ALLOCATION = new ThreadAllocation();
@@ -25,6 +26,12 @@ public final class LocalExecutor implements Executor {
     private final int threads;
     private final int maxAttempts;
     private final long retryDelayMillis;
+    private final boolean backups;
+
+    /** A straggler runs longer than this many times the median of its stage's finished tasks... */
+    static final long STRAGGLER_FACTOR = 3;
+    /** ...and longer than this, in milliseconds. */
+    static final long STRAGGLER_MIN_MILLIS = 2_000;
 
     /** An executor with {@code threads} threads and {@code maxAttempts} attempts per task (at least 1 each). */
     public LocalExecutor(int threads, int maxAttempts) {
@@ -33,6 +40,14 @@ public final class LocalExecutor implements Executor {
 
     /** As {@link #LocalExecutor(int, int)}, waiting {@code retryDelayMillis} × attempt before each retry. */
     public LocalExecutor(int threads, int maxAttempts, long retryDelayMillis) {
+        this(threads, maxAttempts, retryDelayMillis, true);
+    }
+
+    /**
+     * As {@link #LocalExecutor(int, int, long)}; {@code backups} runs a backup copy of straggling tasks (default on;
+     * see the class comment).
+     */
+    public LocalExecutor(int threads, int maxAttempts, long retryDelayMillis, boolean backups) {
         if (threads < 1) {
             throw new InvalidArgumentException("LocalExecutor needs at least 1 thread, got " + threads);
         }
@@ -42,6 +57,7 @@ public final class LocalExecutor implements Executor {
         this.threads = threads;
         this.maxAttempts = maxAttempts;
         this.retryDelayMillis = Math.max(0, retryDelayMillis);
+        this.backups = backups;
     }
 
     /** One thread per available processor, 3 attempts per task. */
@@ -93,35 +109,121 @@ public final class LocalExecutor implements Executor {
     }
 
     private void runStage(ExecutorService pool, String computeId, Stage stage, List<Callback> callbacks) {
-        long n = stage.numTasks();
-        AtomicLong next = new AtomicLong();
-        AtomicReference<RuntimeException> firstFailure = new AtomicReference<>();
-        List<Future<?>> workers = new ArrayList<>();
-        for (long w = 0; w < Math.min(threads, n); w++) {
-            workers.add(pool.submit(() -> {
-                for (long i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
-                    try {
-                        TaskResult r = runTask(stage, i);
-                        callbacks.forEach(c -> c.onTaskEnd(new Callback.TaskEnd(computeId, stage, r)));
-                    } catch (RuntimeException e) {
-                        firstFailure.compareAndSet(null, e);
-                        next.set(n);
-                    }
-                }
-            }));
+        StageRun run = new StageRun(stage, computeId, callbacks);
+        for (long w = 0; w < Math.min(threads, run.n); w++) {
+            pool.submit(run::work);
         }
         try {
-            for (Future<?> f : workers) {
-                f.get();
-            }
+            run.finished.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CubedException(stage.id() + " " + stage.description() + " was interrupted", e);
         } catch (ExecutionException e) {
-            throw new CubedException(stage.id() + " " + stage.description() + " failed: " + e.getCause(), e.getCause());
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new CubedException(stage.id() + " " + stage.description() + " failed: " + cause, cause);
         }
-        if (firstFailure.get() != null) {
-            throw firstFailure.get();
+    }
+
+    /**
+     * One stage: workers take task indexes in order; once none is left, an idle worker runs a backup copy of a
+     * straggler — a task running longer than {@value #STRAGGLER_FACTOR} × the median of the finished ones, once half
+     * have finished, and for at least {@value #STRAGGLER_MIN_MILLIS} ms (Cubed's rule, with a floor against noise).
+     * The first copy to finish counts; the other's writes are the same bytes. The stage ends when every task has
+     * finished once, even while the slower copy of a straggler still runs.
+     */
+    private final class StageRun {
+        final Stage stage;
+        final String computeId;
+        final List<Callback> callbacks;
+        final long n;
+        final AtomicLong next = new AtomicLong();
+        final java.util.Set<Long> done = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final java.util.Map<Long, Long> running = new java.util.concurrent.ConcurrentHashMap<>();
+        final java.util.Set<Long> backedUp = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final List<Long> durations = new ArrayList<>();
+        final java.util.concurrent.CompletableFuture<Void> finished = new java.util.concurrent.CompletableFuture<>();
+
+        StageRun(Stage stage, String computeId, List<Callback> callbacks) {
+            this.stage = stage;
+            this.computeId = computeId;
+            this.callbacks = callbacks;
+            this.n = stage.numTasks();
+            if (n == 0) {
+                finished.complete(null);
+            }
+        }
+
+        void work() {
+            while (!finished.isDone()) {
+                long i = next.getAndIncrement();
+                if (i < n) {
+                    attempt(i);
+                    continue;
+                }
+                long straggler = backups ? straggler() : -1;
+                if (straggler >= 0) {
+                    attempt(straggler);
+                } else if (running.isEmpty() || !backups) {
+                    return; // the tasks still running finish the stage
+                } else {
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }
+        }
+
+        private void attempt(long i) {
+            running.putIfAbsent(i, System.nanoTime());
+            try {
+                TaskResult r = runTask(stage, i);
+                if (done.add(i)) {
+                    synchronized (durations) {
+                        durations.add(r.endMillis() - r.startMillis());
+                    }
+                    callbacks.forEach(c -> c.onTaskEnd(new Callback.TaskEnd(computeId, stage, r)));
+                    if (done.size() == n) {
+                        finished.complete(null);
+                    }
+                }
+            } catch (RuntimeException e) {
+                if (!done.contains(i)) {
+                    finished.completeExceptionally(e);
+                    next.set(n);
+                }
+            } finally {
+                if (done.contains(i)) {
+                    running.remove(i);
+                }
+            }
+        }
+
+        /** A running task that qualifies for a backup copy (and gets one now), or -1. */
+        private long straggler() {
+            long median;
+            synchronized (durations) {
+                if (durations.size() * 2 < n || durations.isEmpty()) {
+                    return -1;
+                }
+                List<Long> sorted = new ArrayList<>(durations);
+                java.util.Collections.sort(sorted);
+                median = sorted.get(sorted.size() / 2);
+            }
+            long limitMillis = Math.max(STRAGGLER_MIN_MILLIS, STRAGGLER_FACTOR * median);
+            long now = System.nanoTime();
+            for (java.util.Map.Entry<Long, Long> e : running.entrySet()) {
+                long i = e.getKey();
+                if (!done.contains(i) && (now - e.getValue()) / 1_000_000 > limitMillis && backedUp.add(i)) {
+                    return i;
+                }
+            }
+            return -1;
         }
     }
 
