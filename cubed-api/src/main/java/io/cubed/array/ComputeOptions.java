@@ -18,6 +18,7 @@ public final class ComputeOptions {
     private final Set<ArrayNode> neverFuse;
     private final Set<ArrayNode> alwaysFuse;
     private final String resumeId;
+    private final boolean deleteIntermediatesEarly;
 
     private ComputeOptions(Builder b) {
         this.optimize = b.optimize;
@@ -26,6 +27,7 @@ public final class ComputeOptions {
         this.neverFuse = Set.copyOf(b.neverFuse);
         this.alwaysFuse = Set.copyOf(b.alwaysFuse);
         this.resumeId = b.resumeId;
+        this.deleteIntermediatesEarly = b.deleteIntermediatesEarly;
     }
 
     /** Options that change nothing: the spec decides. */
@@ -48,6 +50,10 @@ public final class ComputeOptions {
         return resumeId;
     }
 
+    boolean deleteIntermediatesEarly() {
+        return deleteIntermediatesEarly;
+    }
+
     /** Builder of {@link ComputeOptions}. */
     public static final class Builder {
         private Boolean optimize;
@@ -56,6 +62,7 @@ public final class ComputeOptions {
         private final Set<ArrayNode> neverFuse = new HashSet<>();
         private final Set<ArrayNode> alwaysFuse = new HashSet<>();
         private String resumeId;
+        private boolean deleteIntermediatesEarly;
 
         private Builder() {}
 
@@ -104,6 +111,15 @@ public final class ComputeOptions {
          */
         public Builder resume(String id) {
             this.resumeId = id;
+            return this;
+        }
+
+        /**
+         * Deletes each intermediate array as soon as every operation reading it has finished, instead of all of them
+         * at the end: the storage a long plan needs at once stays small.
+         */
+        public Builder deleteIntermediatesEarly(boolean early) {
+            this.deleteIntermediatesEarly = early;
             return this;
         }
 

@@ -44,7 +44,8 @@ public final class Execution {
         for (CubedArray a : arrays) {
             nodes.add(a.node());
         }
-        Computation c = Computation.prepare(spec, nodes, Map.of(), options.fusion(spec), options.resumeId());
+        Computation c = Computation.prepare(spec, nodes, Map.of(), options.fusion(spec), options.resumeId())
+                .deleteIntermediatesEarly(options.deleteIntermediatesEarly());
         boolean ok = false;
         try {
             c.run(withProgress(callbacks));
@@ -84,7 +85,8 @@ public final class Execution {
             nodes.add(n);
             targets.put(n, urls.get(i));
         }
-        Computation c = Computation.prepare(spec, nodes, targets, options.fusion(spec), options.resumeId());
+        Computation c = Computation.prepare(spec, nodes, targets, options.fusion(spec), options.resumeId())
+                .deleteIntermediatesEarly(options.deleteIntermediatesEarly());
         boolean ok = false;
         try {
             c.run(withProgress(callbacks));

@@ -39,6 +39,7 @@ public final class Computation {
     private final Plan plan;
     private final String computeId;
     private final boolean resume;
+    private boolean deleteEarly;
     private final Map<ArrayNode, String> urls = new HashMap<>();
     private final Map<OpNode, Long> projected = new LinkedHashMap<>();
     private final Map<ArrayNode, ChunkStore> stores = new HashMap<>();
@@ -312,7 +313,78 @@ public final class Computation {
                     projected.get(op),
                     deps));
         }
-        spec.executor().execute(new ExecutionPlan(computeId, stages), callbacks);
+        List<Callback> all = callbacks;
+        if (deleteEarly && !spec.keepIntermediates()) {
+            all = new ArrayList<>(callbacks);
+            all.add(new EarlyCleanup());
+        }
+        spec.executor().execute(new ExecutionPlan(computeId, stages), all);
+    }
+
+    /**
+     * Deletes each intermediate array as soon as every operation reading it has finished (default: all intermediates
+     * at the end), bounding the storage a long plan occupies at once.
+     */
+    public Computation deleteIntermediatesEarly(boolean early) {
+        this.deleteEarly = early;
+        return this;
+    }
+
+    /** The running operations that read {@code a}'s stored array, looking through fused operations. */
+    private java.util.Set<OpNode> readers(ArrayNode a) {
+        java.util.Set<OpNode> out = new HashSet<>();
+        for (OpNode op : plan.ops()) {
+            if (op.inputs().contains(a)) {
+                if (fusion.isFused(op)) {
+                    for (ArrayNode o : op.outputs()) {
+                        out.addAll(readers(o));
+                    }
+                } else {
+                    out.add(op);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Deletes intermediates whose readers have all finished, as operations end. */
+    private final class EarlyCleanup implements Callback {
+        private final Map<String, java.util.Set<String>> pendingReaders = new HashMap<>();
+        private final Map<String, String> urlOf = new HashMap<>();
+
+        EarlyCleanup() {
+            Set<ArrayNode> targets = new HashSet<>(plan.targets());
+            for (OpNode op : plan.ops()) {
+                if (fusion.isFused(op)) {
+                    continue;
+                }
+                for (ArrayNode out : op.outputs()) {
+                    if (targets.contains(out)) {
+                        continue;
+                    }
+                    java.util.Set<String> ids = new HashSet<>();
+                    for (OpNode r : readers(out)) {
+                        ids.add(r.id());
+                    }
+                    pendingReaders.put(out.name(), ids);
+                    urlOf.put(out.name(), urls.get(out));
+                }
+            }
+        }
+
+        @Override
+        public synchronized void onOperationEnd(OperationEnd event) {
+            String done = event.stage().id();
+            String dir = intermediateDir();
+            String prefix = dir.substring(dir.lastIndexOf('/') + 1);
+            Store work = Stores.open(spec.workDir(), spec.storeOptions());
+            for (Map.Entry<String, java.util.Set<String>> e : pendingReaders.entrySet()) {
+                if (e.getValue().remove(done) && e.getValue().isEmpty()) {
+                    String url = urlOf.get(e.getKey());
+                    work.deletePrefix(prefix + "/" + url.substring(url.lastIndexOf('/') + 1));
+                }
+            }
+        }
     }
 
     /** The array {@code out} is written to: created, or (resuming) the one already there if it matches. */

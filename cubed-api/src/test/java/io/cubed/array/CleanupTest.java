@@ -1,0 +1,87 @@
+package io.cubed.array;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.Callback;
+import io.cubed.runtime.LocalExecutor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Intermediates deleted as soon as no later operation reads them. */
+class CleanupTest {
+    @TempDir
+    Path tmp;
+
+    static Chunk plusOne(Chunk[] blocks, long[] id) {
+        double[] v = blocks[0].doubles().clone();
+        for (int i = 0; i < v.length; i++) {
+            v[i] += 1;
+        }
+        return Chunk.wrap(DType.FLOAT64, blocks[0].shape(), v);
+    }
+
+    /** The intermediate arrays present when each operation starts. */
+    private List<List<String>> run(boolean early) {
+        Path work = tmp.resolve(early ? "early" : "late");
+        Spec spec = Spec.builder()
+                .workDir(work.toString())
+                .executor(new LocalExecutor(2, 1, 0))
+                .build();
+        CubedArray x = Creation.arange(0, 40, 1, 10, DType.FLOAT64, spec);
+        CubedArray w = x;
+        for (int k = 0; k < 3; k++) {
+            w = Blockwise.mapBlocks(CleanupTest::plusOne, DType.FLOAT64, w);
+        }
+        List<List<String>> seen = new ArrayList<>();
+        Callback look = new Callback() {
+            @Override
+            public void onOperationStart(OperationStart event) {
+                seen.add(intermediates(work));
+            }
+        };
+        ComputeOptions options = ComputeOptions.builder()
+                .optimize(false)
+                .deleteIntermediatesEarly(early)
+                .build();
+        w.toZarr(tmp.resolve((early ? "early" : "late") + "-out.zarr").toString(), options, look);
+        double[] got = io.cubed.storage.zarr.ZarrArray.open(
+                        tmp.resolve((early ? "early" : "late") + "-out.zarr").toString())
+                .readRegion(new long[] {0}, new int[] {40})
+                .doubles();
+        for (int i = 0; i < 40; i++) {
+            assertThat(got[i]).isEqualTo(i + 3.0);
+        }
+        assertThat(intermediates(work)).as("all deleted at the end").isEmpty();
+        return seen;
+    }
+
+    private static List<String> intermediates(Path work) {
+        try (Stream<Path> s = Files.walk(work)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".zarr"))
+                    .map(p -> p.getFileName().toString())
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void eachIntermediateGoesOnceItsReadersAreDone() {
+        List<List<String>> late = run(false);
+        List<List<String>> early = run(true);
+        // Operations: 1 writes i1, 2 reads i1 and writes i2, 3 reads i2 and writes the output.
+        assertThat(late.get(2)).hasSize(2);
+        assertThat(early.get(2)).hasSize(1);
+        assertThat(early.get(2).get(0)).startsWith("0002-");
+    }
+}
