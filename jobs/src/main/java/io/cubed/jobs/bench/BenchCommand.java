@@ -54,6 +54,12 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Reserved per task (default: ${DEFAULT-VALUE}).")
     String reservedMem = "100MB";
 
+    @Option(
+            names = "--executor",
+            description = "local (in-process threads) or spark (the spark-submit session, else local[threads]);"
+                    + " default: ${DEFAULT-VALUE}.")
+    String executor = "local";
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec cli;
 
@@ -71,12 +77,39 @@ public final class BenchCommand implements Callable<Integer> {
                     "bench: no workload among " + workloads + "; choose from W1, W2, W3, W4, W5, W5u");
         }
         Files.createDirectories(dir);
-        Spec spec = Spec.builder()
-                .workDir(dir.resolve("work").toString())
-                .allowedMem(allowedMem)
-                .reservedMem(reservedMem)
-                .executor(new LocalExecutor(Math.max(1, threads), 3))
-                .build();
+        if (!executor.equals("local") && !executor.equals("spark")) {
+            throw new io.cubed.error.InvalidArgumentException(
+                    "bench: --executor must be local or spark, got '" + executor + "'");
+        }
+        SparkBench spark = null;
+        if (executor.equals("spark")) {
+            try {
+                spark = new SparkBench(threads);
+            } catch (NoClassDefFoundError e) {
+                throw new io.cubed.error.InvalidArgumentException(
+                        "bench --executor spark: Spark is not on the classpath (" + e.getMessage() + "); run it with"
+                                + " spark-submit --class io.cubed.jobs.CubedCli jobs/target/cubed-jobs-spark.jar bench"
+                                + " --executor spark",
+                        e);
+            }
+        }
+        try {
+            Spec.Builder builder = spark != null
+                    ? spark.specBuilder()
+                    : Spec.builder().executor(new LocalExecutor(Math.max(1, threads), 3));
+            Spec spec = builder.workDir(dir.resolve("work").toString())
+                    .allowedMem(allowedMem)
+                    .reservedMem(reservedMem)
+                    .build();
+            return run(chosen, spec, log, spark == null ? "in-process executor" : spark.name());
+        } finally {
+            if (spark != null) {
+                spark.close();
+            }
+        }
+    }
+
+    private int run(List<Workload> chosen, Spec spec, PrintWriter log, String executorName) throws Exception {
         BenchData.Size size = BenchData.Size.of(scale, smoke);
         List<BenchSuite.Result> results = BenchSuite.run(chosen, spec, size, dir, threads, log);
         long reserved = spec.reservedMem().bytes();
@@ -93,7 +126,7 @@ public final class BenchCommand implements Callable<Integer> {
                 System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() / 1e6,
-                "in-process executor");
+                executorName);
         Path report = out != null ? out : dir.resolve("report");
         Files.createDirectories(report);
         String md = BenchReport.markdown(results, header, reserved, baseline);

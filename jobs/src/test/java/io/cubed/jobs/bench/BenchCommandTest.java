@@ -115,4 +115,35 @@ class BenchCommandTest {
         }
         throw new AssertionError("no row for " + workload);
     }
+
+    @Test
+    void theSuiteRunsOnSparkToo() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = CubedCli.run(
+                new PrintWriter(out),
+                new PrintWriter(err),
+                "bench",
+                "--smoke",
+                "--executor",
+                "spark",
+                "--threads",
+                "2",
+                "--workloads",
+                "W1,W2",
+                "--dir",
+                tmp.resolve("spark-bench").toString(),
+                "--out",
+                tmp.resolve("spark-report").toString());
+        assertThat(code).as(err.toString()).isZero();
+        String md = Files.readString(tmp.resolve("spark-report/report.md"));
+        assertThat(md).contains("spark(local[2])").contains("| W1 |").contains("| W2 |");
+        List<String> rows = Files.readAllLines(tmp.resolve("spark-report/results.csv"));
+        assertThat(rows).hasSize(3);
+        // W1 on Spark moves the same bytes as in-process: u and v read, one array written.
+        String[] w1 = rows.get(1).split(",");
+        long array = 512L * 256 * 8;
+        assertThat(Long.parseLong(w1[3])).isEqualTo(2 * array);
+        assertThat(Long.parseLong(w1[4])).isEqualTo(array);
+    }
 }
