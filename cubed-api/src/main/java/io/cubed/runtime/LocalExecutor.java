@@ -141,6 +141,7 @@ public final class LocalExecutor implements Executor {
         final long n;
         final AtomicLong next = new AtomicLong();
         final java.util.Set<Long> done = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final AtomicLong reported = new AtomicLong();
         final java.util.Map<Long, Long> running = new java.util.concurrent.ConcurrentHashMap<>();
         final java.util.Set<Long> backedUp = java.util.concurrent.ConcurrentHashMap.newKeySet();
         final List<Long> durations = new ArrayList<>();
@@ -187,9 +188,18 @@ public final class LocalExecutor implements Executor {
                     synchronized (durations) {
                         durations.add(r.endMillis() - r.startMillis());
                     }
-                    callbacks.forEach(c -> c.onTaskEnd(new Callback.TaskEnd(computeId, stage, r)));
-                    if (done.size() == n) {
-                        finished.complete(null);
+                    try {
+                        callbacks.forEach(c -> c.onTaskEnd(new Callback.TaskEnd(computeId, stage, r)));
+                    } catch (RuntimeException e) {
+                        finished.completeExceptionally(e);
+                        next.set(n);
+                    } finally {
+                        // Counted after the callbacks, so that the stage (and the computation) ends only once every
+                        // task's end has been reported, not as soon as the last task is recorded while another
+                        // thread is still reporting its own.
+                        if (reported.incrementAndGet() == n) {
+                            finished.complete(null);
+                        }
                     }
                 }
             } catch (RuntimeException e) {

@@ -103,6 +103,43 @@ public abstract class ExecutorContract {
     }
 
     @Test
+    void everyTaskEndIsReportedBeforeItsOperationEnds() {
+        // The first task to finish is reported slowly, while the others finish in the meantime: the operation and
+        // the computation must still end only after that report (a callback that counts tasks sees them all).
+        Path a = dir("a");
+        Stage s = new Stage("op-001", "slow report", 4, FileRecordingTask.recording(a), 100, List.of());
+        List<String> order = Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Callback slow = new Callback() {
+            @Override
+            public void onTaskEnd(TaskEnd e) {
+                if (first.getAndSet(false)) {
+                    try {
+                        Thread.sleep(600);
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                order.add("task " + e.result().taskIndex());
+            }
+
+            @Override
+            public void onOperationEnd(OperationEnd e) {
+                order.add("op-end");
+            }
+
+            @Override
+            public void onComputeEnd(ComputeEnd e) {
+                order.add("end");
+            }
+        };
+        executor().execute(new ExecutionPlan("c-slow-report", List.of(s)), List.of(slow));
+        assertThat(order).hasSize(6);
+        assertThat(order.subList(0, 4)).allSatisfy(x -> assertThat(x).startsWith("task "));
+        assertThat(order.subList(4, 6)).containsExactly("op-end", "end");
+    }
+
+    @Test
     void taskResultsCarryBytesTimesAndAllocation() {
         Path a = dir("a");
         Stage s = new Stage("op-001", "io", 12, FileRecordingTask.recording(a), 100, List.of());
