@@ -3,6 +3,7 @@ package io.cubed.runtime;
 import io.cubed.error.CubedException;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.TaskFailedException;
+import io.cubed.memory.HeapProbe;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,10 @@ public final class LocalExecutor implements Executor {
     private final int maxAttempts;
     private final long retryDelayMillis;
     private final boolean backups;
+    private final int measuredTasksPerStage;
+    /** Measured tasks hold the write lock (they run alone), the others the read lock; fair, so neither starves. */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock measureLock =
+            new java.util.concurrent.locks.ReentrantReadWriteLock(true);
 
     /** A straggler runs longer than this many times the median of its stage's finished tasks... */
     static final long STRAGGLER_FACTOR = 3;
@@ -48,6 +53,11 @@ public final class LocalExecutor implements Executor {
      * see the class comment).
      */
     public LocalExecutor(int threads, int maxAttempts, long retryDelayMillis, boolean backups) {
+        this(threads, maxAttempts, retryDelayMillis, backups, 0);
+    }
+
+    private LocalExecutor(
+            int threads, int maxAttempts, long retryDelayMillis, boolean backups, int measuredTasksPerStage) {
         if (threads < 1) {
             throw new InvalidArgumentException("LocalExecutor needs at least 1 thread, got " + threads);
         }
@@ -58,6 +68,26 @@ public final class LocalExecutor implements Executor {
         this.maxAttempts = maxAttempts;
         this.retryDelayMillis = Math.max(0, retryDelayMillis);
         this.backups = backups;
+        if (measuredTasksPerStage < 0) {
+            throw new InvalidArgumentException(
+                    "LocalExecutor measures 0 or more tasks per operation, got " + measuredTasksPerStage);
+        }
+        this.measuredTasksPerStage = measuredTasksPerStage;
+    }
+
+    /**
+     * This executor, also measuring the peak live heap ({@link io.cubed.memory.HeapProbe}) of the first {@code
+     * tasksPerStage} tasks of every operation, reported as {@link TaskResult#peakLiveBytes()}. A measured task runs
+     * alone (the other threads wait for it and it waits for them), and each of its chunk reads and writes costs a full
+     * garbage collection: use a few tasks per operation, for reports, not for speed.
+     */
+    public LocalExecutor withMemoryMeasurement(int tasksPerStage) {
+        return new LocalExecutor(threads, maxAttempts, retryDelayMillis, backups, tasksPerStage);
+    }
+
+    /** How many tasks of each operation this executor measures (0: none). */
+    public int measuredTasksPerStage() {
+        return measuredTasksPerStage;
     }
 
     /** One thread per available processor, 3 attempts per task. */
@@ -75,7 +105,7 @@ public final class LocalExecutor implements Executor {
 
     @Override
     public String name() {
-        return "local(threads=" + threads + ")";
+        return "local(threads=" + threads + (measuredTasksPerStage > 0 ? ", measuring memory" : "") + ")";
     }
 
     @Override
@@ -238,8 +268,23 @@ public final class LocalExecutor implements Executor {
     }
 
     private TaskResult runTask(Stage stage, long index) {
+        if (measuredTasksPerStage == 0) {
+            return attempts(stage, index, false);
+        }
+        boolean measure = index < measuredTasksPerStage;
+        java.util.concurrent.locks.Lock lock = measure ? measureLock.writeLock() : measureLock.readLock();
+        lock.lock();
+        try {
+            return attempts(stage, index, measure);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private TaskResult attempts(Stage stage, long index, boolean measure) {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+            HeapProbe.Measurement probe = measure ? HeapProbe.begin() : null;
             long allocatedBefore = ALLOCATION.currentThread();
             long start = System.currentTimeMillis();
             try {
@@ -247,17 +292,33 @@ public final class LocalExecutor implements Executor {
                 long end = System.currentTimeMillis();
                 long allocatedAfter = ALLOCATION.currentThread();
                 long allocated = allocatedBefore < 0 || allocatedAfter < 0 ? -1 : allocatedAfter - allocatedBefore;
+                if (allocated >= 0 && probe != null) {
+                    // Not the task's: what the measurement itself allocated (or -1 when it cannot tell).
+                    allocated = probe.probeAllocatedBytes() < 0 ? -1 : allocated - probe.probeAllocatedBytes();
+                }
                 return new TaskResult(
-                        stage.id(), index, attempt, start, end, io.bytesRead(), io.bytesWritten(), allocated);
+                        stage.id(),
+                        index,
+                        attempt,
+                        start,
+                        end,
+                        io.bytesRead(),
+                        io.bytesWritten(),
+                        allocated,
+                        probe == null ? -1 : probe.peakBytes());
             } catch (RuntimeException e) {
                 last = e;
-                if (attempt < maxAttempts && retryDelayMillis > 0) {
-                    try {
-                        Thread.sleep(retryDelayMillis * attempt);
-                    } catch (InterruptedException ie) {
-                        Thread.currentThread().interrupt();
-                        break;
-                    }
+            } finally {
+                if (probe != null) {
+                    probe.close();
+                }
+            }
+            if (attempt < maxAttempts && retryDelayMillis > 0) {
+                try {
+                    Thread.sleep(retryDelayMillis * attempt);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    break;
                 }
             }
         }

@@ -7,6 +7,7 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.memory.BufferCopies;
+import io.cubed.memory.HeapProbe;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.ChunkStores;
 import io.cubed.storage.Store;
@@ -15,6 +16,7 @@ import io.cubed.storage.StoreSupplier;
 import io.cubed.storage.fs.Stores;
 import io.cubed.storage.zarr.codec.Codec;
 import java.io.Serializable;
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -187,12 +189,17 @@ public final class ZarrArray implements ChunkStore, Serializable {
                     + " bytes but a chunk of " + Arrays.toString(metadata.chunks()) + " " + dtype() + " has "
                     + expected);
         }
-        return ElementBytes.decode(
+        Chunk chunk = ElementBytes.decode(
                 raw,
                 dtype(),
                 metadata.dataType().order(),
                 metadata.chunks(),
                 metadata.order() == ZarrV2Metadata.Order.F);
+        // The stored bytes, the decompressed bytes and the chunk: the most a read holds at once.
+        HeapProbe.checkpoint();
+        Reference.reachabilityFence(stored);
+        Reference.reachabilityFence(raw);
+        return chunk;
     }
 
     @Override
@@ -229,6 +236,10 @@ public final class ZarrArray implements ChunkStore, Serializable {
         } catch (RuntimeException e) {
             throw new StorageException("cannot encode chunk " + describe(url, key) + ": " + e.getMessage(), e);
         }
+        // The chunk (and its full-size copy at edges), its bytes and the compressed bytes: the most a write holds.
+        HeapProbe.checkpoint();
+        Reference.reachabilityFence(full);
+        Reference.reachabilityFence(raw);
         store().put(key, stored);
     }
 

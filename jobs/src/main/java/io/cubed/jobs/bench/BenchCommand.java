@@ -60,6 +60,14 @@ public final class BenchCommand implements Callable<Integer> {
                     + " default: ${DEFAULT-VALUE}.")
     String executor = "local";
 
+    @Option(
+            names = "--measure-memory",
+            paramLabel = "N",
+            description = "Measure the peak live heap of the first N tasks of every operation (each runs alone, with a"
+                    + " full GC at every chunk read and write); 0 turns it off (default: 2 on the in-process executor;"
+                    + " not available on Spark).")
+    Integer measureMemory;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec cli;
 
@@ -94,9 +102,20 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         try {
+            int measured = measureMemory != null ? measureMemory : spark == null ? 2 : 0;
+            if (measured < 0) {
+                throw new io.cubed.error.InvalidArgumentException(
+                        "bench: --measure-memory must be 0 or more tasks per operation, got " + measured);
+            }
+            if (measured > 0 && spark != null) {
+                throw new io.cubed.error.InvalidArgumentException("bench --measure-memory " + measured
+                        + ": memory is measured on the in-process executor only (a Spark executor JVM runs several"
+                        + " tasks at once); use --executor local, or --measure-memory 0");
+            }
             Spec.Builder builder = spark != null
                     ? spark.specBuilder()
-                    : Spec.builder().executor(new LocalExecutor(Math.max(1, threads), 3));
+                    : Spec.builder()
+                            .executor(new LocalExecutor(Math.max(1, threads), 3).withMemoryMeasurement(measured));
             Spec spec = builder.workDir(dir.resolve("work").toString())
                     .allowedMem(allowedMem)
                     .reservedMem(reservedMem)

@@ -7,7 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Collects, per stage of one computation, tasks, bytes read and written, and the largest measured task memory. */
+/**
+ * Collects, per stage of one computation, tasks, bytes read and written, the largest task allocation and the largest
+ * measured peak live heap of a task.
+ */
 final class StageRecorder implements Callback {
     /** One stage's figures. */
     static final class StageFigures {
@@ -18,6 +21,10 @@ final class StageRecorder implements Callback {
         long bytesRead;
         long bytesWritten;
         long maxAllocatedBytes;
+        /** The largest measured peak live heap of a task (-1: no task measured). */
+        long maxMeasuredBytes = -1;
+
+        long measuredTasks;
 
         StageFigures(String id, String name, long projectedMemBytes) {
             this.id = id;
@@ -47,6 +54,10 @@ final class StageRecorder implements Callback {
         s.bytesRead += r.bytesRead();
         s.bytesWritten += r.bytesWritten();
         s.maxAllocatedBytes = Math.max(s.maxAllocatedBytes, r.allocatedBytes());
+        if (r.memoryMeasured()) {
+            s.measuredTasks++;
+            s.maxMeasuredBytes = Math.max(s.maxMeasuredBytes, r.peakLiveBytes());
+        }
     }
 
     synchronized List<StageFigures> stages() {

@@ -77,6 +77,18 @@ class BenchCommandTest {
         for (Map.Entry<String, long[]> e : perWorkload.entrySet()) {
             assertThat(sums.get(e.getKey())).as(e.getKey()).containsExactly(e.getValue());
         }
+        // Memory: the first 2 tasks of every operation were measured, and none held more than its projection
+        // (projected - reserved); the "within" column says so from the printed numbers.
+        for (String row : mem.subList(1, mem.size())) {
+            String[] f = row.split(",");
+            long tasks = Long.parseLong(f[2]);
+            long projectedData = Long.parseLong(f[5]) - Long.parseLong(f[6]);
+            long measured = Long.parseLong(f[7]);
+            assertThat(Long.parseLong(f[8])).as(row).isEqualTo(Math.min(2, tasks));
+            assertThat(measured).as(row).isBetween(0L, projectedData);
+            assertThat(f[10]).as(row).isEqualTo("yes");
+        }
+        assertThat(Files.readString(tmp.resolve("report/report.md"))).contains("No operation exceeded its projection.");
         // W3 rechunks through at least one copy stage, and the projections of every operation are within allowedMem.
         assertThat(mem).anyMatch(r -> r.startsWith("W3,"));
         String md = Files.readString(tmp.resolve("report/report.md"));
