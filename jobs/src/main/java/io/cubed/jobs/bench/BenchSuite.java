@@ -2,13 +2,12 @@ package io.cubed.jobs.bench;
 
 import io.cubed.Cubed;
 import io.cubed.array.CubedArray;
+import io.cubed.memory.HeapProbe;
 import io.cubed.plan.Spec;
 import io.cubed.storage.zarr.ZarrArray;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -126,17 +125,12 @@ final class BenchSuite {
     }
 
     /**
-     * The heap this JVM uses at rest after garbage collection, in bytes: the baseline a task's memory comes on top of
-     * (the JVM's counterpart of Cubed's {@code measure_reserved_mem}; see docs/benchmarks.md).
+     * The live heap of this JVM at rest, in bytes: the baseline a task's memory comes on top of (the JVM's counterpart
+     * of Cubed's {@code measure_reserved_mem}; see docs/benchmarks.md). Measured as {@link HeapProbe#liveHeap()} does
+     * for each measured task, so the two are comparable.
      */
     static long measureBaselineHeap() {
-        MemoryMXBean mem = ManagementFactory.getMemoryMXBean();
-        long best = Long.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            best = Math.min(best, mem.getHeapMemoryUsage().getUsed());
-        }
-        return best;
+        return HeapProbe.liveHeap();
     }
 
     private static void ensureInput(String name, Path path, BenchData.Size size, int threads, PrintWriter log)
