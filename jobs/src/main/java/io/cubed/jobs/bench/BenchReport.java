@@ -85,10 +85,20 @@ final class BenchReport {
             }
         }
         List<String> flagged = flagged(results, reserved);
-        sb.append(
-                flagged.isEmpty()
-                        ? "\nNo operation exceeded its projection.\n"
-                        : "\n**Over the projection:** " + String.join("; ", flagged) + "\n");
+        long measuredOps = results.stream()
+                .flatMap(r -> r.stages().stream())
+                .filter(s -> s.maxMeasuredBytes >= 0)
+                .count();
+        if (!flagged.isEmpty()) {
+            sb.append("\n**Over the projection:** ")
+                    .append(String.join("; ", flagged))
+                    .append('\n');
+        } else if (measuredOps == 0) {
+            sb.append("\nPeak memory was not measured in this run (--measure-memory 0, or an executor that cannot run"
+                    + " a task alone in its JVM): only allocation is reported.\n");
+        } else {
+            sb.append("\nNo measured operation exceeded its projection.\n");
+        }
         return sb.toString();
     }
 

@@ -88,7 +88,8 @@ class BenchCommandTest {
             assertThat(measured).as(row).isBetween(0L, projectedData);
             assertThat(f[10]).as(row).isEqualTo("yes");
         }
-        assertThat(Files.readString(tmp.resolve("report/report.md"))).contains("No operation exceeded its projection.");
+        assertThat(Files.readString(tmp.resolve("report/report.md")))
+                .contains("No measured operation exceeded its projection.");
         // W3 rechunks through at least one copy stage, and the projections of every operation are within allowedMem.
         assertThat(mem).anyMatch(r -> r.startsWith("W3,"));
         String md = Files.readString(tmp.resolve("report/report.md"));
@@ -149,7 +150,11 @@ class BenchCommandTest {
                 tmp.resolve("spark-report").toString());
         assertThat(code).as(err.toString()).isZero();
         String md = Files.readString(tmp.resolve("spark-report/report.md"));
-        assertThat(md).contains("spark(local[2])").contains("| W1 |").contains("| W2 |");
+        assertThat(md)
+                .contains("spark(local[2])")
+                .contains("| W1 |")
+                .contains("| W2 |")
+                .contains("Peak memory was not measured in this run");
         List<String> rows = Files.readAllLines(tmp.resolve("spark-report/results.csv"));
         assertThat(rows).hasSize(3);
         // W1 on Spark moves the same bytes as in-process: u and v read, one array written.
