@@ -1,0 +1,94 @@
+package io.cubed.jobs.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.array.Blockwise;
+import io.cubed.array.CubedArray;
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.LocalExecutor;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The memory report flags an operation whose tasks really hold more than the plan projected: a chunk function that
+ * keeps a 40 MB buffer it did not declare, measured by the in-process executor, is caught; an honest one is not.
+ */
+class BenchReportTest {
+    private static final int HIDDEN = 40_000_000;
+
+    /** Where the dishonest function keeps its undeclared buffer (live while the task writes its output chunk). */
+    private static volatile byte[] hidden;
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void release() {
+        hidden = null;
+    }
+
+    @Test
+    void anOperationHoldingMoreThanItsProjectionIsFlagged() {
+        LocalExecutor executor = new LocalExecutor(2, 1, 0).withMemoryMeasurement(2);
+        Spec spec = Spec.builder()
+                .workDir(dir.resolve("work").toString())
+                .allowedMem("20MB")
+                .reservedMem(0)
+                .executor(executor)
+                .build();
+        CubedArray x = io.cubed.array.Creation.ones(new long[] {400, 100}, new int[] {100, 100}, DType.FLOAT64, spec);
+        CubedArray honest = Blockwise.mapBlocks((blocks, id) -> negate(blocks[0]), DType.FLOAT64, x);
+        CubedArray dishonest = Blockwise.mapBlocks(
+                (blocks, id) -> {
+                    byte[] b = new byte[HIDDEN];
+                    b[b.length - 1] = 1;
+                    hidden = b;
+                    return negate(blocks[0]);
+                },
+                DType.FLOAT64,
+                x);
+
+        StageRecorder honestStages = new StageRecorder();
+        honest.toZarr(dir.resolve("honest.zarr").toString(), honestStages);
+        StageRecorder dishonestStages = new StageRecorder();
+        dishonest.toZarr(dir.resolve("dishonest.zarr").toString(), dishonestStages);
+
+        List<BenchSuite.Result> results =
+                List.of(result("H", honestStages.stages()), result("D", dishonestStages.stages()));
+        StageRecorder.StageFigures h = honestStages.stages().get(0);
+        StageRecorder.StageFigures d = dishonestStages.stages().get(0);
+        // The projection of either: one 80 kB output chunk and its stored bytes, well under the hidden buffer.
+        assertThat(d.projectedMemBytes).isLessThan(HIDDEN / 10);
+        assertThat(d.measuredTasks).isEqualTo(2);
+        assertThat(d.maxMeasuredBytes).isGreaterThanOrEqualTo(HIDDEN);
+        assertThat(h.measuredTasks).isEqualTo(2);
+        assertThat(h.maxMeasuredBytes).isBetween(0L, h.projectedMemBytes);
+
+        assertThat(BenchReport.within(h, 0)).isEqualTo("yes");
+        assertThat(BenchReport.within(d, 0)).isEqualTo("NO");
+        assertThat(BenchReport.flagged(results, 0)).containsExactly("D " + d.id + " " + d.name);
+        String md = BenchReport.markdown(results, "## test", 0, 1_000_000);
+        assertThat(md).contains("**Over the projection:** D " + d.id).doesNotContain("No measured operation exceeded");
+        assertThat(BenchReport.memoryCsv(results, 0)).contains(",NO\n").contains(",yes\n");
+    }
+
+    private static Chunk negate(Chunk in) {
+        Chunk out = Chunk.allocate(DType.FLOAT64, in.shape());
+        double[] a = in.doubles();
+        for (int i = 0; i < a.length; i++) {
+            out.doubles()[i] = -a[i];
+        }
+        return out;
+    }
+
+    private static BenchSuite.Result result(String id, List<StageRecorder.StageFigures> stages) {
+        long tasks = stages.stream().mapToLong(s -> s.tasks).sum();
+        long written = stages.stream().mapToLong(s -> s.bytesWritten).sum();
+        return new BenchSuite.Result(id, id, 1.0, 320_000, 0, written, written, tasks, 0.5, stages);
+    }
+}
