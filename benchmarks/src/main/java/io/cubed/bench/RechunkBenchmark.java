@@ -16,7 +16,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -46,15 +48,22 @@ public final class RechunkBenchmark {
                 opt.getOrDefault("threads", String.valueOf(Runtime.getRuntime().availableProcessors())));
         String allowed = opt.getOrDefault("allowed-mem", "2GB");
         Path dir = Files.createTempDirectory(
-                Path.of(opt.getOrDefault("dir", System.getProperty("java.io.tmpdir"))), "rechunk-bench");
+                Files.createDirectories(Path.of(opt.getOrDefault("dir", System.getProperty("java.io.tmpdir")))),
+                "rechunk-bench");
         int side = (int) Math.sqrt(sizeMb * 1_000_000.0 / Double.BYTES);
         side = Math.max(stripe, side / stripe * stripe);
         try {
             run(dir, side, stripe, threads, allowed);
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            deleteTree(dir);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -84,12 +93,6 @@ public final class RechunkBenchmark {
                 threads);
 
         // The raw limit: read every chunk of the source and write it again, with ZarrArray only, same threads.
-        String copyUrl = dir.resolve("copy.zarr").toString();
-        ZarrArray copy = ZarrArray.create(
-                copyUrl,
-                ZarrCreateOptions.builder(new long[] {side, side}, new int[] {stripe, side}, DType.FLOAT64)
-                        .compressor(Compressor.defaultCompressor())
-                        .build());
         int chunks = (int) rows.grid().numChunks();
         double readRate = 0;
         double writeRate = 0;
@@ -98,6 +101,14 @@ public final class RechunkBenchmark {
         // chunk is read and written by the same thread (nothing held beyond one chunk per thread); the read and write
         // rates come from the time the threads spent in each call.
         for (int pass = 0; pass < 3; pass++) {
+            // Each pass writes a new array, as every rechunk stage does: overwriting the previous pass's files would
+            // be a different workload for the file system (the replaced files' pages are dropped, never written back).
+            Path copyPath = dir.resolve("copy-" + pass + ".zarr");
+            ZarrArray copy = ZarrArray.create(
+                    copyPath.toString(),
+                    ZarrCreateOptions.builder(new long[] {side, side}, new int[] {stripe, side}, DType.FLOAT64)
+                            .compressor(Compressor.defaultCompressor())
+                            .build());
             java.util.concurrent.atomic.AtomicLong readNanos = new java.util.concurrent.atomic.AtomicLong();
             java.util.concurrent.atomic.AtomicLong writeNanos = new java.util.concurrent.atomic.AtomicLong();
             long t0 = System.nanoTime();
@@ -113,6 +124,7 @@ public final class RechunkBenchmark {
             });
             long t1 = System.nanoTime();
             rawPass = Math.min(rawPass, (t1 - t0) / 1e9);
+            deleteTree(copyPath); // outside the timed part, so the disk holds one copy at a time
             readRate = Math.max(readRate, nbytes / (readNanos.get() / 1e9 / threads));
             writeRate = Math.max(writeRate, nbytes / (writeNanos.get() / 1e9 / threads));
         }
@@ -127,6 +139,7 @@ public final class RechunkBenchmark {
                 .workDir(dir.resolve("work").toString())
                 .allowedMem(allowed)
                 .executor(new LocalExecutor(threads, 1, 0))
+                .keepIntermediates(true) // for the per-layout limit below
                 .build();
         CubedArray x = Cubed.fromZarr(src, spec);
         CubedArray y = Manipulation.rechunk(x, side, stripe);
@@ -192,6 +205,49 @@ public final class RechunkBenchmark {
                 stages,
                 rawPass,
                 wall / 1e9 / (stages * rawPass));
+        // The same bytes in the same layouts: each stage reads its input array and writes its output array, whose
+        // chunk shapes (and so compressed sizes and codec speed) differ from the source's. Time a plain read of every
+        // array of the plan and a plain write of its chunks into a new array of the same chunks, on the same threads;
+        // a stage's limit is then its input array's read time plus its output array's write time.
+        List<ZarrArray> layouts = new ArrayList<>();
+        layouts.add(rows);
+        try (Stream<Path> found = Files.walk(dir.resolve("work"))) {
+            found.filter(p -> p.getFileName().toString().equals(".zarray"))
+                    .map(p -> p.getParent().toString())
+                    .sorted()
+                    .forEach(url -> layouts.add(ZarrArray.open(url)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        layouts.add(ZarrArray.open(dir.resolve("columns.zarr").toString()));
+        if (layouts.size() == stages + 1) {
+            double[][] pass = new double[layouts.size()][];
+            for (int a = 0; a < layouts.size(); a++) {
+                pass[a] = layoutPass(layouts.get(a), dir.resolve("layout-" + a + ".zarr"), threads);
+            }
+            double layoutLimit = 0;
+            for (int st = 0; st < stages; st++) {
+                double stageLimit = pass[st][0] + pass[st + 1][1];
+                layoutLimit += stageLimit;
+                System.out.printf(
+                        Locale.ROOT,
+                        "stage %d: read %s in %.2f s + write %s in %.2f s = %.2f s%n",
+                        st + 1,
+                        java.util.Arrays.toString(layouts.get(st).grid().chunkShape()),
+                        pass[st][0],
+                        java.util.Arrays.toString(layouts.get(st + 1).grid().chunkShape()),
+                        pass[st + 1][1],
+                        stageLimit);
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "wall / (raw read of each stage's input + raw write of its output, same layouts, %.2f s) = %.2f%n",
+                    layoutLimit,
+                    wall / 1e9 / layoutLimit);
+        } else {
+            System.out.printf(
+                    Locale.ROOT, "per-layout limit skipped: found %d arrays for %d stages%n", layouts.size(), stages);
+        }
         ZarrArray out = ZarrArray.open(dir.resolve("columns.zarr").toString());
         Chunk col = out.readChunk(0, 1);
         Chunk expectedRows = rows.readChunk(0, 0);
@@ -207,6 +263,37 @@ public final class RechunkBenchmark {
 
     private interface IndexTask {
         void run(int index);
+    }
+
+    /**
+     * Wall seconds to read every chunk of {@code a} and to write them into a new array at {@code copy} with the same
+     * chunks and compressor, on {@code threads} threads (each thread reads a chunk then writes it): {read, write},
+     * the wall time split in proportion to the time the threads spent in each call. The copy is deleted afterwards.
+     */
+    private static double[] layoutPass(ZarrArray a, Path copy, int threads) {
+        ChunkGrid grid = a.grid();
+        ZarrArray target = ZarrArray.create(
+                copy.toString(),
+                ZarrCreateOptions.builder(grid.shape(), grid.chunkShape(), a.dtype())
+                        .compressor(a.metadata().compressor())
+                        .build());
+        AtomicLong readNanos = new AtomicLong();
+        AtomicLong writeNanos = new AtomicLong();
+        long t0 = System.nanoTime();
+        parallel((int) grid.numChunks(), threads, i -> {
+            long[] c = grid.chunkCoordsOf(i);
+            long s = System.nanoTime();
+            Chunk chunk = a.readChunk(c);
+            long m = System.nanoTime();
+            target.writeChunk(chunk, c);
+            long e = System.nanoTime();
+            readNanos.addAndGet(m - s);
+            writeNanos.addAndGet(e - m);
+        });
+        double wall = (System.nanoTime() - t0) / 1e9;
+        deleteTree(copy);
+        double readShare = (double) readNanos.get() / (readNanos.get() + writeNanos.get());
+        return new double[] {wall * readShare, wall * (1 - readShare)};
     }
 
     private static void parallel(int n, int threads, IndexTask task) {

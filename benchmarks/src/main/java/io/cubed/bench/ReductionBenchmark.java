@@ -51,7 +51,8 @@ public final class ReductionBenchmark {
                 opt.getOrDefault("threads", String.valueOf(Runtime.getRuntime().availableProcessors())));
         String allowed = opt.getOrDefault("allowed-mem", "2GB");
         Path dir = Files.createTempDirectory(
-                Path.of(opt.getOrDefault("dir", System.getProperty("java.io.tmpdir"))), "reduction-bench");
+                Files.createDirectories(Path.of(opt.getOrDefault("dir", System.getProperty("java.io.tmpdir")))),
+                "reduction-bench");
         try {
             Spec spec = Spec.builder()
                     .workDir(dir.resolve("work").toString())

@@ -8,8 +8,9 @@ import java.util.Iterator;
 /**
  * The chunk function of a rechunk copy stage. A task covers a region of whole output chunks that also holds whole
  * input chunks (see {@link RechunkStage}), and reads the input chunks one at a time. With one output chunk it copies
- * each input chunk straight into it; with one input chunk it cuts every output chunk from it; otherwise it assembles
- * the region in one buffer, then cuts and writes the output chunks one at a time. Serializable.
+ * each input chunk straight into it; with one input chunk it cuts every output chunk from it; otherwise it allocates
+ * the region's output chunks, copies each input chunk into those it overlaps, and writes them one at a time.
+ * Serializable.
  */
 public final class RechunkChunkFunction implements ChunkFunction {
     private static final long serialVersionUID = 1L;
@@ -44,26 +45,60 @@ public final class RechunkChunkFunction implements ChunkFunction {
             sink.write(0, region.first(), apply(args, region.first())[0]);
             return;
         }
-        Chunk source;
-        long[] sourceOffset;
+        int n = Math.toIntExact(region.numChunks());
         if (args.count(0) == 1) {
-            source = args.chunk(0);
-            sourceOffset = input.chunkOffset(args.key(0, 0));
-        } else {
-            sourceOffset = regionOffset(output, region);
-            source = Chunk.allocate(dtype, regionShape(output, region));
-            Iterator<Chunk> chunks = args.iterator(0);
-            int k = 0;
-            while (chunks.hasNext()) {
-                place(chunks.next(), input.chunkOffset(args.key(0, k++)), source, sourceOffset);
+            // One input chunk holds the whole region: cut every output chunk from it.
+            Chunk source = args.chunk(0);
+            long[] sourceOffset = input.chunkOffset(args.key(0, 0));
+            for (long k = 0; k < n; k++) {
+                long[] coords = region.chunk(k);
+                Chunk out = Chunk.allocate(dtype, output.chunkShapeAt(coords));
+                place(source, sourceOffset, out, output.chunkOffset(coords));
+                sink.write(0, coords, out);
+            }
+            return;
+        }
+        // Several input chunks: the region's output chunks are allocated together (as much memory as one region
+        // buffer, which is what the plan projects) and every input chunk, read one at a time, is copied straight
+        // into the output chunks it overlaps. Each element is copied once, not into a region buffer and out again.
+        long[][] coords = new long[n][];
+        long[][] offsets = new long[n][];
+        Chunk[] outs = new Chunk[n];
+        for (int k = 0; k < n; k++) {
+            coords[k] = region.chunk(k);
+            offsets[k] = output.chunkOffset(coords[k]);
+            outs[k] = Chunk.allocate(dtype, output.chunkShapeAt(coords[k]));
+        }
+        Iterator<Chunk> chunks = args.iterator(0);
+        int i = 0;
+        while (chunks.hasNext()) {
+            // Passed straight to placeInto(): no local variable keeps an input chunk alive during the next read.
+            placeInto(chunks.next(), input.chunkOffset(args.key(0, i++)), outs, offsets);
+        }
+        for (int k = 0; k < n; k++) {
+            Chunk out = outs[k];
+            outs[k] = null; // written chunks are released one by one
+            sink.write(0, coords[k], out);
+        }
+    }
+
+    /** Copies {@code in} (at element {@code inOffset}) into each of {@code outs} it overlaps. */
+    private static void placeInto(Chunk in, long[] inOffset, Chunk[] outs, long[][] offsets) {
+        for (int k = 0; k < outs.length; k++) {
+            if (overlaps(in, inOffset, outs[k], offsets[k])) {
+                place(in, inOffset, outs[k], offsets[k]);
             }
         }
-        for (long k = 0; k < region.numChunks(); k++) {
-            long[] coords = region.chunk(k);
-            Chunk out = Chunk.allocate(dtype, output.chunkShapeAt(coords));
-            place(source, sourceOffset, out, output.chunkOffset(coords));
-            sink.write(0, coords, out);
+    }
+
+    /** True when the element boxes of {@code a} at {@code aOffset} and {@code b} at {@code bOffset} intersect. */
+    private static boolean overlaps(Chunk a, long[] aOffset, Chunk b, long[] bOffset) {
+        for (int d = 0; d < aOffset.length; d++) {
+            if (aOffset[d] >= bOffset[d] + b.shape(d) || bOffset[d] >= aOffset[d] + a.shape(d)) {
+                return false;
+            }
         }
+        return true;
     }
 
     /** Element offset of the first chunk of {@code region} in {@code grid}. */

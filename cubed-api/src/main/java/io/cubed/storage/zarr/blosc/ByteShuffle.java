@@ -15,18 +15,7 @@ final class ByteShuffle {
     static void shuffle(int typesize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
         int n = blockBytes / typesize;
         if (typesize == 8) {
-            for (int i = 0; i < n; i++) {
-                long v = LittleEndian.getLong(src, srcOff + 8 * i);
-                int d = dstOff + i;
-                dst[d] = (byte) v;
-                dst[d + n] = (byte) (v >>> 8);
-                dst[d + 2 * n] = (byte) (v >>> 16);
-                dst[d + 3 * n] = (byte) (v >>> 24);
-                dst[d + 4 * n] = (byte) (v >>> 32);
-                dst[d + 5 * n] = (byte) (v >>> 40);
-                dst[d + 6 * n] = (byte) (v >>> 48);
-                dst[d + 7 * n] = (byte) (v >>> 56);
-            }
+            shuffle8(n, src, srcOff, dst, dstOff);
         } else if (typesize == 4) {
             for (int i = 0; i < n; i++) {
                 int v = LittleEndian.getInt(src, srcOff + 4 * i);
@@ -76,80 +65,81 @@ final class ByteShuffle {
         System.arraycopy(src, srcOff + whole, dst, dstOff + whole, blockBytes - whole);
     }
 
-    /** Unshuffles 8-byte elements, 8 at a time, as an 8x8 byte transpose of 8 longs. */
+    /** Shuffles 8-byte elements, 8 at a time: 8 elements (rows) become 8 runs of one byte each (columns). */
+    private static void shuffle8(int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
+        long[] m = new long[8];
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            int s = srcOff + 8 * i;
+            for (int r = 0; r < 8; r++) {
+                m[r] = LittleEndian.getLong(src, s + 8 * r);
+            }
+            transpose8(m);
+            int d = dstOff + i;
+            for (int r = 0; r < 8; r++) {
+                LittleEndian.putLong(dst, d + r * n, m[r]);
+            }
+        }
+        for (; i < n; i++) {
+            long v = LittleEndian.getLong(src, srcOff + 8 * i);
+            int d = dstOff + i;
+            for (int b = 0; b < 8; b++) {
+                dst[d + b * n] = (byte) (v >>> (8 * b));
+            }
+        }
+    }
+
+    /** Unshuffles 8-byte elements, 8 at a time: 8 runs of one byte each become 8 elements. */
     private static void unshuffle8(int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
+        long[] m = new long[8];
         int i = 0;
         for (; i + 8 <= n; i += 8) {
             int s = srcOff + i;
-            long a0 = LittleEndian.getLong(src, s);
-            long a1 = LittleEndian.getLong(src, s + n);
-            long a2 = LittleEndian.getLong(src, s + 2 * n);
-            long a3 = LittleEndian.getLong(src, s + 3 * n);
-            long a4 = LittleEndian.getLong(src, s + 4 * n);
-            long a5 = LittleEndian.getLong(src, s + 5 * n);
-            long a6 = LittleEndian.getLong(src, s + 6 * n);
-            long a7 = LittleEndian.getLong(src, s + 7 * n);
-            // Swap 4x4 byte blocks: low half of rows 4-7 with high half of rows 0-3.
-            long t;
-            t = (a0 & MASK_32) | (a4 << 32);
-            a4 = (a0 >>> 32) | (a4 & ~MASK_32);
-            a0 = t;
-            t = (a1 & MASK_32) | (a5 << 32);
-            a5 = (a1 >>> 32) | (a5 & ~MASK_32);
-            a1 = t;
-            t = (a2 & MASK_32) | (a6 << 32);
-            a6 = (a2 >>> 32) | (a6 & ~MASK_32);
-            a2 = t;
-            t = (a3 & MASK_32) | (a7 << 32);
-            a7 = (a3 >>> 32) | (a7 & ~MASK_32);
-            a3 = t;
-            // Swap 2x2 byte blocks inside each 4x4 block.
-            t = (a0 & MASK_16) | ((a2 << 16) & ~MASK_16);
-            a2 = ((a0 >>> 16) & MASK_16) | (a2 & ~MASK_16);
-            a0 = t;
-            t = (a1 & MASK_16) | ((a3 << 16) & ~MASK_16);
-            a3 = ((a1 >>> 16) & MASK_16) | (a3 & ~MASK_16);
-            a1 = t;
-            t = (a4 & MASK_16) | ((a6 << 16) & ~MASK_16);
-            a6 = ((a4 >>> 16) & MASK_16) | (a6 & ~MASK_16);
-            a4 = t;
-            t = (a5 & MASK_16) | ((a7 << 16) & ~MASK_16);
-            a7 = ((a5 >>> 16) & MASK_16) | (a7 & ~MASK_16);
-            a5 = t;
-            // Swap single bytes inside each 2x2 block.
-            t = (a0 & MASK_8) | ((a1 << 8) & ~MASK_8);
-            a1 = ((a0 >>> 8) & MASK_8) | (a1 & ~MASK_8);
-            a0 = t;
-            t = (a2 & MASK_8) | ((a3 << 8) & ~MASK_8);
-            a3 = ((a2 >>> 8) & MASK_8) | (a3 & ~MASK_8);
-            a2 = t;
-            t = (a4 & MASK_8) | ((a5 << 8) & ~MASK_8);
-            a5 = ((a4 >>> 8) & MASK_8) | (a5 & ~MASK_8);
-            a4 = t;
-            t = (a6 & MASK_8) | ((a7 << 8) & ~MASK_8);
-            a7 = ((a6 >>> 8) & MASK_8) | (a7 & ~MASK_8);
-            a6 = t;
+            for (int r = 0; r < 8; r++) {
+                m[r] = LittleEndian.getLong(src, s + r * n);
+            }
+            transpose8(m);
             int d = dstOff + 8 * i;
-            LittleEndian.putLong(dst, d, a0);
-            LittleEndian.putLong(dst, d + 8, a1);
-            LittleEndian.putLong(dst, d + 16, a2);
-            LittleEndian.putLong(dst, d + 24, a3);
-            LittleEndian.putLong(dst, d + 32, a4);
-            LittleEndian.putLong(dst, d + 40, a5);
-            LittleEndian.putLong(dst, d + 48, a6);
-            LittleEndian.putLong(dst, d + 56, a7);
+            for (int r = 0; r < 8; r++) {
+                LittleEndian.putLong(dst, d + 8 * r, m[r]);
+            }
         }
         for (; i < n; i++) {
             int s = srcOff + i;
-            long v = (src[s] & 0xFFL)
-                    | (src[s + n] & 0xFFL) << 8
-                    | (src[s + 2 * n] & 0xFFL) << 16
-                    | (src[s + 3 * n] & 0xFFL) << 24
-                    | (src[s + 4 * n] & 0xFFL) << 32
-                    | (src[s + 5 * n] & 0xFFL) << 40
-                    | (src[s + 6 * n] & 0xFFL) << 48
-                    | (src[s + 7 * n] & 0xFFL) << 56;
+            long v = 0;
+            for (int b = 0; b < 8; b++) {
+                v |= (src[s + b * n] & 0xFFL) << (8 * b);
+            }
             LittleEndian.putLong(dst, dstOff + 8 * i, v);
+        }
+    }
+
+    /**
+     * Transposes, in place, the 8 x 8 byte matrix whose row {@code r} is {@code m[r]} (byte {@code c} of a row is bits
+     * {@code 8c..8c+7} of its long): three rounds swap blocks across the diagonal (4 x 4, 2 x 2, then 1 x 1 bytes). A
+     * transpose is its own inverse, so it both shuffles (rows = elements) and unshuffles (rows = byte streams). Small
+     * on purpose, so that the JIT inlines it and keeps {@code m} in registers.
+     */
+    private static void transpose8(long[] m) {
+        for (int r = 0; r < 4; r++) {
+            long a = m[r];
+            long b = m[r + 4];
+            m[r] = (a & MASK_32) | (b << 32);
+            m[r + 4] = (a >>> 32) | (b & ~MASK_32);
+        }
+        for (int h = 0; h < 8; h += 4) {
+            for (int r = h; r < h + 2; r++) {
+                long a = m[r];
+                long b = m[r + 2];
+                m[r] = (a & MASK_16) | ((b << 16) & ~MASK_16);
+                m[r + 2] = ((a >>> 16) & MASK_16) | (b & ~MASK_16);
+            }
+        }
+        for (int r = 0; r < 8; r += 2) {
+            long a = m[r];
+            long b = m[r + 1];
+            m[r] = (a & MASK_8) | ((b << 8) & ~MASK_8);
+            m[r + 1] = ((a >>> 8) & MASK_8) | (b & ~MASK_8);
         }
     }
 
