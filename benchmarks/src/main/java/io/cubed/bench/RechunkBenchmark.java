@@ -93,7 +93,6 @@ public final class RechunkBenchmark {
                 threads);
 
         // The raw limit: read every chunk of the source and write it again, with ZarrArray only, same threads.
-        int chunks = (int) rows.grid().numChunks();
         double readRate = 0;
         double writeRate = 0;
         double rawPass = Double.MAX_VALUE;
@@ -103,30 +102,10 @@ public final class RechunkBenchmark {
         for (int pass = 0; pass < 3; pass++) {
             // Each pass writes a new array, as every rechunk stage does: overwriting the previous pass's files would
             // be a different workload for the file system (the replaced files' pages are dropped, never written back).
-            Path copyPath = dir.resolve("copy-" + pass + ".zarr");
-            ZarrArray copy = ZarrArray.create(
-                    copyPath.toString(),
-                    ZarrCreateOptions.builder(new long[] {side, side}, new int[] {stripe, side}, DType.FLOAT64)
-                            .compressor(Compressor.defaultCompressor())
-                            .build());
-            java.util.concurrent.atomic.AtomicLong readNanos = new java.util.concurrent.atomic.AtomicLong();
-            java.util.concurrent.atomic.AtomicLong writeNanos = new java.util.concurrent.atomic.AtomicLong();
-            long t0 = System.nanoTime();
-            parallel(chunks, threads, i -> {
-                long[] c = rows.grid().chunkCoordsOf(i);
-                long a = System.nanoTime();
-                Chunk chunk = rows.readChunk(c);
-                long b = System.nanoTime();
-                copy.writeChunk(chunk, c);
-                long e = System.nanoTime();
-                readNanos.addAndGet(b - a);
-                writeNanos.addAndGet(e - b);
-            });
-            long t1 = System.nanoTime();
-            rawPass = Math.min(rawPass, (t1 - t0) / 1e9);
-            deleteTree(copyPath); // outside the timed part, so the disk holds one copy at a time
-            readRate = Math.max(readRate, nbytes / (readNanos.get() / 1e9 / threads));
-            writeRate = Math.max(writeRate, nbytes / (writeNanos.get() / 1e9 / threads));
+            double[] p = copyPass(rows, dir.resolve("copy-" + pass + ".zarr"), threads);
+            rawPass = Math.min(rawPass, p[0]);
+            readRate = Math.max(readRate, nbytes / (p[1] / threads));
+            writeRate = Math.max(writeRate, nbytes / (p[2] / threads));
         }
         System.out.printf(
                 Locale.ROOT,
@@ -266,11 +245,12 @@ public final class RechunkBenchmark {
     }
 
     /**
-     * Wall seconds to read every chunk of {@code a} and to write them into a new array at {@code copy} with the same
-     * chunks and compressor, on {@code threads} threads (each thread reads a chunk then writes it): {read, write},
-     * the wall time split in proportion to the time the threads spent in each call. The copy is deleted afterwards.
+     * Reads every chunk of {@code a} and writes it into a new array at {@code copy} with the same chunks and
+     * compressor, on {@code threads} threads (each thread reads a chunk, then writes it, so nothing is held beyond one
+     * chunk per thread), then deletes the copy outside the timing. Returns {wall seconds, seconds the threads spent
+     * reading, seconds they spent writing}.
      */
-    private static double[] layoutPass(ZarrArray a, Path copy, int threads) {
+    private static double[] copyPass(ZarrArray a, Path copy, int threads) {
         ChunkGrid grid = a.grid();
         ZarrArray target = ZarrArray.create(
                 copy.toString(),
@@ -292,8 +272,14 @@ public final class RechunkBenchmark {
         });
         double wall = (System.nanoTime() - t0) / 1e9;
         deleteTree(copy);
-        double readShare = (double) readNanos.get() / (readNanos.get() + writeNanos.get());
-        return new double[] {wall * readShare, wall * (1 - readShare)};
+        return new double[] {wall, readNanos.get() / 1e9, writeNanos.get() / 1e9};
+    }
+
+    /** The wall time of a {@link #copyPass} of {@code a}, split in proportion to the time spent reading and writing. */
+    private static double[] layoutPass(ZarrArray a, Path copy, int threads) {
+        double[] p = copyPass(a, copy, threads);
+        double readShare = p[1] / (p[1] + p[2]);
+        return new double[] {p[0] * readShare, p[0] * (1 - readShare)};
     }
 
     private static void parallel(int n, int threads, IndexTask task) {

@@ -20,19 +20,6 @@ public record TaskResult(
         long allocatedBytes,
         long peakLiveBytes)
         implements Serializable {
-    /** A result without a memory measurement. */
-    public TaskResult(
-            String stageId,
-            long taskIndex,
-            int attempts,
-            long startMillis,
-            long endMillis,
-            long bytesRead,
-            long bytesWritten,
-            long allocatedBytes) {
-        this(stageId, taskIndex, attempts, startMillis, endMillis, bytesRead, bytesWritten, allocatedBytes, -1);
-    }
-
     /** True when the task's peak live heap was measured. */
     public boolean memoryMeasured() {
         return peakLiveBytes >= 0;

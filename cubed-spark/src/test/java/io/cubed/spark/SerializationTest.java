@@ -72,8 +72,8 @@ class SerializationTest {
 
     @Test
     void partitionResultsGathersAPartitionAfterARoundTrip() throws Exception {
-        TaskResult a = new TaskResult("op-001", 3, 1, 10, 20, 30, 40, 50);
-        TaskResult b = new TaskResult("op-001", 4, 1, 11, 21, 31, 41, 51);
+        TaskResult a = new TaskResult("op-001", 3, 1, 10, 20, 30, 40, 50, -1);
+        TaskResult b = new TaskResult("op-001", 4, 1, 11, 21, 31, 41, 51, -1);
         TaskResult[] got = roundTrip(new PartitionResults())
                 .apply(scala.collection.JavaConverters.asScalaIterator(
                         List.of(a, b).iterator()));
@@ -86,7 +86,7 @@ class SerializationTest {
         TaskIndexFailure f = roundTrip(new TaskIndexFailure("op-001", 4, new IllegalStateException("boom")));
         assertThat(f.taskIndex()).isEqualTo(4);
         assertThat(f).hasMessage("op-001 task 4: boom").hasCauseInstanceOf(IllegalStateException.class);
-        TaskResult r = new TaskResult("op-001", 3, 2, 10, 20, 30, 40, 50);
+        TaskResult r = new TaskResult("op-001", 3, 2, 10, 20, 30, 40, 50, -1);
         assertThat(roundTrip(r)).isEqualTo(r);
     }
 

@@ -8,7 +8,10 @@ import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 
-/** An S3-compatible server (s3proxy, in-memory blobs) in this JVM on 127.0.0.1, with one bucket, for tests. */
+/**
+ * An S3-compatible server (s3proxy, in-memory blobs, objects replaced atomically as on S3: {@link
+ * AtomicObjectsBlobStore}) in this JVM on 127.0.0.1, with one bucket, for tests.
+ */
 public final class S3TestServer implements AutoCloseable {
     public static final String ACCESS_KEY = "cubed-test-access";
     public static final String SECRET_KEY = "cubed-test-secret";
@@ -23,7 +26,7 @@ public final class S3TestServer implements AutoCloseable {
 
     /** Starts a server with bucket {@code bucket} on a free port of 127.0.0.1 and waits until it serves. */
     public static S3TestServer start(String bucket) throws Exception {
-        BlobStore blobs = new TransientNio2BlobStore();
+        BlobStore blobs = new AtomicObjectsBlobStore(new TransientNio2BlobStore());
         blobs.createContainer(bucket);
         S3Proxy proxy = S3Proxy.builder()
                 .blobStore(blobs)

@@ -62,6 +62,7 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
         long end = System.currentTimeMillis();
         long allocatedAfter = ThreadAllocation.currentThread();
         long allocated = allocatedBefore < 0 || allocatedAfter < 0 ? -1 : allocatedAfter - allocatedBefore;
-        return new TaskResult(stageId, index, attempt, start, end, io.bytesRead(), io.bytesWritten(), allocated);
+        // -1: peak memory is not measured on Spark (a measured task must run alone in its JVM).
+        return new TaskResult(stageId, index, attempt, start, end, io.bytesRead(), io.bytesWritten(), allocated, -1);
     }
 }
