@@ -1,11 +1,8 @@
 package io.cubed.jobs.spark;
 
+import io.cubed.SpecConfig;
 import io.cubed.error.CubedException;
 import io.cubed.jobs.RechunkCommand;
-import io.cubed.plan.Spec;
-import io.cubed.spark.SparkExecutor;
-import io.cubed.spark.SparkMemoryCheck;
-import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -26,27 +23,9 @@ import picocli.CommandLine.Command;
         description = "Rechunk a Zarr array on Spark within a memory budget per task, through intermediate arrays if "
                 + "needed.")
 public final class SparkRechunkJob extends RechunkCommand {
-    private SparkSession spark;
-
-    @Override
-    public Integer call() {
-        spark = SparkSession.builder().appName("cubed-rechunk").getOrCreate();
-        try {
-            return super.call();
-        } finally {
-            spark.stop();
-        }
-    }
-
-    /** The Spark executor on the job's session, with the session's store options and this job's budget. */
-    @Override
-    protected Spec spec() {
-        SparkExecutor executor = SparkExecutor.create(spark);
-        Spec spec = configure(executor.specBuilder(), executor.storeOptions()).build();
-        SparkMemoryCheck check = executor.memoryCheck();
-        cli.commandLine().getOut().println("memory: " + check);
-        check.check(spec.allowedMem().bytes(), "allowedMem");
-        return spec;
+    /** The rechunk command with the Spark executor as its default (a setting or --executor local still wins). */
+    public SparkRechunkJob() {
+        exec.defaultValue(SpecConfig.EXECUTOR, "spark");
     }
 
     public static void main(String[] args) {
