@@ -10,6 +10,7 @@ import io.cubed.primitive.ChunkFunction;
 import io.cubed.primitive.IndexKeyFunction;
 import io.cubed.runtime.Callback;
 import io.cubed.runtime.ProgressBar;
+import io.cubed.runtime.ProgressLog;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -130,13 +131,17 @@ public final class Execution {
         return op.outputs().get(0);
     }
 
+    /** The callbacks and progress: a bar on a terminal, otherwise log lines (when io.cubed.progress logs INFO). */
     private static List<Callback> withProgress(List<Callback> callbacks) {
-        ProgressBar bar = ProgressBar.forConsole();
-        if (bar == null) {
+        Callback progress = ProgressBar.forConsole();
+        if (progress == null) {
+            progress = ProgressLog.ifEnabled();
+        }
+        if (progress == null) {
             return callbacks;
         }
         List<Callback> all = new ArrayList<>(callbacks);
-        all.add(bar);
+        all.add(progress);
         return all;
     }
 
