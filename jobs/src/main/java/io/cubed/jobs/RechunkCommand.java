@@ -5,13 +5,9 @@ import io.cubed.array.CubedArray;
 import io.cubed.array.Manipulation;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.plan.Spec;
-import io.cubed.runtime.LocalExecutor;
-import io.cubed.storage.StoreOptions;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,8 +16,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code cubed rechunk SRC DST --chunks 100,-1,10}: writes a Zarr array in new chunks through as many copy stages as
- * the memory budget needs, on the in-process executor. {@link #spec()} chooses the executor: the spark-submit job
- * {@code io.cubed.jobs.spark.SparkRechunkJob} runs the same command with the Spark executor.
+ * the memory budget needs, on the executor {@link ExecutionOptions} chooses ({@code --executor local|spark}); the
+ * spark-submit job {@code io.cubed.jobs.spark.SparkRechunkJob} is the same command with Spark as its default.
  */
 @Command(
         name = "rechunk",
@@ -41,32 +37,14 @@ public class RechunkCommand implements Callable<Integer> {
             description = "Target chunk length per axis, comma-separated; -1 for a whole axis.")
     protected int[] chunks;
 
-    @Option(names = "--allowed-mem", paramLabel = "SIZE", description = "Memory per task (default: ${DEFAULT-VALUE}).")
-    protected String allowedMem = "2GB";
-
-    @Option(
-            names = "--reserved-mem",
-            paramLabel = "SIZE",
-            description = "Part of --allowed-mem taken by the runtime (default: ${DEFAULT-VALUE}).")
-    protected String reservedMem = "100MB";
-
-    @Option(
-            names = "--work-dir",
-            paramLabel = "DIR",
-            description = "Directory for intermediate arrays (default: <tmpdir>/cubed).")
-    protected String workDir =
-            Path.of(System.getProperty("java.io.tmpdir"), "cubed").toString();
-
-    @Option(
-            names = "--threads",
-            description = "Tasks run at the same time on the in-process executor (default: cores).")
-    protected int threads = Runtime.getRuntime().availableProcessors();
-
     @Option(names = "--dry-run", description = "Print the plan and stop.")
     protected boolean dryRun;
 
     @Mixin
     protected CubedCli.StoreArgs store = new CubedCli.StoreArgs();
+
+    @Mixin
+    protected ExecutionOptions execution = new ExecutionOptions();
 
     @picocli.CommandLine.Spec
     protected picocli.CommandLine.Model.CommandSpec cli;
@@ -74,8 +52,14 @@ public class RechunkCommand implements Callable<Integer> {
     /** Runs the rechunk (or prints the plan with {@code --dry-run}); 0 on success. */
     @Override
     public Integer call() {
+        try (Execution run = execution.start("rechunk", store)) {
+            return rechunk(run);
+        }
+    }
+
+    private int rechunk(Execution run) {
         PrintWriter out = cli.commandLine().getOut();
-        Spec spec = spec();
+        Spec spec = spec(run);
         CubedArray x = Cubed.fromZarr(src, spec);
         if (chunks.length != x.ndim()) {
             throw new InvalidArgumentException("--chunks " + Arrays.toString(chunks) + " has " + chunks.length
@@ -102,27 +86,10 @@ public class RechunkCommand implements Callable<Integer> {
     }
 
     /**
-     * The spec this job runs with: the extension point for other executors. Here the in-process executor with
-     * {@code --threads}; a Spark job overrides this to set its executor, and everything else stays.
+     * The spec this job runs with: {@code run}'s (the executor, budget, work directory and store options the options
+     * and {@link io.cubed.SpecConfig} settings chose). A subclass may check it first.
      */
-    protected Spec spec() {
-        return configure(Spec.builder(), StoreOptions.empty())
-                .executor(new LocalExecutor(Math.max(1, threads), 3))
-                .build();
-    }
-
-    /**
-     * Sets this command's work directory, memory budget and store options on {@code builder}: {@code base} (e.g. the
-     * options a Spark session provides) with every {@code --conf} on top.
-     */
-    protected final Spec.Builder configure(Spec.Builder builder, StoreOptions base) {
-        StoreOptions options = base;
-        for (Map.Entry<String, String> e : store.conf.entrySet()) {
-            options = options.with(e.getKey(), e.getValue());
-        }
-        return builder.workDir(workDir)
-                .allowedMem(allowedMem)
-                .reservedMem(reservedMem)
-                .storeOptions(options);
+    protected Spec spec(Execution run) {
+        return run.spec();
     }
 }
