@@ -33,15 +33,19 @@ final class SparkExecution implements Execution {
     }
 
     static SparkExecution start(String command, ExecutionOptions options, Map<String, String> storeConf, int threads) {
-        boolean live = SparkSession.getActiveSession().isDefined()
-                && !SparkSession.getActiveSession().get().sparkContext().isStopped();
-        boolean configured = live || System.getProperty("spark.master") != null;
-        boolean created = !live;
+        // A session that is running (spark-submit's, a notebook's, Databricks') is used and left running; otherwise
+        // spark-submit's spark.master applies, or Cubed starts local[threads] and stops it when done.
+        SparkSession existing = live(SparkSession.getActiveSession());
+        if (existing == null) {
+            existing = live(SparkSession.getDefaultSession());
+        }
+        boolean configured = existing != null || System.getProperty("spark.master") != null;
         SparkSession.Builder b = SparkSession.builder().appName("cubed-" + command);
         if (!configured) {
             b = b.master("local[" + threads + "]");
         }
-        SparkSession session = b.getOrCreate();
+        SparkSession session = existing != null ? existing : b.getOrCreate();
+        boolean created = existing == null;
         try {
             Map<String, String> conf = new HashMap<>();
             for (Tuple2<String, String> e : session.sparkContext().getConf().getAll()) {
@@ -54,6 +58,10 @@ final class SparkExecution implements Execution {
             }
             throw e;
         }
+    }
+
+    private static SparkSession live(scala.Option<SparkSession> session) {
+        return session.isDefined() && !session.get().sparkContext().isStopped() ? session.get() : null;
     }
 
     @Override
