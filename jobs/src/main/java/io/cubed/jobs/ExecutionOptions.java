@@ -44,6 +44,20 @@ public final class ExecutionOptions {
     String workDir;
 
     @Option(
+            names = "--max-attempts",
+            paramLabel = "N",
+            description = "Attempts per task on the local executor (default: 3; Spark: spark.task.maxFailures).")
+    Integer maxAttempts;
+
+    @Option(names = "--optimize", paramLabel = "true|false", description = "Fuse blockwise operations (default: true).")
+    String optimize;
+
+    @Option(
+            names = "--keep-intermediates",
+            description = "Keep intermediate arrays after the computation (default: false).")
+    Boolean keepIntermediates;
+
+    @Option(
             names = "--config",
             paramLabel = "FILE",
             description = "Properties file of settings (default: $CUBED_CONFIG, else cubed.properties on the"
@@ -87,6 +101,9 @@ public final class ExecutionOptions {
                 .option(SpecConfig.ALLOWED_MEM, allowedMem)
                 .option(SpecConfig.RESERVED_MEM, reservedMem)
                 .option(SpecConfig.WORK_DIR, workDir)
+                .option(SpecConfig.MAX_ATTEMPTS, maxAttempts)
+                .option(SpecConfig.OPTIMIZE, optimize)
+                .option(SpecConfig.KEEP_INTERMEDIATES, keepIntermediates)
                 .storeOptions(storeConf)
                 .load();
     }

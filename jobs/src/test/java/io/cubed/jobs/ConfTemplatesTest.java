@@ -224,4 +224,46 @@ class ConfTemplatesTest {
             ctx.stop();
         }
     }
+
+    @Test
+    void everySettingIsDocumentedAndHasAWorkingOption() throws IOException {
+        String readme = Files.readString(CONF.resolveSibling("README.md"));
+        String doc = Files.readString(CONF.resolveSibling("docs").resolve("configuration.md"));
+        Map<String, String> values = Map.of(
+                SpecConfig.WORK_DIR, "/w",
+                SpecConfig.ALLOWED_MEM, "700MB",
+                SpecConfig.RESERVED_MEM, "7MB",
+                SpecConfig.EXECUTOR, "spark",
+                SpecConfig.THREADS, "7",
+                SpecConfig.MAX_ATTEMPTS, "7",
+                SpecConfig.OPTIMIZE, "false",
+                SpecConfig.KEEP_INTERMEDIATES, "true",
+                SpecConfig.STORE_RETRY_ATTEMPTS, "7",
+                SpecConfig.STORE_RETRY_BASE_DELAY_MS, "7");
+        for (SpecConfig.Key k : SpecConfig.KEYS) {
+            String row = "| `" + k.name() + "` | `" + k.envName() + "` | `" + k.sparkName() + "` | `" + k.optionName()
+                    + "` |";
+            assertThat(readme).as("README row of " + k.name()).contains(row);
+            assertThat(doc).as("docs/configuration.md row of " + k.name()).contains(row);
+            List<String> args = new ArrayList<>(List.of("rechunk", "a", "b", "--chunks", "1"));
+            String option = k.optionName();
+            if (option.startsWith("--conf ")) {
+                args.add("--conf");
+                args.add(option.substring("--conf ".length()) + "=" + values.get(k.name()));
+            } else if (k.kind() == SpecConfig.Kind.BOOLEAN && option.equals("--keep-intermediates")) {
+                args.add(option);
+            } else {
+                args.add(option);
+                args.add(values.get(k.name()));
+            }
+            RechunkCommand cmd = (RechunkCommand) new CommandLine(new CubedCli())
+                    .parseArgs(args.toArray(new String[0]))
+                    .subcommand()
+                    .commandSpec()
+                    .userObject();
+            SpecConfig c = cmd.execution.environment(Map.of()).config(Map.of(), cmd.store.conf);
+            assertThat(c.get(k.name()).source()).as(option).isEqualTo(SpecConfig.Source.COMMAND_LINE);
+            assertThat(c.value(k.name())).as(option).isEqualTo(values.get(k.name()));
+        }
+    }
 }
