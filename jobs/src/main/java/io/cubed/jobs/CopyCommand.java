@@ -28,21 +28,27 @@ final class CopyCommand implements Callable<Integer> {
                     + "blosc[:CNAME[:CLEVEL[:SHUFFLE]]]. Default: the source's.")
     String codec;
 
-    @Option(names = "--threads", description = "Chunks copied at the same time (default: cores).")
-    int threads = Runtime.getRuntime().availableProcessors();
-
     @Option(names = "--overwrite", description = "Replace an existing array at DST.")
     boolean overwrite;
 
     @Mixin
     CubedCli.StoreArgs store = new CubedCli.StoreArgs();
 
+    @Mixin
+    ExecutionOptions execution = new ExecutionOptions();
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
-        StoreOptions options = StoreOptions.of(store.conf);
+        try (Execution run = execution.start("copy", store)) {
+            return copy(run);
+        }
+    }
+
+    private int copy(Execution run) {
+        StoreOptions options = run.spec().storeOptions();
         Compressor requested = codec == null ? null : Compressor.parseSpec(codec);
         ZarrArray source = ZarrArray.open(src, options);
         ZarrV2Metadata m = source.metadata();
@@ -57,7 +63,7 @@ final class CopyCommand implements Callable<Integer> {
                         .build(),
                 options);
         long start = System.nanoTime();
-        long copied = copy(source, target, threads);
+        long copied = copy(src, dst, options, run);
         long nanos = System.nanoTime() - start;
         double bytes = (double) copied * m.chunkSizeBytes();
         spec.commandLine()
@@ -65,19 +71,45 @@ final class CopyCommand implements Callable<Integer> {
                 .println("copied " + copied + " of " + source.grid().numChunks() + " chunks (" + Sizes.format(bytes)
                         + " uncompressed) from " + src + " to " + dst + " in "
                         + String.format(java.util.Locale.ROOT, "%.2f s", nanos / 1e9) + ", "
-                        + Sizes.rate(bytes, nanos));
+                        + Sizes.rate(bytes, nanos) + " on the " + run.name());
         return 0;
     }
 
     /**
-     * Copies every written chunk of {@code source} to {@code target} (same grid), {@code threads} at a time; returns
-     * the number of chunks copied. Chunks never written stay unwritten.
+     * Copies every written chunk of the array at {@code src} to the existing array at {@code dst} (same grid) on
+     * {@code run}'s executor; returns the number of chunks copied. Chunks never written stay unwritten.
      */
-    static long copy(ZarrArray source, ZarrArray target, int threads) {
+    static long copy(String src, String dst, StoreOptions options, Execution run) {
+        ZarrArray source = ZarrArray.open(src, options);
+        ZarrArray target = ZarrArray.open(dst, options);
+        requireSameGrid(source, target);
+        return run.forEachChunk(source.grid().numChunks(), "copy of " + source.url() + " to " + target.url(), () -> {
+            ZarrArray s = ZarrArray.open(src, options);
+            ZarrArray t = ZarrArray.open(dst, options);
+            return i -> {
+                long[] c = s.grid().chunkCoordsOf(i);
+                if (!s.chunkExists(c)) {
+                    return 0;
+                }
+                t.writeChunk(s.readChunk(c), c);
+                return 1;
+            };
+        });
+    }
+
+    private static void requireSameGrid(ZarrArray source, ZarrArray target) {
         if (!source.grid().equals(target.grid())) {
             throw new io.cubed.error.InvalidArgumentException("cannot copy " + source.url() + " to " + target.url()
                     + ": the chunk grids differ (" + source.grid() + " vs " + target.grid() + ")");
         }
+    }
+
+    /**
+     * Copies every written chunk of {@code source} to {@code target} (same grid), {@code threads} at a time in this
+     * JVM; returns the number of chunks copied. Chunks never written stay unwritten.
+     */
+    static long copy(ZarrArray source, ZarrArray target, int threads) {
+        requireSameGrid(source, target);
         java.util.concurrent.atomic.AtomicLong copied = new java.util.concurrent.atomic.AtomicLong();
         ParallelChunks.forEach(source.grid(), threads, "copy of " + source.url() + " to " + target.url(), c -> {
             if (source.chunkExists(c)) {

@@ -58,7 +58,14 @@ public final class CubedCli implements Runnable {
         return code;
     }
 
+    /**
+     * Runs the command line; exits with the code on failure, and returns normally on success, as a Spark main class
+     * must on platforms that run it in a shared driver (Databricks' spark_jar_task).
+     */
     public static void main(String[] args) {
-        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        int code = run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+        if (code != 0) {
+            System.exit(code);
+        }
     }
 }

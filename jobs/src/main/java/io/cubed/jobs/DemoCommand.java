@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code cubed demo}: writes a generated float64 Zarr array on local disk, copies it with the default compressor,
- * checks the copy element by element, and reports sizes and throughput.
+ * checks the copy element by element, and reports sizes and throughput. The copy runs on {@code --executor}; generating
+ * and checking run in this JVM.
  */
 @Command(name = "demo", description = "Generate a Zarr array, re-compress it with the default codec, and verify it.")
 final class DemoCommand implements Callable<Integer> {
@@ -32,15 +33,22 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--chunk-mb", description = "Size of one chunk in MB (default: ${DEFAULT-VALUE}).")
     int chunkMb = 8;
 
-    @Option(names = "--threads", description = "Chunks processed at the same time (default: cores).")
-    int threads = Runtime.getRuntime().availableProcessors();
+    @picocli.CommandLine.Mixin
+    ExecutionOptions execution = new ExecutionOptions();
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
+        try (Execution run = execution.start("demo", new CubedCli.StoreArgs())) {
+            return demo(run);
+        }
+    }
+
+    private int demo(Execution run) {
         PrintWriter out = spec.commandLine().getOut();
+        int threads = run.config().threads();
         int cols = 1024;
         int chunkRows = Math.max(1, chunkMb * 1_000_000 / (8 * cols));
         long rows = Math.max(1, (long) sizeMb * 1_000_000 / (8L * cols));
@@ -62,7 +70,7 @@ final class DemoCommand implements Callable<Integer> {
                         .compressor(Compressor.defaultCompressor())
                         .overwrite(true)
                         .build());
-        long copied = CopyCommand.copy(src, dst, threads);
+        long copied = CopyCommand.copy(input, output, run.spec().storeOptions(), run);
         long t2 = System.nanoTime();
         AtomicLong mismatches = new AtomicLong();
         ParallelChunks.forEach(dst.grid(), threads, "verifying " + output, c -> {
@@ -88,11 +96,12 @@ final class DemoCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "generate + write zlib:1     %s: %s%n", input, Sizes.rate(bytes, t1 - t0));
         out.printf(
                 Locale.ROOT,
-                "copy to %-20s %s: %s (%d chunks)%n",
+                "copy to %-20s %s: %s (%d chunks, %s)%n",
                 codecName(dst),
                 output,
                 Sizes.rate(bytes, t2 - t1),
-                copied);
+                copied,
+                run.name());
         out.printf(
                 Locale.ROOT,
                 "read + verify              %s: %s, all values equal%n",

@@ -2,39 +2,30 @@ package io.cubed.jobs;
 
 import io.cubed.SpecConfig;
 import io.cubed.error.InvalidArgumentException;
-import io.cubed.plan.Spec;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import picocli.CommandLine.Option;
 
 /**
- * The options of every command that computes: where the spec's settings come from ({@link SpecConfig}: these options,
- * then {@code CUBED_*} environment variables, then {@code spark.cubed.*} Spark conf, then a properties file, then the
- * defaults) and which executor runs the plan. A picocli mixin: a command adds {@code @Mixin ExecutionOptions exec} and
- * calls {@link #open(String)}.
+ * The options every computing subcommand shares ({@code @Mixin ExecutionOptions}): where the work runs and with which
+ * budget. Each option overrides the same setting of {@link SpecConfig} (properties file, {@code spark.cubed.*} Spark
+ * conf, {@code CUBED_*} environment), so an option left out falls back to those, then to Cubed's default.
  */
 public final class ExecutionOptions {
     @Option(
-            names = "--config",
-            paramLabel = "FILE",
-            description =
-                    "Properties file of settings (default: $CUBED_CONFIG, else cubed.properties on the classpath).")
-    Path config;
-
-    @Option(
             names = "--executor",
             paramLabel = "local|spark",
-            description = "local: threads in this JVM; spark: the active Spark session, or local[threads] when Spark is"
-                    + " on the classpath but not started (default: local, or the executor setting).")
+            description =
+                    "local: threads in this JVM; spark: the active Spark session (spark-submit), or local[threads]"
+                            + " when run with plain java and Spark on the classpath (default: local).")
     String executor;
 
     @Option(
             names = "--threads",
             paramLabel = "N",
-            description = "Tasks at a time on the local executor (default: cores).")
+            description = "Tasks at a time on the local executor, N of local[N] when Cubed starts Spark (default:"
+                    + " cores).")
     Integer threads;
 
     @Option(names = "--allowed-mem", paramLabel = "SIZE", description = "Memory per task (default: 2GB).")
@@ -43,7 +34,7 @@ public final class ExecutionOptions {
     @Option(
             names = "--reserved-mem",
             paramLabel = "SIZE",
-            description = "Part of --allowed-mem taken by the runtime itself (default: 100MB).")
+            description = "Part of --allowed-mem taken by the runtime (default: 100MB).")
     String reservedMem;
 
     @Option(
@@ -53,119 +44,87 @@ public final class ExecutionOptions {
     String workDir;
 
     @Option(
-            names = "--conf",
-            paramLabel = "KEY=VALUE",
-            description =
-                    "Store option, e.g. a Hadoop setting such as fs.s3a.endpoint=http://host:9000 " + "(repeatable).")
-    Map<String, String> conf = new TreeMap<>();
+            names = "--max-attempts",
+            paramLabel = "N",
+            description = "Attempts per task on the local executor (default: 3; Spark: spark.task.maxFailures).")
+    Integer maxAttempts;
 
-    /** The environment read for {@code CUBED_*} variables; tests replace it. */
-    Map<String, String> environment = System.getenv();
+    @Option(names = "--optimize", paramLabel = "true|false", description = "Fuse blockwise operations (default: true).")
+    String optimize;
 
-    private final Map<String, String> programDefaults = new LinkedHashMap<>();
+    @Option(
+            names = "--keep-intermediates",
+            description = "Keep intermediate arrays after the computation (default: false).")
+    Boolean keepIntermediates;
 
-    /** A default of the program below every source, e.g. {@code executor=spark} for a spark-submit job. */
-    public ExecutionOptions defaultValue(String key, String value) {
-        programDefaults.put(key, value);
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "Properties file of settings (default: $CUBED_CONFIG, else cubed.properties on the"
+                    + " classpath).")
+    Path config;
+
+    private Map<String, String> env = System.getenv();
+
+    /** Replaces the environment read (tests). */
+    ExecutionOptions environment(Map<String, String> environment) {
+        this.env = environment;
+        return this;
+    }
+
+    /** Sets the executor unless the command line named one (a spark-submit job's default). */
+    public ExecutionOptions defaultExecutor(String name) {
+        if (executor == null) {
+            executor = name;
+        }
         return this;
     }
 
     /**
-     * The settings from every source. The Spark conf is read from the JVM's {@code spark.*} system properties (what
-     * spark-submit sets) and, when Spark is on the classpath with an active session, from the session's conf.
+     * The settings of this run: these options and {@code --conf} store options over the environment, over the Spark
+     * conf (the {@code spark.*} system properties spark-submit sets, plus {@code sparkConf}), over the properties file.
      */
-    public SpecConfig load() {
-        SpecConfig.Loader loader = SpecConfig.loader()
-                .environment(environment)
-                .sparkConf(sparkConf())
+    public SpecConfig config(Map<String, String> sparkConf, Map<String, String> storeConf) {
+        Map<String, String> spark = new TreeMap<>();
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith("spark.")) {
+                spark.put(name, System.getProperty(name));
+            }
+        }
+        spark.putAll(sparkConf);
+        return SpecConfig.loader()
                 .configFile(config)
+                .sparkConf(spark)
+                .environment(env)
                 .option(SpecConfig.EXECUTOR, executor)
                 .option(SpecConfig.THREADS, threads)
                 .option(SpecConfig.ALLOWED_MEM, allowedMem)
                 .option(SpecConfig.RESERVED_MEM, reservedMem)
                 .option(SpecConfig.WORK_DIR, workDir)
-                .storeOptions(conf);
-        for (Map.Entry<String, String> e : programDefaults.entrySet()) {
-            loader.defaultValue(e.getKey(), e.getValue());
-        }
-        return loader.load();
+                .option(SpecConfig.MAX_ATTEMPTS, maxAttempts)
+                .option(SpecConfig.OPTIMIZE, optimize)
+                .option(SpecConfig.KEEP_INTERMEDIATES, keepIntermediates)
+                .storeOptions(storeConf)
+                .load();
     }
 
     /**
-     * Opens the execution these options describe: a spec with the chosen executor. Close it when done (it stops a
-     * Spark session it started itself).
+     * Starts the executor the settings choose; {@code command} names the work in messages and the Spark application.
+     * Close the result when done (it stops a Spark session it started).
      */
-    public Execution open(String appName) {
-        SpecConfig settings = load();
-        if (settings.executor().equals("local")) {
-            return new Execution(settings, settings.toSpec(), () -> {}, "");
+    public Execution start(String command, CubedCli.StoreArgs store) {
+        SpecConfig local = config(Map.of(), store.conf);
+        if (local.executor().equals("local")) {
+            return new Execution.Local(local);
         }
-        return sparkExecution(settings, appName);
-    }
-
-    /** A spec, where it came from, and how to release what was started for it. */
-    public static final class Execution implements AutoCloseable {
-        private final SpecConfig settings;
-        private final Spec spec;
-        private final Runnable onClose;
-        private final String memoryCheck;
-
-        public Execution(SpecConfig settings, Spec spec, Runnable onClose, String memoryCheck) {
-            this.settings = settings;
-            this.spec = spec;
-            this.onClose = onClose;
-            this.memoryCheck = memoryCheck;
-        }
-
-        public Spec spec() {
-            return spec;
-        }
-
-        public SpecConfig settings() {
-            return settings;
-        }
-
-        /** What the Spark executor's memory check found ("" on the local executor). */
-        public String memoryCheck() {
-            return memoryCheck;
-        }
-
-        @Override
-        public void close() {
-            onClose.run();
-        }
-    }
-
-    private static Map<String, String> sparkConf() {
-        Map<String, String> conf = new TreeMap<>();
-        Properties p = System.getProperties();
-        for (String k : p.stringPropertyNames()) {
-            if (k.startsWith(SpecConfig.SPARK_PREFIX)) {
-                conf.put(k, p.getProperty(k));
-            }
-        }
-        if (sparkOnClasspath()) {
-            conf.putAll(io.cubed.jobs.spark.SparkExecution.activeCubedConf());
-        }
-        return conf;
-    }
-
-    private static boolean sparkOnClasspath() {
         try {
-            Class.forName("org.apache.spark.sql.SparkSession", false, ExecutionOptions.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
+            return SparkExecution.start(command, this, store.conf, local.threads());
+        } catch (NoClassDefFoundError e) {
+            SpecConfig.Value v = local.get(SpecConfig.EXECUTOR);
+            throw new InvalidArgumentException(command + ": executor 'spark' (from " + v.origin()
+                    + ") needs Spark, which is not on the classpath (" + e.getMessage() + "); run the job with"
+                    + " spark-submit, or put Spark's jars on the classpath (bin/cubed does when SPARK_HOME is set), or"
+                    + " use --executor local");
         }
-    }
-
-    private static Execution sparkExecution(SpecConfig settings, String appName) {
-        if (!sparkOnClasspath()) {
-            SpecConfig.Value v = settings.get(SpecConfig.EXECUTOR);
-            throw new InvalidArgumentException("executor spark (from " + v.origin() + "): Spark is not on the"
-                    + " classpath; run the job with spark-submit (jobs/target/cubed-jobs-spark.jar), or use --executor"
-                    + " local");
-        }
-        return io.cubed.jobs.spark.SparkExecution.open(settings, appName);
     }
 }

@@ -25,7 +25,11 @@ final class ParallelChunks {
 
     /** Runs {@code task} for every chunk of {@code grid}; {@code what} names the work in error messages. */
     static void forEach(ChunkGrid grid, int threads, String what, ChunkTask task) {
-        long n = grid.numChunks();
+        forEachIndex(grid.numChunks(), threads, what, i -> task.run(grid.chunkCoordsOf(i)));
+    }
+
+    /** Runs {@code task} for every index in {@code [0, n)}, {@code threads} at a time. */
+    static void forEachIndex(long n, int threads, String what, java.util.function.LongConsumer task) {
         AtomicLong next = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
         try {
@@ -33,7 +37,7 @@ final class ParallelChunks {
             for (int t = 0; t < Math.max(1, threads); t++) {
                 workers.add(pool.submit(() -> {
                     for (long i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
-                        task.run(grid.chunkCoordsOf(i));
+                        task.accept(i);
                     }
                     return null;
                 }));

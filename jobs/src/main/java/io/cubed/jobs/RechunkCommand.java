@@ -16,8 +16,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code cubed rechunk SRC DST --chunks 100,-1,10}: writes a Zarr array in new chunks through as many copy stages as
- * the memory budget needs, on the executor the {@link ExecutionOptions} choose (the in-process one by default; the
- * spark-submit job {@code io.cubed.jobs.spark.SparkRechunkJob} is this command with Spark as the default).
+ * the memory budget needs, on the executor {@link ExecutionOptions} chooses ({@code --executor local|spark}); the
+ * spark-submit job {@code io.cubed.jobs.spark.SparkRechunkJob} is the same command with Spark as its default.
  */
 @Command(
         name = "rechunk",
@@ -41,7 +41,10 @@ public class RechunkCommand implements Callable<Integer> {
     protected boolean dryRun;
 
     @Mixin
-    protected ExecutionOptions exec = new ExecutionOptions();
+    protected CubedCli.StoreArgs store = new CubedCli.StoreArgs();
+
+    @Mixin
+    protected ExecutionOptions execution = new ExecutionOptions();
 
     @picocli.CommandLine.Spec
     protected picocli.CommandLine.Model.CommandSpec cli;
@@ -49,16 +52,14 @@ public class RechunkCommand implements Callable<Integer> {
     /** Runs the rechunk (or prints the plan with {@code --dry-run}); 0 on success. */
     @Override
     public Integer call() {
-        PrintWriter out = cli.commandLine().getOut();
-        try (ExecutionOptions.Execution execution = exec.open("cubed-rechunk")) {
-            if (!execution.memoryCheck().isEmpty()) {
-                out.println("memory: " + execution.memoryCheck());
-            }
-            return run(execution.spec(), out);
+        try (Execution run = execution.start("rechunk", store)) {
+            return rechunk(run);
         }
     }
 
-    private int run(Spec spec, PrintWriter out) {
+    private int rechunk(Execution run) {
+        PrintWriter out = cli.commandLine().getOut();
+        Spec spec = spec(run);
         CubedArray x = Cubed.fromZarr(src, spec);
         if (chunks.length != x.ndim()) {
             throw new InvalidArgumentException("--chunks " + Arrays.toString(chunks) + " has " + chunks.length
@@ -82,5 +83,13 @@ public class RechunkCommand implements Callable<Integer> {
         out.println("wrote " + dst + " in " + String.format(Locale.ROOT, "%.2f s", nanos / 1e9) + " ("
                 + Sizes.format(bytes) + " uncompressed, " + Sizes.rate(bytes, nanos) + ")");
         return 0;
+    }
+
+    /**
+     * The spec this job runs with: {@code run}'s (the executor, budget, work directory and store options the options
+     * and {@link io.cubed.SpecConfig} settings chose). A subclass may check it first.
+     */
+    protected Spec spec(Execution run) {
+        return run.spec();
     }
 }

@@ -1,178 +1,269 @@
 package io.cubed.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cubed.SpecConfig;
+import io.cubed.error.MemoryBudgetExceededException;
 import io.cubed.memory.MemorySize;
 import io.cubed.spark.SparkMemoryCheck;
 import io.cubed.storage.zarr.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
-/**
- * The templates under {@code conf/} do what their comments say: the Spark settings pass Cubed's own memory check for
- * the {@code allowedMem} they state, the EMR step and the Databricks job name a real main class with arguments its
- * command line accepts, the properties template loads, and the log4j2 file keeps Spark quiet and Cubed's progress on.
- */
+/** The templates in {@code conf/} at the repository root are what they claim: parsed, checked, accepted. */
 class ConfTemplatesTest {
-    private static final Path CONF = Path.of("../conf");
+    private static final Path CONF = Path.of("..", "conf").toAbsolutePath().normalize();
+    private static final long MIB = 1024L * 1024;
 
-    /** The JSON file at {@code name} under conf/ (parsed by Cubed's own reader). */
-    private static Object json(String name) throws Exception {
-        return Json.parse(Files.readString(CONF.resolve(name)));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> obj(Object o) {
-        return (Map<String, Object>) o;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<String> strings(Object o) {
-        return (List<String>) o;
-    }
-
-    /** The {@code key value} lines of a spark-defaults file. */
-    private static Map<String, String> sparkDefaults(Path file) throws Exception {
+    /** {@code key value} lines of a spark-defaults file, as Spark reads them (comments and blank lines skipped). */
+    private static Map<String, String> sparkDefaults(String name) throws IOException {
         Map<String, String> conf = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(file)) {
+        for (String line : Files.readAllLines(CONF.resolve(name), StandardCharsets.UTF_8)) {
             String t = line.trim();
             if (t.isEmpty() || t.startsWith("#")) {
                 continue;
             }
-            String[] kv = t.split("\\s+", 2);
-            conf.put(kv[0], kv.length > 1 ? kv[1].trim() : "");
+            String[] kv = t.split("[\\s=]+", 2);
+            assertThat(kv).as("line '%s' of %s", line, name).hasSize(2);
+            conf.put(kv[0], kv[1].trim());
         }
         return conf;
     }
 
-    /** Cubed's check of the memory Spark gives a task, for conf {@code conf}, against the allowedMem it states. */
-    private static void assertTasksGetAllowedMem(Map<String, String> conf, String allowedMem) {
-        SparkConf sc = new SparkConf(false);
-        conf.forEach(sc::set);
-        if (!sc.contains("spark.master")) {
-            sc.set("spark.master", "yarn"); // a cluster: the executor settings apply
-        }
-        long driverHeap = sc.getSizeAsBytes("spark.driver.memory", "1g");
-        SparkMemoryCheck check = SparkMemoryCheck.of(sc, driverHeap, 1);
-        long allowed = MemorySize.parse(allowedMem).bytes();
-        check.check(allowed, "allowedMem"); // throws, with every figure, when a task would get less
-        assertThat(check.perTaskBytes()).isGreaterThanOrEqualTo(allowed);
-        // ... and not by accident: a budget 20 % larger would not fit.
-        assertThat(check.perTaskBytes()).isLessThan(allowed * 12 / 10);
+    /**
+     * The memory check the Spark executor runs, on {@code conf}: in local mode the driver heap is {@code
+     * spark.driver.memory} (what spark-submit gives the JVM as -Xmx).
+     */
+    private static SparkMemoryCheck check(Map<String, String> entries) {
+        SparkConf conf = new SparkConf(false);
+        entries.forEach(conf::set);
+        long driverHeap = conf.getSizeAsMb("spark.driver.memory", "1g") * MIB;
+        return SparkMemoryCheck.of(conf, driverHeap, 4);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"spark-defaults.local.conf", "spark-defaults.emr.conf", "spark-defaults.databricks.conf"})
-    void sparkDefaultsGiveEveryTaskTheStatedAllowedMem(String name) throws Exception {
-        Map<String, String> conf = sparkDefaults(CONF.resolve(name));
-        String allowedMem = conf.get("spark.cubed.allowedMem");
-        assertThat(allowedMem).as(name + " states spark.cubed.allowedMem").isNotNull();
-        assertTasksGetAllowedMem(conf, allowedMem);
-        // The spark.cubed.* entries are valid settings.
-        SpecConfig settings =
-                SpecConfig.loader().sparkConf(conf).classLoader(null).load();
-        assertThat(settings.allowedMem()).isEqualTo(MemorySize.parse(allowedMem));
-        assertThat(settings.get(SpecConfig.ALLOWED_MEM).source()).isEqualTo(SpecConfig.Source.SPARK_CONF);
-    }
-
-    /** Parses {@code args} with the command line of {@code mainClass} without running it. */
-    private static void assertAccepted(String mainClass, List<String> args) throws Exception {
-        Object command = Class.forName(mainClass).getConstructor().newInstance();
-        CommandLine.ParseResult parsed = new CommandLine(command).parseArgs(args.toArray(String[]::new));
-        assertThat(parsed.errors()).isEmpty();
-        assertThat(parsed.unmatched()).isEmpty();
+    private static SpecConfig settings(Map<String, String> sparkConf) {
+        return SpecConfig.loader()
+                .classLoader(null)
+                .environment(Map.of())
+                .sparkConf(sparkConf)
+                .load();
     }
 
     @Test
-    void emrStepSubmitsARealJobWithArgumentsItAccepts() throws Exception {
-        Map<String, Object> step = obj(((List<?>) json("emr-add-steps.json")).get(0));
-        assertThat(step.get("Jar")).isEqualTo("command-runner.jar");
-        List<String> args = strings(step.get("Args"));
-        assertThat(args.get(0)).isEqualTo("spark-submit");
-        Map<String, String> conf = new LinkedHashMap<>();
-        String mainClass = null;
-        int jar = -1;
-        for (int i = 1; i < args.size(); i++) {
-            if (args.get(i).equals("--conf")) {
-                String[] kv = args.get(++i).split("=", 2);
-                conf.put(kv[0], kv[1]);
-            } else if (args.get(i).equals("--class")) {
-                mainClass = args.get(++i);
-            } else if (args.get(i).equals("--deploy-mode")) {
-                i++;
-            } else {
-                jar = i;
-                break;
+    void sparkDefaultsGiveEveryTaskItsAllowedMem() throws IOException {
+        Map<String, Long> expectedPerTaskMib = Map.of(
+                "spark-defaults.local.conf", (6144L - 300) * 4 / 10 / 4,
+                "spark-defaults.emr.conf", (6144L - 300) * 8 / 10 / 4,
+                "spark-defaults.databricks.conf", (21504L - 300) * 6 / 10 / 4);
+        Map<String, String> allowed = Map.of(
+                "spark-defaults.local.conf", "500MB",
+                "spark-defaults.emr.conf", "1GB",
+                "spark-defaults.databricks.conf", "3GB");
+        for (String name : expectedPerTaskMib.keySet()) {
+            Map<String, String> conf = sparkDefaults(name);
+            if (name.contains("databricks")) {
+                // Databricks sets the master itself: its own standalone cluster manager.
+                assertThat(conf).doesNotContainKey("spark.master");
+                conf.put("spark.master", "spark://10.0.0.1:7077");
+            }
+            SpecConfig s = settings(conf);
+            assertThat(s.executor()).as(name).isEqualTo("spark");
+            assertThat(s.allowedMem()).as(name).isEqualTo(MemorySize.parse(allowed.get(name)));
+            SparkMemoryCheck check = check(conf);
+            // The figures the file's comment states.
+            assertThat(check.perTaskBytes() / MIB).as(name).isEqualTo(expectedPerTaskMib.get(name));
+            check.check(s.allowedMem().bytes(), "allowedMem of " + name);
+            // With Spark's default memory fraction the EMR and Databricks sizes would not be enough: the fraction
+            // is part of the template, not decoration.
+            if (!name.contains("local")) {
+                Map<String, String> defaultFraction = new LinkedHashMap<>(conf);
+                defaultFraction.remove("spark.memory.fraction");
+                assertThatThrownBy(() ->
+                                check(defaultFraction).check(s.allowedMem().bytes(), "allowedMem"))
+                        .as(name)
+                        .isInstanceOf(MemoryBudgetExceededException.class);
             }
         }
-        assertThat(mainClass).isEqualTo("io.cubed.jobs.spark.SparkRechunkJob");
-        assertThat(args.get(jar)).endsWith("cubed-jobs-spark.jar");
-        List<String> jobArgs = args.subList(jar + 1, args.size());
-        assertAccepted(mainClass, jobArgs);
-        assertTasksGetAllowedMem(conf, jobArgs.get(jobArgs.indexOf("--allowed-mem") + 1));
     }
 
     @Test
-    void databricksJobRunsARealJobWithArgumentsItAccepts() throws Exception {
-        Map<String, Object> task =
-                obj(((List<?>) obj(json("databricks-job.json")).get("tasks")).get(0));
-        Map<String, Object> jarTask = obj(task.get("spark_jar_task"));
-        String mainClass = (String) jarTask.get("main_class_name");
-        List<String> params = strings(jarTask.get("parameters"));
-        assertAccepted(mainClass, params);
-        assertThat((String) obj(((List<?>) task.get("libraries")).get(0)).get("jar"))
-                .endsWith("cubed-jobs-spark.jar");
-        Map<String, Object> cluster = obj(task.get("new_cluster"));
-        // Our jar is Java 17 bytecode: the cluster must run Java 17.
-        assertThat((String) obj(cluster.get("spark_env_vars")).get("JNAME")).contains("17");
+    void cubedPropertiesTemplateLoads() {
+        SpecConfig c = SpecConfig.loader()
+                .classLoader(null)
+                .environment(Map.of())
+                .configFile(CONF.resolve("cubed.properties"))
+                .load();
+        assertThat(c.allowedMem()).isEqualTo(MemorySize.parse("1GB"));
+        assertThat(c.reservedMem()).isEqualTo(MemorySize.parse("100MB"));
+        assertThat(c.workDir()).isEqualTo("/tmp/cubed-work");
+        assertThat(c.executor()).isEqualTo("local");
+        assertThat(c.threads()).isEqualTo(4);
+        assertThat(c.get(SpecConfig.STORE_RETRY_ATTEMPTS).value()).isEqualTo("4");
+        // Every setting is in the template, so that it documents them all.
+        for (SpecConfig.Key k : SpecConfig.KEYS) {
+            assertThat(c.get(k.name()).source()).as(k.name()).isEqualTo(SpecConfig.Source.PROPERTIES_FILE);
+        }
+    }
+
+    /** Parses {@code args} as the {@code cubed} command line would, without running; returns the subcommand. */
+    private static Object parse(List<String> args, Map<String, String> sparkConf) {
+        CommandLine cl = new CommandLine(new CubedCli());
+        CommandLine.ParseResult r = cl.parseArgs(args.toArray(new String[0]));
+        assertThat(r.hasSubcommand()).as("%s", args).isTrue();
+        Object command = r.subcommand().commandSpec().userObject();
+        if (command instanceof RechunkCommand) {
+            RechunkCommand rechunk = (RechunkCommand) command;
+            SpecConfig s = rechunk.execution.environment(Map.of()).config(sparkConf, rechunk.store.conf);
+            assertThat(s.executor()).isEqualTo("spark");
+            assertThat(s.allowedMem().bytes()).isPositive();
+        }
+        return command;
+    }
+
+    private static Object json(String name) throws IOException {
+        return Json.parse(Files.readAllBytes(CONF.resolve(name)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o) {
+        assertThat(o).isInstanceOf(Map.class);
+        return (Map<String, Object>) o;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(Object o) {
+        assertThat(o).isInstanceOf(List.class);
+        return (List<Object>) o;
+    }
+
+    @Test
+    void emrStepRunsTheCommandLineWithAcceptedArguments() throws Exception {
+        List<Object> steps = list(json("emr-steps.json"));
+        assertThat(steps).hasSize(1);
+        Map<String, Object> step = map(steps.get(0));
+        assertThat(step.get("Type")).isEqualTo("Spark");
+        List<String> args = new ArrayList<>();
+        list(step.get("Args")).forEach(a -> args.add((String) a));
+        int jar = -1;
+        String mainClass = null;
         Map<String, String> conf = new LinkedHashMap<>();
-        obj(cluster.get("spark_conf")).forEach((k, v) -> conf.put(k, (String) v));
-        assertTasksGetAllowedMem(conf, params.get(params.indexOf("--allowed-mem") + 1));
+        for (int i = 0; i < args.size() && jar < 0; i++) {
+            String a = args.get(i);
+            if (a.equals("--class")) {
+                mainClass = args.get(++i);
+            } else if (a.equals("--conf")) {
+                String[] kv = args.get(++i).split("=", 2);
+                conf.put(kv[0], kv[1]);
+            } else if (a.equals("--master")) {
+                conf.put("spark.master", args.get(++i));
+            } else if (a.equals("--deploy-mode")) {
+                conf.put("spark.submit.deployMode", args.get(++i));
+            } else if (a.endsWith(".jar")) {
+                jar = i;
+            }
+        }
+        assertThat(args.get(jar)).endsWith("/cubed-jobs-spark.jar");
+        assertThat(Class.forName(mainClass).getMethod("main", String[].class)).isNotNull();
+        Object command = parse(args.subList(jar + 1, args.size()), conf);
+        assertThat(command).isInstanceOf(RechunkCommand.class);
+        assertThat(((RechunkCommand) command).chunks).containsExactly(-1, 256);
+        // The step's own Spark settings pass the memory check for its allowedMem.
+        check(conf).check(settings(conf).allowedMem().bytes(), "allowedMem");
     }
 
     @Test
-    void propertiesTemplateLoads() {
-        SpecConfig settings =
-                SpecConfig.loader().configFile(CONF.resolve("cubed.properties")).load();
-        assertThat(settings.allowedMem()).isEqualTo(MemorySize.parse("2GB"));
-        assertThat(settings.threads()).isEqualTo(4);
-        assertThat(settings.storeOptions().asMap()).containsEntry("fs.s3a.path.style.access", "true");
-        assertThat(settings.get(SpecConfig.WORK_DIR).source()).isEqualTo(SpecConfig.Source.PROPERTIES_FILE);
+    void databricksJarTaskRunsTheCommandLineWithAcceptedArguments() throws Exception {
+        Map<String, Object> job = map(json("databricks-job.json"));
+        Map<String, Object> task = map(list(job.get("tasks")).get(0));
+        Map<String, Object> jarTask = map(task.get("spark_jar_task"));
+        assertThat(Class.forName((String) jarTask.get("main_class_name")).getMethod("main", String[].class))
+                .isNotNull();
+        assertThat(map(list(task.get("libraries")).get(0)).get("jar"))
+                .asString()
+                .endsWith("/cubed-jobs-spark.jar");
+        List<String> args = new ArrayList<>();
+        list(jarTask.get("parameters")).forEach(a -> args.add((String) a));
+        Map<String, Object> cluster = map(task.get("new_cluster"));
+        Map<String, String> conf = new LinkedHashMap<>();
+        map(cluster.get("spark_conf")).forEach((k, v) -> conf.put(k, (String) v));
+        Object command = parse(args, conf);
+        assertThat(command).isInstanceOf(RechunkCommand.class);
+        // The cluster's spark_conf is the Databricks spark-defaults template's (less what Databricks sets itself).
+        Map<String, String> template = sparkDefaults("spark-defaults.databricks.conf");
+        conf.forEach((k, v) -> assertThat(template).containsEntry(k, v));
+        assertThat(map(cluster.get("spark_env_vars")).get("JNAME")).asString().contains("17");
     }
 
     @Test
-    void log4jKeepsSparkQuietAndProgressVisible() {
-        try (LoggerContext ctx = Configurator.initialize(
-                "conf-template",
-                CONF.resolve("log4j2.properties").toAbsolutePath().toString())) {
-            assertThat(ctx.getConfiguration()
-                            .getLoggerConfig("org.apache.spark.scheduler.DAGScheduler")
-                            .getLevel())
-                    .isEqualTo(Level.WARN);
-            assertThat(ctx.getConfiguration()
-                            .getLoggerConfig("org.apache.hadoop.fs.s3a.S3AFileSystem")
-                            .getLevel())
-                    .isEqualTo(Level.WARN);
-            assertThat(ctx.getConfiguration()
-                            .getLoggerConfig("io.cubed.progress")
-                            .getLevel())
-                    .isEqualTo(Level.INFO);
-            assertThat(ctx.getConfiguration()
-                            .getLoggerConfig("io.cubed.plan.Fusion")
-                            .getLevel())
-                    .isEqualTo(Level.DEBUG);
+    void log4j2KeepsSparkQuietAndCubedVisible() {
+        LoggerContext ctx = new LoggerContext(
+                "conf-template", null, CONF.resolve("log4j2.properties").toUri());
+        ctx.start();
+        try {
+            assertThat(ctx.getConfiguration().getName()).isNotEqualTo("Default");
+            assertThat(ctx.getLogger("io.cubed.spark.SparkExecutor").isInfoEnabled())
+                    .isTrue();
+            assertThat(ctx.getLogger("org.apache.spark.scheduler.DAGScheduler").isInfoEnabled())
+                    .isFalse();
+            assertThat(ctx.getLogger("org.apache.spark.scheduler.DAGScheduler").isWarnEnabled())
+                    .isTrue();
+            assertThat(ctx.getLogger("org.apache.hadoop.util.NativeCodeLoader").isWarnEnabled())
+                    .isFalse();
+        } finally {
+            ctx.stop();
+        }
+    }
+
+    @Test
+    void everySettingIsDocumentedAndHasAWorkingOption() throws IOException {
+        String readme = Files.readString(CONF.resolveSibling("README.md"));
+        String doc = Files.readString(CONF.resolveSibling("docs").resolve("configuration.md"));
+        Map<String, String> values = Map.of(
+                SpecConfig.WORK_DIR, "/w",
+                SpecConfig.ALLOWED_MEM, "700MB",
+                SpecConfig.RESERVED_MEM, "7MB",
+                SpecConfig.EXECUTOR, "spark",
+                SpecConfig.THREADS, "7",
+                SpecConfig.MAX_ATTEMPTS, "7",
+                SpecConfig.OPTIMIZE, "false",
+                SpecConfig.KEEP_INTERMEDIATES, "true",
+                SpecConfig.STORE_RETRY_ATTEMPTS, "7",
+                SpecConfig.STORE_RETRY_BASE_DELAY_MS, "7");
+        for (SpecConfig.Key k : SpecConfig.KEYS) {
+            String row = "| `" + k.name() + "` | `" + k.envName() + "` | `" + k.sparkName() + "` | `" + k.optionName()
+                    + "` |";
+            assertThat(readme).as("README row of " + k.name()).contains(row);
+            assertThat(doc).as("docs/configuration.md row of " + k.name()).contains(row);
+            List<String> args = new ArrayList<>(List.of("rechunk", "a", "b", "--chunks", "1"));
+            String option = k.optionName();
+            if (option.startsWith("--conf ")) {
+                args.add("--conf");
+                args.add(option.substring("--conf ".length()) + "=" + values.get(k.name()));
+            } else if (k.kind() == SpecConfig.Kind.BOOLEAN && option.equals("--keep-intermediates")) {
+                args.add(option);
+            } else {
+                args.add(option);
+                args.add(values.get(k.name()));
+            }
+            RechunkCommand cmd = (RechunkCommand) new CommandLine(new CubedCli())
+                    .parseArgs(args.toArray(new String[0]))
+                    .subcommand()
+                    .commandSpec()
+                    .userObject();
+            SpecConfig c = cmd.execution.environment(Map.of()).config(Map.of(), cmd.store.conf);
+            assertThat(c.get(k.name()).source()).as(option).isEqualTo(SpecConfig.Source.COMMAND_LINE);
+            assertThat(c.value(k.name())).as(option).isEqualTo(values.get(k.name()));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.cubed.jobs.spark;
 
+import io.cubed.SpecConfig;
 import io.cubed.array.Blockwise;
 import io.cubed.array.Creation;
 import io.cubed.array.CubedArray;
@@ -12,7 +13,9 @@ import io.cubed.spark.SparkExecutor;
 import io.cubed.spark.SparkMemoryCheck;
 import io.cubed.storage.zarr.ZarrArray;
 import java.io.PrintWriter;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.sql.SparkSession;
@@ -46,8 +49,8 @@ public final class SparkDemoJob implements Callable<Integer> {
     @Option(names = "--chunk-mb", description = "Size of one chunk in MB (default: ${DEFAULT-VALUE}).")
     int chunkMb = 8;
 
-    @Option(names = "--allowed-mem", description = "Memory per task (default: ${DEFAULT-VALUE}).")
-    String allowedMem = "100MB";
+    @Option(names = "--allowed-mem", description = "Memory per task (default: 100MB).")
+    String allowedMem;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -58,12 +61,21 @@ public final class SparkDemoJob implements Callable<Integer> {
         SparkSession spark = SparkSession.builder().appName("cubed-spark-demo").getOrCreate();
         try {
             SparkExecutor executor = SparkExecutor.create(spark);
-            String work = workDir != null ? workDir : output.replaceAll("/+$", "") + ".work";
-            Spec cubed = executor.specBuilder()
-                    .workDir(work)
-                    .allowedMem(allowedMem)
-                    .reservedMem("20MB")
-                    .build();
+            // Options over CUBED_* variables over spark.cubed.* over a properties file over this job's defaults.
+            Map<String, String> conf = new HashMap<>();
+            for (scala.Tuple2<String, String> e : spark.sparkContext().getConf().getAll()) {
+                conf.put(e._1(), e._2());
+            }
+            SpecConfig settings = SpecConfig.loader()
+                    .defaultValue(SpecConfig.WORK_DIR, output.replaceAll("/+$", "") + ".work")
+                    .defaultValue(SpecConfig.ALLOWED_MEM, "100MB")
+                    .defaultValue(SpecConfig.RESERVED_MEM, "20MB")
+                    .sparkConf(conf)
+                    .environment(System.getenv())
+                    .option(SpecConfig.WORK_DIR, workDir)
+                    .option(SpecConfig.ALLOWED_MEM, allowedMem)
+                    .load();
+            Spec cubed = settings.specBuilder(executor, executor.storeOptions()).build();
             SparkMemoryCheck check = executor.memoryCheck();
             out.println("memory: " + check);
             check.check(cubed.allowedMem().bytes(), "allowedMem");

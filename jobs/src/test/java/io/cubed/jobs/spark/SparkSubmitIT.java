@@ -45,4 +45,45 @@ class SparkSubmitIT {
         ZarrArray y = ZarrArray.open(output.toString());
         assertThat(y.readChunk(5).doubles()[12345]).isEqualTo(2.0 * (5 * 1_000_000 + 12345) + 1);
     }
+
+    @Test
+    void sparkSubmitRunsTheCommandLineWithTheExecutorFromTheSparkConf() throws Exception {
+        String src = tmp.resolve("a.zarr").toString();
+        ZarrArray a = ZarrArray.create(
+                src,
+                io.cubed.storage.zarr.ZarrCreateOptions.builder(
+                                new long[] {6}, new int[] {2}, io.cubed.dtype.DType.INT64)
+                        .build());
+        for (long c = 0; c < 3; c++) {
+            long[] values = {10 * c, 10 * c + 1};
+            a.writeChunk(io.cubed.chunk.Chunk.wrap(io.cubed.dtype.DType.INT64, new int[] {values.length}, values), c);
+        }
+        String dst = tmp.resolve("b.zarr").toString();
+        // One jar: the command line's main class, the Spark executor chosen by spark.cubed.executor.
+        SparkSubmitProcess.Result r = SparkSubmitProcess.run(
+                "1g",
+                List.of(
+                        "--master",
+                        "local[2]",
+                        "--conf",
+                        "spark.ui.enabled=false",
+                        "--conf",
+                        "spark.cubed.executor=spark",
+                        "--class",
+                        "io.cubed.jobs.CubedCli",
+                        SparkSubmitProcess.jobsJar().toString(),
+                        "copy",
+                        src,
+                        dst,
+                        "--codec",
+                        "zlib:1"),
+                tmp.resolve("copy.log"),
+                120);
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("copied 3 of 3 chunks").contains("on the spark(local[2])");
+        ZarrArray b = ZarrArray.open(dst);
+        assertThat(b.readChunk(0).longs()).containsExactly(0, 1);
+        assertThat(b.readChunk(1).longs()).containsExactly(10, 11);
+        assertThat(b.readChunk(2).longs()).containsExactly(20, 21);
+    }
 }

@@ -1,0 +1,142 @@
+package io.cubed.jobs;
+
+import io.cubed.SpecConfig;
+import io.cubed.error.CubedException;
+import io.cubed.plan.Spec;
+import io.cubed.spark.SparkExecutor;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongUnaryOperator;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import scala.Tuple2;
+
+/**
+ * {@code --executor spark}: the active Spark session (spark-submit), or a new {@code local[threads]} one when none is
+ * configured. Kept apart so that a local run never loads Spark classes.
+ */
+final class SparkExecution implements Execution {
+    private final SparkSession session;
+    private final boolean created;
+    private final SparkExecutor executor;
+    private final SpecConfig config;
+    private final Spec spec;
+
+    private SparkExecution(SparkSession session, boolean created, SpecConfig config) {
+        this.session = session;
+        this.created = created;
+        this.executor = SparkExecutor.create(session);
+        this.config = config;
+        this.spec = config.specBuilder(executor, executor.storeOptions()).build();
+    }
+
+    static SparkExecution start(String command, ExecutionOptions options, Map<String, String> storeConf, int threads) {
+        // A session that is running (spark-submit's, a notebook's, Databricks') is used and left running; otherwise
+        // spark-submit's spark.master applies, or Cubed starts local[threads] and stops it when done.
+        SparkSession existing = live(SparkSession.getActiveSession());
+        if (existing == null) {
+            existing = live(SparkSession.getDefaultSession());
+        }
+        boolean configured = existing != null || System.getProperty("spark.master") != null;
+        SparkSession.Builder b = SparkSession.builder().appName("cubed-" + command);
+        if (!configured) {
+            b = b.master("local[" + threads + "]");
+        }
+        SparkSession session = existing != null ? existing : b.getOrCreate();
+        boolean created = existing == null;
+        try {
+            Map<String, String> conf = new HashMap<>();
+            for (Tuple2<String, String> e : session.sparkContext().getConf().getAll()) {
+                conf.put(e._1(), e._2());
+            }
+            return new SparkExecution(session, created, options.config(conf, storeConf));
+        } catch (RuntimeException e) {
+            if (created) {
+                stop(session);
+            }
+            throw e;
+        }
+    }
+
+    private static SparkSession live(scala.Option<SparkSession> session) {
+        return session.isDefined() && !session.get().sparkContext().isStopped() ? session.get() : null;
+    }
+
+    @Override
+    public Spec spec() {
+        return spec;
+    }
+
+    @Override
+    public SpecConfig config() {
+        return config;
+    }
+
+    @Override
+    public String name() {
+        return executor.name();
+    }
+
+    /** The executor's check that each concurrent Spark task gets the memory a task needs. */
+    io.cubed.spark.SparkMemoryCheck memoryCheck() {
+        return executor.memoryCheck();
+    }
+
+    @Override
+    public long forEachChunk(long n, String what, ChunkWork work) {
+        List<Long> indices = new ArrayList<>();
+        for (long i = 0; i < n; i++) {
+            indices.add(i);
+        }
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(session.sparkContext());
+        int slices = (int) Math.max(1, Math.min(n, 4L * jsc.defaultParallelism()));
+        jsc.setJobDescription(what);
+        try {
+            return jsc.parallelize(indices, slices)
+                    .mapPartitions(it -> {
+                        LongUnaryOperator op = work.open();
+                        long sum = 0;
+                        while (it.hasNext()) {
+                            sum += op.applyAsLong(it.next());
+                        }
+                        return List.of(sum).iterator();
+                    })
+                    .fold(0L, Long::sum);
+        } catch (CubedException e) {
+            throw e;
+        } catch (Exception e) {
+            // Spark wraps a task's exception into a SparkException: report the task's own error.
+            Throwable cause = rootCause(e);
+            if (cause instanceof CubedException) {
+                throw new CubedException(what + " failed on Spark: " + cause.getMessage(), e);
+            }
+            throw new CubedException(what + " failed on Spark: " + cause, e);
+        } finally {
+            jsc.setJobDescription(null);
+        }
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return c;
+    }
+
+    @Override
+    public void close() {
+        if (created) {
+            stop(session);
+        }
+    }
+
+    /** Stops a session this run created, and forgets it so that a later run in this JVM starts afresh. */
+    private static void stop(SparkSession session) {
+        session.stop();
+        SparkSession.clearActiveSession();
+        SparkSession.clearDefaultSession();
+    }
+}
