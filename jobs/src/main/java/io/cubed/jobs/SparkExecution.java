@@ -86,20 +86,24 @@ final class SparkExecution implements Execution {
 
     @Override
     public long forEachChunk(long n, String what, ChunkWork work) {
-        List<Long> indices = new ArrayList<>();
-        for (long i = 0; i < n; i++) {
-            indices.add(i);
-        }
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(session.sparkContext());
         int slices = (int) Math.max(1, Math.min(n, 4L * jsc.defaultParallelism()));
+        // One [start, end) range of chunk indices per partition: the driver never lists the chunks one by one.
+        List<long[]> ranges = new ArrayList<>(slices);
+        for (int k = 0; k < slices; k++) {
+            ranges.add(new long[] {n * k / slices, n * (k + 1) / slices});
+        }
         jsc.setJobDescription(what);
         try {
-            return jsc.parallelize(indices, slices)
+            return jsc.parallelize(ranges, slices)
                     .mapPartitions(it -> {
                         LongUnaryOperator op = work.open();
                         long sum = 0;
                         while (it.hasNext()) {
-                            sum += op.applyAsLong(it.next());
+                            long[] range = it.next();
+                            for (long i = range[0]; i < range[1]; i++) {
+                                sum += op.applyAsLong(i);
+                            }
                         }
                         return List.of(sum).iterator();
                     })
