@@ -6,6 +6,7 @@ import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
 import io.cubed.storage.zarr.ZarrV2Metadata;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,6 +35,12 @@ final class CopyCommand implements Callable<Integer> {
     @Option(names = "--overwrite", description = "Replace an existing array at DST.")
     boolean overwrite;
 
+    @Option(
+            names = "--resume",
+            description = "Continue an interrupted copy: an array at DST must be the one this copy creates (same "
+                    + "metadata); chunks already there are skipped.")
+    boolean resume;
+
     @Mixin
     CubedCli.StoreArgs store = new CubedCli.StoreArgs();
 
@@ -47,17 +54,19 @@ final class CopyCommand implements Callable<Integer> {
         ZarrArray source = ZarrArray.open(src, options);
         ZarrV2Metadata m = source.metadata();
         Compressor compressor = codec == null ? m.compressor() : requested;
-        ZarrArray target = ZarrArray.create(
-                dst,
-                ZarrCreateOptions.builder(m.shape(), m.chunks(), m.dtype())
-                        .compressor(compressor)
-                        .fillValue(m.fillValue())
-                        .dimensionSeparator(m.dimensionSeparator())
-                        .overwrite(overwrite)
-                        .build(),
-                options);
+        ZarrCreateOptions create = ZarrCreateOptions.builder(m.shape(), m.chunks(), m.dtype())
+                .compressor(compressor)
+                .fillValue(m.fillValue())
+                .dimensionSeparator(m.dimensionSeparator())
+                .overwrite(overwrite)
+                .build();
+        ZarrArray target = resume && !overwrite ? existing(dst, create, options) : null;
+        if (target == null) {
+            target = ZarrArray.create(dst, create, options);
+        }
         long start = System.nanoTime();
-        long copied = copy(source, target, threads);
+        AtomicLong skipped = new AtomicLong();
+        long copied = copy(source, target, threads, resume, skipped);
         long nanos = System.nanoTime() - start;
         double bytes = (double) copied * m.chunkSizeBytes();
         spec.commandLine()
@@ -66,21 +75,52 @@ final class CopyCommand implements Callable<Integer> {
                         + " uncompressed) from " + src + " to " + dst + " in "
                         + String.format(java.util.Locale.ROOT, "%.2f s", nanos / 1e9) + ", "
                         + Sizes.rate(bytes, nanos));
+        if (resume) {
+            spec.commandLine()
+                    .getOut()
+                    .println("tasks: " + copied + " run, " + skipped.get() + " skipped (already written)");
+        }
         return 0;
     }
 
     /**
-     * Copies every written chunk of {@code source} to {@code target} (same grid), {@code threads} at a time; returns
-     * the number of chunks copied. Chunks never written stay unwritten.
+     * The array at {@code url} when there is one (resuming) and it has the metadata {@code create} writes; null when
+     * there is none; an error saying what differs otherwise.
      */
+    private static ZarrArray existing(String url, ZarrCreateOptions create, StoreOptions options) {
+        if (!io.cubed.storage.fs.Stores.open(url, options).exists(ZarrArray.ZARRAY)) {
+            return null;
+        }
+        ZarrArray there = ZarrArray.open(url, options);
+        ZarrV2Metadata wanted = create.toMetadata();
+        if (!there.metadata().equals(wanted)) {
+            throw new io.cubed.error.InvalidArgumentException("cannot resume the copy to " + url
+                    + ": the array there is " + there.metadata() + ", this copy writes " + wanted);
+        }
+        return there;
+    }
+
+    /** As {@link #copy(ZarrArray, ZarrArray, int, boolean, AtomicLong)}, copying every chunk. */
     static long copy(ZarrArray source, ZarrArray target, int threads) {
+        return copy(source, target, threads, false, new AtomicLong());
+    }
+
+    /**
+     * Copies every written chunk of {@code source} to {@code target} (same grid), {@code threads} at a time; returns
+     * the number of chunks copied. Chunks never written stay unwritten; with {@code skipWritten}, chunks already in
+     * {@code target} are counted in {@code skipped} and not copied again (writes are atomic, so a chunk there is
+     * whole).
+     */
+    static long copy(ZarrArray source, ZarrArray target, int threads, boolean skipWritten, AtomicLong skipped) {
         if (!source.grid().equals(target.grid())) {
             throw new io.cubed.error.InvalidArgumentException("cannot copy " + source.url() + " to " + target.url()
                     + ": the chunk grids differ (" + source.grid() + " vs " + target.grid() + ")");
         }
-        java.util.concurrent.atomic.AtomicLong copied = new java.util.concurrent.atomic.AtomicLong();
+        AtomicLong copied = new AtomicLong();
         ParallelChunks.forEach(source.grid(), threads, "copy of " + source.url() + " to " + target.url(), c -> {
-            if (source.chunkExists(c)) {
+            if (skipWritten && target.chunkExists(c)) {
+                skipped.incrementAndGet();
+            } else if (source.chunkExists(c)) {
                 target.writeChunk(source.readChunk(c), c);
                 copied.incrementAndGet();
             }
