@@ -90,13 +90,22 @@ final class ThrottlingS3Proxy implements AutoCloseable {
 
     /** Counts a chunk request and says whether it is one of the first ones of its method, to be refused. */
     private boolean refuse(String method) {
+        AtomicInteger seen;
+        AtomicInteger refused;
         if (method.equals("GET")) {
-            return chunkGets.incrementAndGet() <= throttledPerMethod && refusedGets.incrementAndGet() > 0;
+            seen = chunkGets;
+            refused = refusedGets;
+        } else if (method.equals("PUT")) {
+            seen = chunkPuts;
+            refused = refusedPuts;
+        } else {
+            return false;
         }
-        if (method.equals("PUT")) {
-            return chunkPuts.incrementAndGet() <= throttledPerMethod && refusedPuts.incrementAndGet() > 0;
+        if (seen.incrementAndGet() > throttledPerMethod) {
+            return false;
         }
-        return false;
+        refused.incrementAndGet();
+        return true;
     }
 
     private void forward(HttpExchange ex, String method, byte[] body) throws IOException {
