@@ -22,13 +22,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The driver killed mid-computation (a child JVM running {@code cubed rechunk} or {@code cubed copy} on the in-process
- * executor, destroyed forcibly once some but not all output chunks exist) and the job started again with {@code
- * --resume} in a new process: the output equals the input element by element, and the second run computes exactly
+ * executor, with {@code --resume}, destroyed forcibly once some but not all output chunks exist) and the same command
+ * started again in a new process: the output equals the input element by element, and the second run computes exactly
  * the chunks missing at kill time.
  */
 class ResumeAfterKillIT {
     private static final int ROWS = 200;
     private static final int COLS = 4000;
+    private static final Pattern RESUME_ID = Pattern.compile("resume id (rechunk-[0-9a-f]{16})\n");
     private static final Pattern TASKS = Pattern.compile("tasks: (\\d+) run, (\\d+) skipped");
 
     @TempDir
@@ -83,14 +84,19 @@ class ResumeAfterKillIT {
                 "100KB",
                 "--threads",
                 "1",
+                "--resume",
                 "--work-dir",
                 tmp.resolve("work").toString());
         long atKill = runAndKill(args, dst, ROWS / 2);
 
-        List<String> resumed = new ArrayList<>(args);
-        resumed.add("--resume");
-        String out = runToEnd(resumed);
-        assertThat(out).contains("1 operations, " + ROWS / 2 + " tasks").contains("resume id rechunk-");
+        // The same command again, in a new process.
+        String out = runToEnd(args);
+        Matcher firstId = RESUME_ID.matcher(Files.readString(tmp.resolve("first.log")));
+        assertThat(firstId.find()).as("the killed run printed its resume id").isTrue();
+        assertThat(out)
+                .contains("1 operations, " + ROWS / 2 + " tasks")
+                .as("the same id derived from the same arguments")
+                .contains("resume id " + firstId.group(1) + "\n");
         assertTasks(out, ROWS / 2 - atKill, atKill);
         assertEqualsInput(dst, 2);
     }
@@ -99,12 +105,10 @@ class ResumeAfterKillIT {
     void copyKilledAndResumedCopiesOnlyTheMissingChunks() throws Exception {
         String src = input(); // 200 chunks of 32 kB
         String dst = tmp.resolve("copy.zarr").toString();
-        List<String> args = List.of("copy", src, dst, "--codec", "bz2:9", "--threads", "1");
+        List<String> args = List.of("copy", src, dst, "--codec", "bz2:9", "--threads", "1", "--resume");
         long atKill = runAndKill(args, dst, ROWS);
 
-        List<String> resumed = new ArrayList<>(args);
-        resumed.add("--resume");
-        String out = runToEnd(resumed);
+        String out = runToEnd(args);
         assertTasks(out, ROWS - atKill, atKill);
         assertEqualsInput(dst, 1);
     }
