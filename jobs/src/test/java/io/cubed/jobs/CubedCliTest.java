@@ -83,8 +83,8 @@ class CubedCliTest {
         assertThat(other.code()).isEqualTo(1);
         assertThat(other.err())
                 .startsWith("cubed: cannot resume the copy to " + dst + ": the array there is ")
-                .contains("zstd")
-                .contains("zlib");
+                .contains("Zstd[level=3")
+                .contains("Zlib[level=1]");
     }
 
     @Test
