@@ -45,12 +45,21 @@ final class Resume {
     static String canonicalUrl(String url) {
         String u = url.endsWith("/") && url.length() > 1 ? url.substring(0, url.length() - 1) : url;
         if (u.startsWith("file:")) {
-            return Path.of(URI.create(u)).toAbsolutePath().normalize().toUri().toString();
+            return fileUri(Path.of(URI.create(u)));
         }
         if (!u.contains("://")) {
-            return Path.of(u).toAbsolutePath().normalize().toUri().toString();
+            return fileUri(Path.of(u));
         }
         return u;
+    }
+
+    /**
+     * The {@code file:} URI of {@code path}, absolute and normalised, never ending in a slash: {@link Path#toUri}
+     * appends one for a directory that exists, and the output exists on the second run but not on the first.
+     */
+    private static String fileUri(Path path) {
+        String s = path.toAbsolutePath().normalize().toUri().toString();
+        return s.endsWith("/") && !s.endsWith(":///") ? s.substring(0, s.length() - 1) : s;
     }
 
     /**
