@@ -75,7 +75,7 @@ public final class Computation {
                 urls.put(out, target != null ? target : base + "/" + name + ".zarr");
             }
         }
-        BufferCopies workCopies = copiesOf(spec.workDir());
+        BufferCopies workCopies = copiesOf(spec.workDir(), spec);
         Map<String, BufferCopies> byUrl = new HashMap<>();
         this.fusion = new Fusion(
                 plan,
@@ -88,7 +88,7 @@ public final class Computation {
                         return a.source().bufferCopies();
                     }
                     String url = urls.get(a);
-                    return url == null ? workCopies : byUrl.computeIfAbsent(url, Computation::copiesOf);
+                    return url == null ? workCopies : byUrl.computeIfAbsent(url, u -> copiesOf(u, spec));
                 });
         for (OpNode op : plan.ops()) {
             if (!fusion.isFused(op)) {
@@ -138,8 +138,10 @@ public final class Computation {
         return new Computation(spec, Plan.of(targets), Map.of(), fusionOptions, null);
     }
 
-    private static BufferCopies copiesOf(String url) {
-        return BufferCopies.forStore(Stores.open(url).isObjectStore());
+    /** Buffer copies of the store at {@code url}, opened with the spec's store options (shared, not left open). */
+    private static BufferCopies copiesOf(String url, Spec spec) {
+        return BufferCopies.forStore(
+                Stores.supplier(url, spec.storeOptions()).open().isObjectStore());
     }
 
     private String intermediateDir() {

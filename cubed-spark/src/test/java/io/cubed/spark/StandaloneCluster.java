@@ -80,6 +80,11 @@ final class StandaloneCluster implements AutoCloseable {
         }
     }
 
+    /** The Worker's process: the executors it launches are its child processes. */
+    ProcessHandle worker() {
+        return processes.get(1).toHandle();
+    }
+
     String masterUrl() {
         return masterUrl;
     }

@@ -121,6 +121,54 @@ class StandaloneClusterIT {
                         .hasMessageContaining("spark.executor.memory");
                 jsc.sc().listenerBus().waitUntilEmpty();
                 assertThat(recorder.jobs).as("Spark jobs after the refusals").hasSize(jobsBefore);
+
+                // An executor JVM killed (SIGKILL) in the middle of a stage: Spark reruns its tasks elsewhere (the
+                // Master starts a replacement) and the output is complete and right.
+                int slowChunks = 40;
+                int slowChunk = 10_000;
+                CubedArray slow = Blockwise.mapBlocks(
+                        new TestFunctions.SlowAffine(3, -1, 150),
+                        DType.FLOAT64,
+                        Creation.arange(0, (long) slowChunks * slowChunk, 1, slowChunk, DType.FLOAT64, spec));
+                List<TaskResult> slowResults = new CopyOnWriteArrayList<>();
+                List<Long> killed = new CopyOnWriteArrayList<>();
+                String slowOut = tmp.resolve("slow.zarr").toString();
+                slow.toZarr(slowOut, new Callback() {
+                    @Override
+                    public void onTaskEnd(TaskEnd event) {
+                        slowResults.add(event.result());
+                        if (slowResults.size() == 6) {
+                            cluster.worker()
+                                    .descendants()
+                                    .filter(h ->
+                                            h.info().commandLine().orElse("").contains("CoarseGrainedExecutorBackend"))
+                                    .findFirst()
+                                    .ifPresent(h -> {
+                                        killed.add(h.pid());
+                                        h.destroyForcibly();
+                                    });
+                        }
+                    }
+                });
+                assertThat(killed)
+                        .as("an executor process was found and killed")
+                        .hasSize(1);
+                assertThat(slowResults).as("every task reported once").hasSize(slowChunks);
+                ZarrArray slowStored = ZarrArray.open(slowOut);
+                assertThat(slowStored.writtenChunkCount()).isEqualTo(slowChunks);
+                for (long c = 0; c < slowChunks; c++) {
+                    double[] d = slowStored.readChunk(c).doubles();
+                    for (int i = 0; i < slowChunk; i++) {
+                        if (d[i] != 3.0 * (c * slowChunk + i) - 1) {
+                            throw new AssertionError(
+                                    "element " + (c * slowChunk + i) + " of " + slowOut + " is " + d[i]);
+                        }
+                    }
+                }
+                jsc.sc().listenerBus().waitUntilEmpty();
+                assertThat(recorder.removedExecutors)
+                        .as("the killed executor was lost")
+                        .isNotEmpty();
             } finally {
                 jsc.stop();
             }

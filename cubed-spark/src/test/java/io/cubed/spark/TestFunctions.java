@@ -75,6 +75,22 @@ final class TestFunctions {
         }
     }
 
+    /** {@code a x + b} for every element x (float64), after sleeping {@code millis}: a task that takes a while. */
+    record SlowAffine(double a, double b, long millis) implements BlockFunction {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+            return new Affine(a, b).apply(blocks, blockId);
+        }
+    }
+
     /** {@code a x + b} for every element x (float64). */
     record Affine(double a, double b) implements BlockFunction {
         private static final long serialVersionUID = 1L;

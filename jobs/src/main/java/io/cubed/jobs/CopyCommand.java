@@ -31,6 +31,12 @@ final class CopyCommand implements Callable<Integer> {
     @Option(names = "--overwrite", description = "Replace an existing array at DST.")
     boolean overwrite;
 
+    @Option(
+            names = "--resume",
+            description = "Continue an interrupted copy: an array at DST must be the one this copy creates (same "
+                    + "metadata); chunks already there are skipped.")
+    boolean resume;
+
     @Mixin
     CubedCli.StoreArgs store = new CubedCli.StoreArgs();
 
@@ -53,17 +59,20 @@ final class CopyCommand implements Callable<Integer> {
         ZarrArray source = ZarrArray.open(src, options);
         ZarrV2Metadata m = source.metadata();
         Compressor compressor = codec == null ? m.compressor() : requested;
-        ZarrArray target = ZarrArray.create(
-                dst,
-                ZarrCreateOptions.builder(m.shape(), m.chunks(), m.dtype())
-                        .compressor(compressor)
-                        .fillValue(m.fillValue())
-                        .dimensionSeparator(m.dimensionSeparator())
-                        .overwrite(overwrite)
-                        .build(),
-                options);
+        ZarrCreateOptions create = ZarrCreateOptions.builder(m.shape(), m.chunks(), m.dtype())
+                .compressor(compressor)
+                .fillValue(m.fillValue())
+                .dimensionSeparator(m.dimensionSeparator())
+                .overwrite(overwrite)
+                .build();
+        ZarrArray target = resume && !overwrite ? existing(dst, create, options) : null;
+        if (target == null) {
+            target = ZarrArray.create(dst, create, options);
+        }
+        // Resuming: chunks already at DST are whole (writes are atomic) and are not copied again.
+        long skipped = resume ? target.writtenChunkCount() : 0;
         long start = System.nanoTime();
-        long copied = copy(src, dst, options, run);
+        long copied = copy(src, dst, options, run, resume);
         long nanos = System.nanoTime() - start;
         double bytes = (double) copied * m.chunkSizeBytes();
         spec.commandLine()
@@ -72,6 +81,9 @@ final class CopyCommand implements Callable<Integer> {
                         + " uncompressed) from " + src + " to " + dst + " in "
                         + String.format(java.util.Locale.ROOT, "%.2f s", nanos / 1e9) + ", "
                         + Sizes.rate(bytes, nanos) + " on the " + run.name());
+        if (resume) {
+            spec.commandLine().getOut().println("tasks: " + copied + " run, " + skipped + " skipped (already written)");
+        }
         return 0;
     }
 
@@ -80,6 +92,14 @@ final class CopyCommand implements Callable<Integer> {
      * {@code run}'s executor; returns the number of chunks copied. Chunks never written stay unwritten.
      */
     static long copy(String src, String dst, StoreOptions options, Execution run) {
+        return copy(src, dst, options, run, false);
+    }
+
+    /**
+     * As {@link #copy(String, String, StoreOptions, Execution)}; with {@code skipWritten}, chunks already in {@code
+     * dst} are not copied again (writes are atomic, so a chunk there is whole) nor counted.
+     */
+    static long copy(String src, String dst, StoreOptions options, Execution run, boolean skipWritten) {
         ZarrArray source = ZarrArray.open(src, options);
         ZarrArray target = ZarrArray.open(dst, options);
         requireSameGrid(source, target);
@@ -88,13 +108,30 @@ final class CopyCommand implements Callable<Integer> {
             ZarrArray t = ZarrArray.open(dst, options);
             return i -> {
                 long[] c = s.grid().chunkCoordsOf(i);
-                if (!s.chunkExists(c)) {
+                if (!s.chunkExists(c) || (skipWritten && t.chunkExists(c))) {
                     return 0;
                 }
                 t.writeChunk(s.readChunk(c), c);
                 return 1;
             };
         });
+    }
+
+    /**
+     * The array at {@code url} when there is one (resuming) and it has the metadata {@code create} writes; null when
+     * there is none; an error saying what differs otherwise.
+     */
+    private static ZarrArray existing(String url, ZarrCreateOptions create, StoreOptions options) {
+        if (!io.cubed.storage.fs.Stores.open(url, options).exists(ZarrArray.ZARRAY)) {
+            return null;
+        }
+        ZarrArray there = ZarrArray.open(url, options);
+        ZarrV2Metadata wanted = create.toMetadata();
+        if (!there.metadata().equals(wanted)) {
+            throw new io.cubed.error.InvalidArgumentException("cannot resume the copy to " + url
+                    + ": the array there is " + there.metadata() + ", this copy writes " + wanted);
+        }
+        return there;
     }
 
     private static void requireSameGrid(ZarrArray source, ZarrArray target) {

@@ -1,12 +1,14 @@
 package io.cubed.jobs;
 
 import io.cubed.Cubed;
+import io.cubed.array.ComputeOptions;
 import io.cubed.array.CubedArray;
 import io.cubed.array.Manipulation;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.plan.Spec;
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,6 +41,16 @@ public class RechunkCommand implements Callable<Integer> {
 
     @Option(names = "--dry-run", description = "Print the plan and stop.")
     protected boolean dryRun;
+
+    @Option(
+            names = "--resume",
+            arity = "0..1",
+            fallbackValue = "",
+            paramLabel = "ID",
+            description = "Resumable run: keeps intermediates of a failed run in --work-dir and, run again, skips the "
+                    + "chunks already written (of DST too). The id defaults to one derived from SRC, DST, --chunks "
+                    + "and the memory options.")
+    protected String resume;
 
     @Mixin
     protected CubedCli.StoreArgs store = new CubedCli.StoreArgs();
@@ -76,13 +88,36 @@ public class RechunkCommand implements Callable<Integer> {
         if (dryRun) {
             return 0;
         }
+        ComputeOptions options = ComputeOptions.defaults();
+        if (resume != null) {
+            String id = resume.isEmpty() ? resumeId(spec) : resume;
+            out.println("resume id " + id);
+            options = ComputeOptions.builder().resume(id).build();
+        }
+        Resume.TaskTally tally = new Resume.TaskTally();
         long start = System.nanoTime();
-        y.toZarr(dst);
+        y.toZarr(dst, options, tally);
         long nanos = System.nanoTime() - start;
+        out.println(tally.summary());
         double bytes = (double) x.nbytes();
         out.println("wrote " + dst + " in " + String.format(Locale.ROOT, "%.2f s", nanos / 1e9) + " ("
                 + Sizes.format(bytes) + " uncompressed, " + Sizes.rate(bytes, nanos) + ")");
         return 0;
+    }
+
+    /**
+     * The resume id derived from what the plan depends on (see {@link Resume}): the arrays, the target chunks and the
+     * memory budget as resolved from every source of settings.
+     */
+    final String resumeId(Spec spec) {
+        return Resume.deriveId(
+                "rechunk",
+                List.of(
+                        Resume.canonicalUrl(src),
+                        Resume.canonicalUrl(dst),
+                        Arrays.toString(chunks),
+                        String.valueOf(spec.allowedMem().bytes()),
+                        String.valueOf(spec.reservedMem().bytes())));
     }
 
     /**

@@ -63,6 +63,31 @@ class CubedCliTest {
     }
 
     @Test
+    void copyResumesOnlyOntoTheArrayItWouldCreate() {
+        assertThat(run("demo", "--dir", tmp.toString(), "--size-mb", "2", "--chunk-mb", "1")
+                        .code())
+                .isZero();
+        String src = tmp.resolve("input.zarr").toString();
+        String dst = tmp.resolve("zstd.zarr").toString();
+        assertThat(run("copy", src, dst, "--codec", "zstd:3").code()).isZero();
+        // One chunk lost: resuming copies that one only.
+        ZarrArray b = ZarrArray.open(dst);
+        assertThat(tmp.resolve("zstd.zarr/1.0").toFile().delete()).isTrue();
+        Result resumed = run("copy", src, dst, "--codec", "zstd:3", "--resume");
+        assertThat(resumed.code()).as(resumed.err()).isZero();
+        assertThat(resumed.out()).contains("copied 1 of 2 chunks").contains("tasks: 1 run, 1 skipped");
+        assertThat(b.readChunk(1, 0).contentEquals(ZarrArray.open(src).readChunk(1, 0)))
+                .isTrue();
+        // Another codec would write another array: refused, naming the URL and both metadata.
+        Result other = run("copy", src, dst, "--codec", "zlib:1", "--resume");
+        assertThat(other.code()).isEqualTo(1);
+        assertThat(other.err())
+                .startsWith("cubed: cannot resume the copy to " + dst + ": the array there is ")
+                .contains("Zstd[level=3")
+                .contains("Zlib[level=1]");
+    }
+
+    @Test
     void errorsAreOneLineWithTheUrl() {
         Result r = run("info", tmp.resolve("nothing.zarr").toString());
         assertThat(r.code()).isEqualTo(1);
