@@ -32,12 +32,17 @@ import org.w3c.dom.NodeList;
  * The history of a computation whose tasks are known: 3 unfused operations over a 10 x 6 float64 array in chunks of
  * 4 x 6 (3 chunks: 4, 4 and 2 rows).
  */
-class HistoryCallbackTest {
+public class HistoryCallbackTest {
     @TempDir
     Path tmp;
 
     /** negative (float64 -> float64), astype float32, negative (float32 -> float32), unfused: 3 ops x 3 tasks. */
     private HistoryCallback run(Executor executor) {
+        return runKnownComputation(tmp, executor);
+    }
+
+    /** Runs the computation with the history callback on {@code executor}, under {@code tmp}. */
+    public static HistoryCallback runKnownComputation(Path tmp, Executor executor) {
         String url = tmp.resolve("x.zarr").toString();
         ZarrArray z = ZarrArray.create(
                 url,
@@ -109,8 +114,12 @@ class HistoryCallbackTest {
 
     @Test
     void theTaskCsvHasOneRowPerTaskWithTheChunkSizes() throws Exception {
-        HistoryCallback history = run(new LocalExecutor(2, 1));
-        List<Path> files = history.write(tmp.resolve("history"));
+        checkKnownHistory(run(new LocalExecutor(2, 1)), tmp.resolve("history"));
+    }
+
+    /** Writes the history of {@link #runKnownComputation} to {@code dir} and checks every file. */
+    public static void checkKnownHistory(HistoryCallback history, Path dir) throws Exception {
+        List<Path> files = history.write(dir);
         assertThat(files)
                 .extracting(p -> p.getFileName().toString())
                 .containsExactly("tasks.csv", "operations.csv", "timeline.svg");
