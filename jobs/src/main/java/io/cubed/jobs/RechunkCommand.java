@@ -5,11 +5,13 @@ import io.cubed.array.CubedArray;
 import io.cubed.array.Manipulation;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.plan.Spec;
+import io.cubed.runtime.HistoryCallback;
 import io.cubed.runtime.LocalExecutor;
 import io.cubed.storage.StoreOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -65,6 +67,12 @@ public class RechunkCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the plan and stop.")
     protected boolean dryRun;
 
+    @Option(
+            names = "--history",
+            paramLabel = "DIR",
+            description = "Write tasks.csv, operations.csv and timeline.svg of the computation to DIR.")
+    protected Path history;
+
     @Mixin
     protected CubedCli.StoreArgs store = new CubedCli.StoreArgs();
 
@@ -92,12 +100,21 @@ public class RechunkCommand implements Callable<Integer> {
         if (dryRun) {
             return 0;
         }
+        HistoryCallback recorder = history == null ? null : new HistoryCallback();
         long start = System.nanoTime();
-        y.toZarr(dst);
+        if (recorder != null) {
+            y.toZarr(dst, recorder);
+        } else {
+            y.toZarr(dst);
+        }
         long nanos = System.nanoTime() - start;
         double bytes = (double) x.nbytes();
         out.println("wrote " + dst + " in " + String.format(Locale.ROOT, "%.2f s", nanos / 1e9) + " ("
                 + Sizes.format(bytes) + " uncompressed, " + Sizes.rate(bytes, nanos) + ")");
+        if (recorder != null) {
+            List<Path> files = recorder.write(history);
+            out.println("history: " + files.get(0) + ", " + files.get(1) + ", timeline " + files.get(2));
+        }
         return 0;
     }
 
