@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
             CopyCommand.class,
             RechunkCommand.class,
             DemoCommand.class,
+            QuadraticMeansCommand.class,
             io.cubed.jobs.bench.BenchCommand.class
         })
 public final class CubedCli implements Runnable {

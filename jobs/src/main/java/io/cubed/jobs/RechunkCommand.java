@@ -6,7 +6,9 @@ import io.cubed.array.CubedArray;
 import io.cubed.array.Manipulation;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.plan.Spec;
+import io.cubed.runtime.HistoryCallback;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -52,6 +54,12 @@ public class RechunkCommand implements Callable<Integer> {
                     + "and the memory options.")
     protected String resume;
 
+    @Option(
+            names = "--history",
+            paramLabel = "DIR",
+            description = "Write tasks.csv, operations.csv and timeline.svg of the computation to DIR.")
+    protected Path history;
+
     @Mixin
     protected CubedCli.StoreArgs store = new CubedCli.StoreArgs();
 
@@ -95,13 +103,22 @@ public class RechunkCommand implements Callable<Integer> {
             options = ComputeOptions.builder().resume(id).build();
         }
         Resume.TaskTally tally = new Resume.TaskTally();
+        HistoryCallback recorder = history == null ? null : new HistoryCallback();
         long start = System.nanoTime();
-        y.toZarr(dst, options, tally);
+        if (recorder != null) {
+            y.toZarr(dst, options, tally, recorder);
+        } else {
+            y.toZarr(dst, options, tally);
+        }
         long nanos = System.nanoTime() - start;
         out.println(tally.summary());
         double bytes = (double) x.nbytes();
         out.println("wrote " + dst + " in " + String.format(Locale.ROOT, "%.2f s", nanos / 1e9) + " ("
                 + Sizes.format(bytes) + " uncompressed, " + Sizes.rate(bytes, nanos) + ")");
+        if (recorder != null) {
+            List<Path> files = recorder.write(history);
+            out.println("history: " + files.get(0) + ", " + files.get(1) + ", timeline " + files.get(2));
+        }
         return 0;
     }
 
