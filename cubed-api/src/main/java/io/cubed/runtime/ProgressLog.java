@@ -49,7 +49,7 @@ public final class ProgressLog implements Callback {
     public void onOperationStart(OperationStart event) {
         Stage s = event.stage();
         counts.put(s.id(), new Counts());
-        log.accept(s.id() + " " + s.description() + ": " + s.numTasks() + " tasks, "
+        log.accept(s.id() + " " + s.description() + ": " + tasks(s.numTasks()) + ", "
                 + MemorySize.ofBytes(s.projectedMemBytes()) + " per task");
     }
 
@@ -80,8 +80,12 @@ public final class ProgressLog implements Callback {
         Counts c = counts.remove(s.id());
         long read = c == null ? 0 : c.read.get();
         long written = c == null ? 0 : c.written.get();
-        log.accept(s.id() + " " + s.description() + ": done, " + s.numTasks() + " tasks in "
+        log.accept(s.id() + " " + s.description() + ": done, " + tasks(s.numTasks()) + " in "
                 + String.format(Locale.ROOT, "%.1f", (event.endMillis() - event.startMillis()) / 1000.0) + " s, read "
                 + MemorySize.ofBytes(read) + ", wrote " + MemorySize.ofBytes(written));
+    }
+
+    private static String tasks(long n) {
+        return n + (n == 1 ? " task" : " tasks");
     }
 }
