@@ -29,8 +29,9 @@ public final class Zarr {
             return ZarrArray.open(url, options);
         }
         String hint = store.exists(ZarrGroup.ZGROUP) ? " (it is a Zarr v2 group, not an array)" : "";
-        throw new StorageException("no Zarr array at " + url + ": neither " + ZarrArray.describe(url, "zarr.json")
-                + " (v3) nor " + ZarrArray.describe(url, ZarrArray.ZARRAY) + " (v2) exists" + hint);
+        throw new StorageException("no Zarr array at " + url + ": " + ZarrArray.describe(url, ZarrArray.ZARRAY)
+                + " is missing (Zarr v2), and so is " + ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON) + " (v3)"
+                + hint);
     }
 
     /** True when an array of either version is at {@code url}. */
