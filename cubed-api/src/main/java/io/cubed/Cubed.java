@@ -12,6 +12,7 @@ import io.cubed.runtime.Callback;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.RegroupedChunkStore;
 import io.cubed.storage.VirtualArray;
+import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
 import java.util.Arrays;
@@ -28,9 +29,12 @@ public final class Cubed {
 
     private Cubed() {}
 
-    /** The Zarr array at {@code url} (a path or URI), in its stored chunks. */
+    /**
+     * The Zarr array at {@code url} (a path or URI), v2 or v3 (detected), in its stored chunks: the shards of a sharded
+     * v3 array.
+     */
     public static CubedArray fromZarr(String url, Spec spec) {
-        return CubedArray.of(ArrayNode.source(ZarrArray.open(url, spec.storeOptions())), spec);
+        return CubedArray.of(ArrayNode.source(Zarr.open(url, spec.storeOptions())), spec);
     }
 
     /**
@@ -38,7 +42,7 @@ public final class Cubed {
      * the whole axis); tasks assemble them from the stored chunks.
      */
     public static CubedArray fromZarr(String url, Spec spec, int... chunks) {
-        ZarrArray stored = ZarrArray.open(url, spec.storeOptions());
+        ChunkStore stored = Zarr.open(url, spec.storeOptions());
         ChunkGrid wanted = Chunking.grid(stored.grid().shape(), chunks, url);
         ChunkStore view = RegroupedChunkStore.of(stored, wanted.chunkShape());
         return CubedArray.of(ArrayNode.source(view), spec);

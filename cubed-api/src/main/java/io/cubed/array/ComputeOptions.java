@@ -3,6 +3,7 @@ package io.cubed.array;
 import io.cubed.plan.ArrayNode;
 import io.cubed.plan.FusionOptions;
 import io.cubed.plan.Spec;
+import io.cubed.storage.zarr.ZarrFormat;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -19,6 +20,7 @@ public final class ComputeOptions {
     private final Set<ArrayNode> alwaysFuse;
     private final String resumeId;
     private final boolean deleteIntermediatesEarly;
+    private final ZarrFormat zarrFormat;
 
     private ComputeOptions(Builder b) {
         this.optimize = b.optimize;
@@ -28,6 +30,12 @@ public final class ComputeOptions {
         this.alwaysFuse = Set.copyOf(b.alwaysFuse);
         this.resumeId = b.resumeId;
         this.deleteIntermediatesEarly = b.deleteIntermediatesEarly;
+        this.zarrFormat = b.zarrFormat;
+    }
+
+    /** The format targets are written in. */
+    ZarrFormat zarrFormat() {
+        return zarrFormat;
     }
 
     /** Options that change nothing: the spec decides. */
@@ -63,8 +71,19 @@ public final class ComputeOptions {
         private final Set<ArrayNode> alwaysFuse = new HashSet<>();
         private String resumeId;
         private boolean deleteIntermediatesEarly;
+        private ZarrFormat zarrFormat = ZarrFormat.v2();
 
         private Builder() {}
+
+        /**
+         * The Zarr format of the arrays written by {@code toZarr} and {@code Cubed.store}: {@link ZarrFormat#v2()}
+         * (default), {@link ZarrFormat#v3()} or {@link ZarrFormat#v3Sharded} (each chunk of the array written is one
+         * shard, written by one task). Intermediates are always Zarr v2.
+         */
+        public Builder zarrFormat(ZarrFormat format) {
+            this.zarrFormat = java.util.Objects.requireNonNull(format, "format");
+            return this;
+        }
 
         /** Fuse blockwise operations (true) or run each as its own stage (false), whatever the spec says. */
         public Builder optimize(boolean optimize) {

@@ -87,7 +87,8 @@ public final class Execution {
             targets.put(n, urls.get(i));
         }
         Computation c = Computation.prepare(spec, nodes, targets, options.fusion(spec), options.resumeId())
-                .deleteIntermediatesEarly(options.deleteIntermediatesEarly());
+                .deleteIntermediatesEarly(options.deleteIntermediatesEarly())
+                .targetFormat(options.zarrFormat());
         boolean ok = false;
         try {
             c.run(withProgress(callbacks));

@@ -13,9 +13,8 @@ import io.cubed.runtime.Stage;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.Store;
 import io.cubed.storage.fs.Stores;
-import io.cubed.storage.zarr.Compressor;
-import io.cubed.storage.zarr.ZarrArray;
-import io.cubed.storage.zarr.ZarrCreateOptions;
+import io.cubed.storage.zarr.Zarr;
+import io.cubed.storage.zarr.ZarrFormat;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -40,6 +39,8 @@ public final class Computation {
     private final String computeId;
     private final boolean resume;
     private boolean deleteEarly;
+    private ZarrFormat targetFormat = ZarrFormat.v2();
+    private final java.util.Set<ArrayNode> targetNodes = new java.util.HashSet<>();
     private final Map<ArrayNode, String> urls = new HashMap<>();
     private final Map<OpNode, Long> projected = new LinkedHashMap<>();
     private final Map<ArrayNode, ChunkStore> stores = new HashMap<>();
@@ -50,6 +51,7 @@ public final class Computation {
         this.spec = spec;
         this.plan = plan;
         this.resume = resumeId != null;
+        this.targetNodes.addAll(targetUrls.keySet());
         if (resumeId != null && !resumeId.matches("[A-Za-z0-9._-]{1,100}")) {
             throw new InvalidArgumentException("resume id '" + resumeId
                     + "' must be 1 to 100 letters, digits, '.', '_' or '-' (it names the intermediates' directory)");
@@ -274,7 +276,7 @@ public final class Computation {
             }
             for (ArrayNode out : op.outputs()) {
                 String url = urls.get(out);
-                if (!resume && Stores.open(url, spec.storeOptions()).exists(ZarrArray.ZARRAY)) {
+                if (!resume && Zarr.arrayExists(url, spec.storeOptions())) {
                     throw new PlanException("cannot write " + out.name() + " to " + url + ": an array already exists "
                             + "there (resume a failed computation with ComputeOptions.resume)");
                 }
@@ -390,10 +392,10 @@ public final class Computation {
     }
 
     /** The array {@code out} is written to: created, or (resuming) the one already there if it matches. */
-    private ZarrArray outputArray(ArrayNode out) {
+    private ChunkStore outputArray(ArrayNode out) {
         String url = urls.get(out);
-        if (resume && Stores.open(url, spec.storeOptions()).exists(ZarrArray.ZARRAY)) {
-            ZarrArray existing = ZarrArray.open(url, spec.storeOptions());
+        if (resume && Zarr.arrayExists(url, spec.storeOptions())) {
+            ChunkStore existing = Zarr.open(url, spec.storeOptions());
             if (!java.util.Arrays.equals(existing.grid().shape(), out.grid().shape())
                     || !java.util.Arrays.equals(
                             existing.grid().chunkShape(), out.grid().chunkShape())
@@ -407,12 +409,18 @@ public final class Computation {
             }
             return existing;
         }
-        return ZarrArray.create(
-                url,
-                ZarrCreateOptions.builder(out.grid().shape(), out.grid().chunkShape(), out.dtype())
-                        .compressor(Compressor.defaultCompressor())
-                        .build(),
-                spec.storeOptions());
+        // Targets (toZarr, store) are written in the chosen format; intermediates always as Zarr v2.
+        ZarrFormat format = targetNodes.contains(out) ? targetFormat : ZarrFormat.v2();
+        return format.create(url, out.grid(), out.dtype(), false, spec.storeOptions());
+    }
+
+    /**
+     * The Zarr format target arrays are written in (default {@link ZarrFormat#v2()}); a sharded v3 format makes each
+     * chunk of a target one shard, so one task writes each shard.
+     */
+    public Computation targetFormat(ZarrFormat format) {
+        this.targetFormat = java.util.Objects.requireNonNull(format, "format");
+        return this;
     }
 
     /** How a stage is labelled: "(blockwise)", or "(blockwise, fuses op-003 negative, ...)". */

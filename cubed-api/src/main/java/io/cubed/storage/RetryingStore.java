@@ -144,6 +144,11 @@ public final class RetryingStore implements Store {
     }
 
     @Override
+    public long size(String key) {
+        return retry("reading the size of " + key, () -> store.size(key));
+    }
+
+    @Override
     public void put(String key, byte[] value) {
         retry("writing " + key, () -> {
             store.put(key, value);

@@ -24,6 +24,15 @@ public interface Store extends AutoCloseable {
      */
     byte[] getRange(String key, long offset, int length);
 
+    /**
+     * The size in bytes of the value at {@code key}, or {@code -1} when there is none: lets a reader fetch the end of a
+     * value (a Zarr v3 shard index) with {@link #getRange}. The default reads the whole value; stores override it.
+     */
+    default long size(String key) {
+        byte[] v = get(key);
+        return v == null ? -1 : v.length;
+    }
+
     /** Stores {@code value} at {@code key} atomically, replacing any previous value. */
     void put(String key, byte[] value);
 

@@ -174,6 +174,19 @@ public final class HadoopStore implements Store {
         }
     }
 
+    @Override
+    public long size(String key) {
+        Path p = path(key);
+        try {
+            org.apache.hadoop.fs.FileStatus st = fs.getFileStatus(p);
+            return st.isFile() ? st.getLen() : -1;
+        } catch (FileNotFoundException e) {
+            return -1;
+        } catch (IOException e) {
+            throw failure("read the size of", key, e);
+        }
+    }
+
     private StorageException rangeFailure(String key, long offset, int length, String why, Exception cause) {
         return new StorageException(
                 "cannot read bytes [" + offset + ", " + (offset + length) + ") of '" + key + "' in " + uri + ": " + why,

@@ -83,6 +83,12 @@ public final class InMemoryStore implements Store {
     }
 
     @Override
+    public long size(String key) {
+        byte[] v = map().get(full(key));
+        return v == null ? -1 : v.length;
+    }
+
+    @Override
     public void put(String key, byte[] value) {
         if (key.isEmpty()) {
             throw new StorageException("cannot write to the root of " + uri() + ": a key is needed");

@@ -105,6 +105,18 @@ public final class LocalStore implements Store {
     }
 
     @Override
+    public long size(String key) {
+        Path p = path(key);
+        try {
+            return Files.isRegularFile(p) ? Files.size(p) : -1;
+        } catch (NoSuchFileException e) {
+            return -1;
+        } catch (IOException e) {
+            throw failure("read the size of", key, e);
+        }
+    }
+
+    @Override
     public void put(String key, byte[] value) {
         if (key.isEmpty()) {
             throw new StorageException("cannot write to the root of " + uri + ": a key is needed");

@@ -133,4 +133,41 @@ final class ElementBytes {
         }
         return dst;
     }
+
+    /**
+     * The transpose of {@code src} in which destination axis {@code i} is source axis {@code order[i]} (the Zarr v3
+     * {@code transpose} codec's encoding direction); {@code order} must be a permutation of the axes.
+     */
+    static Chunk permute(Chunk src, int[] order) {
+        int nd = src.ndim();
+        int[] srcShape = src.shape();
+        int[] dstShape = new int[nd];
+        for (int i = 0; i < nd; i++) {
+            dstShape[i] = srcShape[order[i]];
+        }
+        Chunk dst = Chunk.allocate(src.dtype(), dstShape);
+        int slots = src.dtype().slotsPerElement();
+        int n = dst.size();
+        if (n == 0) {
+            return dst;
+        }
+        int[] srcStride = Chunk.strides(srcShape);
+        int[] idx = new int[nd];
+        Object s = src.data();
+        Object d = dst.data();
+        for (int flat = 0; flat < n; flat++) {
+            int off = 0;
+            for (int i = 0; i < nd; i++) {
+                off += idx[i] * srcStride[order[i]];
+            }
+            System.arraycopy(s, off * slots, d, flat * slots, slots);
+            for (int axis = nd - 1; axis >= 0; axis--) {
+                if (++idx[axis] < dstShape[axis]) {
+                    break;
+                }
+                idx[axis] = 0;
+            }
+        }
+        return dst;
+    }
 }

@@ -50,6 +50,11 @@ public final class ZarrArray implements ChunkStore, Serializable {
         this.writeEmptyChunks = writeEmptyChunks;
     }
 
+    /** The array at {@code url} with metadata already read (from consolidated metadata). */
+    static ZarrArray withMetadata(String url, StoreSupplier supplier, ZarrV2Metadata metadata) {
+        return new ZarrArray(url, supplier, metadata, true);
+    }
+
     /** Opens the array at {@code url} (a path or URI). */
     public static ZarrArray open(String url) {
         return open(url, StoreOptions.empty());

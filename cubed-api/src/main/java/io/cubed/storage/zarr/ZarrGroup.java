@@ -17,14 +17,23 @@ public final class ZarrGroup {
     /** Name of the group metadata document. */
     public static final String ZGROUP = ".zgroup";
 
+    /** Name of the consolidated metadata document zarr-python 2 writes. */
+    public static final String ZMETADATA = ".zmetadata";
+
     private final String url;
     private final StoreOptions options;
     private final Store store;
+    private final Map<String, Object> consolidated;
 
     private ZarrGroup(String url, StoreOptions options, Store store) {
+        this(url, options, store, null);
+    }
+
+    private ZarrGroup(String url, StoreOptions options, Store store, Map<String, Object> consolidated) {
         this.url = url;
         this.options = options;
         this.store = store;
+        this.consolidated = consolidated;
     }
 
     /** Creates the group at {@code url} (writing {@code .zgroup}), or opens it when it exists already. */
@@ -56,7 +65,36 @@ public final class ZarrGroup {
         if (!(json instanceof Map) || !Long.valueOf(2).equals(((Map<?, ?>) json).get("zarr_format"))) {
             throw new StorageException("malformed " + where + ": expected {\"zarr_format\": 2}");
         }
-        return new ZarrGroup(url, options, store);
+        return new ZarrGroup(url, options, store, readConsolidated(store, url));
+    }
+
+    /** The {@code metadata} map of {@code .zmetadata} (keys like {@code "a/.zarray"}), or null when there is none. */
+    private static Map<String, Object> readConsolidated(Store store, String url) {
+        byte[] bytes = store.get(ZMETADATA);
+        if (bytes == null) {
+            return null;
+        }
+        String where = ZarrArray.describe(url, ZMETADATA);
+        Object json;
+        try {
+            json = Json.parse(bytes);
+        } catch (Json.JsonException e) {
+            throw new StorageException("malformed JSON in " + where + ": " + e.getMessage(), e);
+        }
+        if (!(json instanceof Map)
+                || !Long.valueOf(1).equals(((Map<?, ?>) json).get("zarr_consolidated_format"))
+                || !(((Map<?, ?>) json).get("metadata") instanceof Map)) {
+            throw new StorageException(
+                    "malformed " + where + ": expected {\"zarr_consolidated_format\": 1, " + "\"metadata\": {...}}");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = (Map<String, Object>) ((Map<?, ?>) json).get("metadata");
+        return m;
+    }
+
+    /** True when the group has consolidated metadata ({@code .zmetadata}), which member listing and opening use. */
+    public boolean isConsolidated() {
+        return consolidated != null;
     }
 
     public String url() {
@@ -75,6 +113,14 @@ public final class ZarrGroup {
 
     /** Opens the array called {@code name} in this group. */
     public ZarrArray openArray(String name) {
+        String key = name + "/" + ZarrArray.ZARRAY;
+        if (consolidated != null && consolidated.get(key) instanceof Map) {
+            String memberUrl = memberUrl(name);
+            String where = url + " " + ZMETADATA + "[" + key + "]";
+            byte[] json = Json.write(consolidated.get(key)).getBytes(StandardCharsets.UTF_8);
+            return ZarrArray.withMetadata(
+                    memberUrl, Stores.supplier(memberUrl, options), ZarrV2Metadata.parse(json, where));
+        }
         return ZarrArray.open(memberUrl(name), options);
     }
 
@@ -95,6 +141,15 @@ public final class ZarrGroup {
 
     private List<String> childrenWith(String document) {
         TreeSet<String> names = new TreeSet<>();
+        if (consolidated != null) {
+            for (String key : consolidated.keySet()) {
+                String[] parts = key.split("/");
+                if (parts.length == 2 && parts[1].equals(document)) {
+                    names.add(parts[0]);
+                }
+            }
+            return new ArrayList<>(names);
+        }
         for (String key : store.list("")) {
             String[] parts = key.split("/");
             if (parts.length == 2 && parts[1].equals(document)) {
@@ -106,6 +161,11 @@ public final class ZarrGroup {
 
     /** The group's {@code .zattrs} attributes, empty when there are none. */
     public Map<String, Object> attributes() {
+        if (consolidated != null && consolidated.get(ZarrArray.ZATTRS) instanceof Map) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> a = (Map<String, Object>) consolidated.get(ZarrArray.ZATTRS);
+            return new LinkedHashMap<>(a);
+        }
         return readAttributes(store, url);
     }
 

@@ -1,0 +1,332 @@
+package io.cubed.storage.zarr;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.StorageException;
+import io.cubed.storage.zarr.blosc.BloscCodec;
+import io.cubed.storage.zarr.codec.Codec;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * Runs a Zarr v3 codec chain: encodes a chunk (at its full, unclipped shape) to stored bytes and decodes them back,
+ * including {@code sharding_indexed} shards whose inner chunks have their own chains (nested sharding included).
+ */
+final class V3Codecs {
+    /** Offset and size of an inner chunk that is not stored (it reads as the fill value). */
+    static final long EMPTY = -1L;
+
+    private V3Codecs() {}
+
+    /**
+     * Encodes {@code chunk} (of the full chunk shape) with {@code codecs}; {@code fill} decides empty inner chunks. Null
+     * when the chain shards and every inner chunk is the fill value: such a shard is not stored.
+     */
+    static byte[] encode(List<V3Codec> codecs, Chunk chunk, Scalar fill) {
+        Chunk c = chunk;
+        byte[] bytes = null;
+        for (V3Codec codec : codecs) {
+            if (bytes == null && codec.kind() == V3Codec.Kind.BYTES_TO_BYTES) {
+                // An all-fill shard is not stored at all.
+                break;
+            }
+            if (codec instanceof V3Codec.Transpose t) {
+                c = ElementBytes.permute(c, t.orderArray());
+            } else if (codec instanceof V3Codec.Bytes b) {
+                bytes = ElementBytes.encode(c, b.bigEndian() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN, false);
+            } else if (codec instanceof V3Codec.Sharding s) {
+                bytes = encodeShard(s, c, fill);
+            } else if (codec instanceof V3Codec.Crc32c) {
+                bytes = appendCrc(bytes);
+            } else {
+                bytes = byteCodec(codec).encode(bytes);
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * Decodes {@code stored} into a C-order chunk of {@code shape} (the full chunk shape); {@code where} (the chunk's URL)
+     * goes into errors.
+     */
+    static Chunk decode(List<V3Codec> codecs, byte[] stored, DType dtype, int[] shape, Scalar fill, String where) {
+        // Shapes seen by each array codec: the transposes change them.
+        int n = codecs.size();
+        int[][] shapes = new int[n + 1][];
+        shapes[0] = shape;
+        int a2b = -1;
+        for (int i = 0; i < n; i++) {
+            V3Codec c = codecs.get(i);
+            if (c instanceof V3Codec.Transpose t) {
+                if (t.order().size() != shape.length) {
+                    throw new StorageException("transpose order " + t.order() + " in " + where + " does not match the "
+                            + "chunk rank " + shape.length);
+                }
+                int[] o = t.orderArray();
+                int[] s = new int[o.length];
+                for (int k = 0; k < o.length; k++) {
+                    s[k] = shapes[i][o[k]];
+                }
+                shapes[i + 1] = s;
+            } else {
+                shapes[i + 1] = shapes[i];
+                if (c.kind() == V3Codec.Kind.ARRAY_TO_BYTES) {
+                    a2b = i;
+                }
+            }
+        }
+        byte[] bytes = stored;
+        for (int i = n - 1; i > a2b; i--) {
+            V3Codec c = codecs.get(i);
+            if (c instanceof V3Codec.Crc32c) {
+                bytes = checkCrc(bytes, where);
+            } else {
+                int size = sizeBeforeByteCodecs(codecs, i, dtype, shapes[a2b]);
+                bytes = byteCodec(c).decode(bytes, size >= 0 ? size : framedSize(c, bytes));
+            }
+        }
+        int[] arrShape = shapes[a2b];
+        V3Codec a2bCodec = codecs.get(a2b);
+        Chunk c;
+        if (a2bCodec instanceof V3Codec.Bytes b) {
+            long expected = (long) Chunk.elementCount(arrShape) * dtype.itemSizeBytes();
+            if (bytes.length != expected) {
+                throw new StorageException("corrupt chunk " + where + ": it decodes to " + bytes.length
+                        + " bytes but a " + "chunk of " + Arrays.toString(arrShape) + " " + dtype + " has " + expected);
+            }
+            c = ElementBytes.decode(
+                    bytes, dtype, b.bigEndian() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN, arrShape, false);
+        } else {
+            c = decodeShard((V3Codec.Sharding) a2bCodec, bytes, dtype, arrShape, fill, where);
+        }
+        for (int i = a2b - 1; i >= 0; i--) {
+            int[] o = ((V3Codec.Transpose) codecs.get(i)).orderArray();
+            int[] inverse = new int[o.length];
+            for (int k = 0; k < o.length; k++) {
+                inverse[o[k]] = k;
+            }
+            c = ElementBytes.permute(c, inverse);
+        }
+        return c;
+    }
+
+    /**
+     * Size of the bytes entering bytes-to-bytes codec {@code i} on encode, or -1 when it is not known in advance (after
+     * a sharding codec).
+     */
+    private static int sizeBeforeByteCodecs(List<V3Codec> codecs, int i, DType dtype, int[] shape) {
+        long size = -1;
+        for (int k = 0; k < i; k++) {
+            V3Codec c = codecs.get(k);
+            if (c instanceof V3Codec.Bytes) {
+                size = (long) Chunk.elementCount(shape) * dtype.itemSizeBytes();
+            } else if (c instanceof V3Codec.Sharding) {
+                size = -1;
+            } else if (c instanceof V3Codec.Crc32c) {
+                size = size < 0 ? -1 : size + 4;
+            } else if (c.kind() == V3Codec.Kind.BYTES_TO_BYTES) {
+                size = -1;
+            }
+        }
+        return (int) size;
+    }
+
+    /** The decoded size a self-describing compressed frame announces (gzip trailer, zstd frame header, blosc header). */
+    private static int framedSize(V3Codec c, byte[] bytes) {
+        if (c instanceof V3Codec.Gzip) {
+            if (bytes.length < 18) {
+                throw new StorageException("corrupt gzip stream: " + bytes.length + " bytes");
+            }
+            return ByteBuffer.wrap(bytes, bytes.length - 4, 4)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .getInt();
+        }
+        if (c instanceof V3Codec.Zstd) {
+            long size = com.github.luben.zstd.Zstd.getFrameContentSize(bytes);
+            if (size < 0 || size > Integer.MAX_VALUE) {
+                throw new StorageException("zstd frame without a usable content size (" + size + ")");
+            }
+            return (int) size;
+        }
+        if (bytes.length < 16) {
+            throw new StorageException("corrupt blosc header: " + bytes.length + " bytes");
+        }
+        return ByteBuffer.wrap(bytes, 4, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    }
+
+    private static Codec byteCodec(V3Codec c) {
+        if (c instanceof V3Codec.Gzip g) {
+            return new SimpleCodecs.GzipCodec(g.level());
+        }
+        if (c instanceof V3Codec.Zstd z) {
+            return new SimpleCodecs.ZstdCodec(z.level(), z.checksum());
+        }
+        if (c instanceof V3Codec.Blosc b) {
+            return new BloscCodec(b.cname(), b.clevel(), b.shuffle(), b.blocksize(), b.typesize());
+        }
+        throw new AssertionError(c);
+    }
+
+    static byte[] appendCrc(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, bytes.length);
+        byte[] out = Arrays.copyOf(bytes, bytes.length + 4);
+        ByteBuffer.wrap(out, bytes.length, 4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) crc.getValue());
+        return out;
+    }
+
+    static byte[] checkCrc(byte[] bytes, String where) {
+        if (bytes.length < 4) {
+            throw new StorageException("corrupt chunk " + where + ": " + bytes.length + " bytes cannot hold a crc32c");
+        }
+        int n = bytes.length - 4;
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, n);
+        int stored = ByteBuffer.wrap(bytes, n, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        if (stored != (int) crc.getValue()) {
+            throw new StorageException("corrupt chunk " + where + ": crc32c mismatch (stored "
+                    + Integer.toHexString(stored) + ", computed " + Long.toHexString(crc.getValue()) + ")");
+        }
+        return Arrays.copyOf(bytes, n);
+    }
+
+    // ---- sharding ----
+
+    /** Inner chunks per shard along each axis; the shard shape must be a multiple of the inner chunk shape. */
+    static int[] chunksPerShard(V3Codec.Sharding s, int[] shardShape, String where) {
+        int[] inner = s.chunkShapeArray();
+        if (inner.length != shardShape.length) {
+            throw new StorageException("sharding chunk_shape " + s.chunkShape() + " in " + where + " does not have the "
+                    + "rank of the shard shape " + Arrays.toString(shardShape));
+        }
+        int[] per = new int[inner.length];
+        for (int a = 0; a < inner.length; a++) {
+            if (shardShape[a] % inner[a] != 0) {
+                throw new StorageException("sharding chunk_shape " + s.chunkShape() + " in " + where + " does not "
+                        + "divide the shard shape " + Arrays.toString(shardShape));
+            }
+            per[a] = shardShape[a] / inner[a];
+        }
+        return per;
+    }
+
+    /** Encoded size of the shard index of {@code count} inner chunks. */
+    static int indexSize(V3Codec.Sharding s, int count) {
+        int size = count * 16;
+        for (V3Codec c : s.indexCodecs()) {
+            if (c instanceof V3Codec.Crc32c) {
+                size += 4;
+            }
+        }
+        return size;
+    }
+
+    /** Decodes an encoded shard index into (offset, nbytes) pairs, flat in C order of the inner chunk grid. */
+    static long[] decodeIndex(V3Codec.Sharding s, byte[] encoded, int[] perShard, String where) {
+        int[] shape = Arrays.copyOf(perShard, perShard.length + 1);
+        shape[perShard.length] = 2;
+        Chunk index = decode(s.indexCodecs(), encoded, DType.UINT64, shape, Scalar.zero(), where + " (shard index)");
+        return index.longs();
+    }
+
+    private static Chunk decodeShard(
+            V3Codec.Sharding s, byte[] bytes, DType dtype, int[] shardShape, Scalar fill, String where) {
+        int[] per = chunksPerShard(s, shardShape, where);
+        int count = Chunk.elementCount(per);
+        int idxSize = indexSize(s, count);
+        if (bytes.length < idxSize) {
+            throw new StorageException("corrupt shard " + where + ": " + bytes.length + " bytes cannot hold its "
+                    + idxSize + "-byte index");
+        }
+        int idxStart = s.indexAtEnd() ? bytes.length - idxSize : 0;
+        long[] index = decodeIndex(s, Arrays.copyOfRange(bytes, idxStart, idxStart + idxSize), per, where);
+        int[] inner = s.chunkShapeArray();
+        Chunk shard = Chunk.full(dtype, fill, shardShape);
+        int[] pos = new int[per.length];
+        for (int k = 0; k < count; k++) {
+            long off = index[2 * k];
+            long len = index[2 * k + 1];
+            if (!(off == EMPTY && len == EMPTY)) {
+                checkRange(off, len, bytes.length, k, where);
+                byte[] part = Arrays.copyOfRange(bytes, (int) off, (int) (off + len));
+                Chunk c = decode(s.codecs(), part, dtype, inner, fill, where + " inner chunk " + Arrays.toString(pos));
+                int[] dst = new int[per.length];
+                for (int a = 0; a < per.length; a++) {
+                    dst[a] = pos[a] * inner[a];
+                }
+                Chunk.copyRegion(c, new int[inner.length], shard, dst, inner);
+            }
+            next(pos, per);
+        }
+        return shard;
+    }
+
+    static void checkRange(long off, long len, long shardBytes, int k, String where) {
+        if (off < 0 || len < 0 || off + len > shardBytes || len > Integer.MAX_VALUE) {
+            throw new StorageException("corrupt shard " + where + ": index entry " + k + " (offset " + off + ", nbytes "
+                    + len + ") lies outside the shard's " + shardBytes + " bytes");
+        }
+    }
+
+    private static void next(int[] pos, int[] extent) {
+        for (int a = pos.length - 1; a >= 0; a--) {
+            if (++pos[a] < extent[a]) {
+                return;
+            }
+            pos[a] = 0;
+        }
+    }
+
+    /** Encodes a shard; returns null when every inner chunk equals the fill value (the shard need not be stored). */
+    private static byte[] encodeShard(V3Codec.Sharding s, Chunk shard, Scalar fill) {
+        int[] shardShape = shard.shape();
+        int[] per = chunksPerShard(s, shardShape, "sharding_indexed");
+        int count = Chunk.elementCount(per);
+        int idxSize = indexSize(s, count);
+        int[] inner = s.chunkShapeArray();
+        long[] index = new long[2 * count];
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        long base = s.indexAtEnd() ? 0 : idxSize;
+        int[] pos = new int[per.length];
+        boolean any = false;
+        for (int k = 0; k < count; k++) {
+            Chunk c = Chunk.allocate(shard.dtype(), inner);
+            int[] src = new int[per.length];
+            for (int a = 0; a < per.length; a++) {
+                src[a] = pos[a] * inner[a];
+            }
+            Chunk.copyRegion(shard, src, c, new int[inner.length], inner);
+            if (c.isAll(fill)) {
+                index[2 * k] = EMPTY;
+                index[2 * k + 1] = EMPTY;
+            } else {
+                byte[] enc = encode(s.codecs(), c, fill);
+                index[2 * k] = base + body.size();
+                index[2 * k + 1] = enc.length;
+                body.writeBytes(enc);
+                any = true;
+            }
+            next(pos, per);
+        }
+        if (!any) {
+            return null;
+        }
+        int[] idxShape = Arrays.copyOf(per, per.length + 1);
+        idxShape[per.length] = 2;
+        byte[] idx = encode(s.indexCodecs(), Chunk.wrap(DType.UINT64, idxShape, index), Scalar.zero());
+        ByteArrayOutputStream out = new ByteArrayOutputStream(body.size() + idx.length);
+        if (!s.indexAtEnd()) {
+            out.writeBytes(idx);
+        }
+        out.writeBytes(body.toByteArray());
+        if (s.indexAtEnd()) {
+            out.writeBytes(idx);
+        }
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,42 @@
+package io.cubed.storage.zarr;
+
+import io.cubed.error.StorageException;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.Store;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.fs.Stores;
+
+/** Opens a Zarr array of either format version, detected from the metadata documents present. */
+public final class Zarr {
+    private Zarr() {}
+
+    /** The format version of the array or group at {@code url}: 3 when it has {@code zarr.json}, 2 otherwise. */
+    public static int version(String url, StoreOptions options) {
+        Store store = Stores.supplier(url, options).open();
+        return store.exists(ZarrV3Metadata.ZARR_JSON) ? 3 : 2;
+    }
+
+    /**
+     * Opens the array at {@code url}: a {@link ZarrV3Array} when {@code zarr.json} is there, else a {@link
+     * ZarrArray} ({@code .zarray}). Fails naming the URL when neither is.
+     */
+    public static ChunkStore open(String url, StoreOptions options) {
+        Store store = Stores.supplier(url, options).open();
+        if (store.exists(ZarrV3Metadata.ZARR_JSON)) {
+            return ZarrV3Array.open(url, options);
+        }
+        if (store.exists(ZarrArray.ZARRAY)) {
+            return ZarrArray.open(url, options);
+        }
+        String hint = store.exists(ZarrGroup.ZGROUP) ? " (it is a Zarr v2 group, not an array)" : "";
+        throw new StorageException("no Zarr array at " + url + ": " + ZarrArray.describe(url, ZarrArray.ZARRAY)
+                + " is missing (Zarr v2), and so is " + ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON) + " (v3)"
+                + hint);
+    }
+
+    /** True when an array of either version is at {@code url}. */
+    public static boolean arrayExists(String url, StoreOptions options) {
+        Store store = Stores.supplier(url, options).open();
+        return store.exists(ZarrArray.ZARRAY) || store.exists(ZarrV3Metadata.ZARR_JSON);
+    }
+}

@@ -1,0 +1,350 @@
+package io.cubed.storage.zarr;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.error.StorageException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.memory.BufferCopies;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.ChunkStores;
+import io.cubed.storage.Store;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.StoreSupplier;
+import io.cubed.storage.fs.Stores;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A Zarr v3 array ({@code zarr.json}) in a {@link Store}, read and written one stored chunk at a time.
+ *
+ * <p>For a sharded array ({@code sharding_indexed}) the {@link #grid() chunk grid} Cubed sees is the shard grid: a
+ * task writes whole shards, so no two tasks write one shard, and {@link #readChunk} reads a whole shard. {@link
+ * #readInnerChunk} and {@link #readRegion} read only the inner chunks they need: the shard index with one ranged read,
+ * then each inner chunk's bytes with another, never the whole shard.
+ */
+public final class ZarrV3Array implements ChunkStore, Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String url;
+    private final StoreSupplier supplier;
+    private final ZarrV3Metadata metadata;
+    private transient Store store;
+
+    ZarrV3Array(String url, StoreSupplier supplier, ZarrV3Metadata metadata) {
+        this.url = url;
+        this.supplier = supplier;
+        this.metadata = metadata;
+    }
+
+    /** Opens the v3 array at {@code url}. */
+    public static ZarrV3Array open(String url, StoreOptions options) {
+        StoreSupplier supplier = Stores.supplier(url, options);
+        Store store = supplier.open();
+        String where = ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON);
+        byte[] bytes = store.get(ZarrV3Metadata.ZARR_JSON);
+        if (bytes == null) {
+            throw new StorageException("no Zarr v3 array at " + url + ": " + where + " is missing");
+        }
+        Map<?, ?> m = ZarrV3Metadata.parseObject(bytes, where);
+        if ("group".equals(m.get("node_type"))) {
+            throw new StorageException("no Zarr array at " + url + ": " + where + " describes a group");
+        }
+        return new ZarrV3Array(url, supplier, ZarrV3Metadata.parse(m, where));
+    }
+
+    /** Creates an array at {@code url} writing its {@code zarr.json}; an existing array is replaced only with overwrite. */
+    public static ZarrV3Array create(String url, ZarrV3Metadata metadata, boolean overwrite, StoreOptions options) {
+        StoreSupplier supplier = Stores.supplier(url, options);
+        Store store = supplier.open();
+        if (store.exists(ZarrGroup.ZGROUP)) {
+            throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
+        }
+        byte[] existing = store.get(ZarrV3Metadata.ZARR_JSON);
+        if (existing != null
+                && "group".equals(ZarrV3Metadata.parseObject(existing, url).get("node_type"))) {
+            throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
+        }
+        if (existing != null || store.exists(ZarrArray.ZARRAY)) {
+            if (!overwrite) {
+                throw new StorageException("cannot create an array at " + url + ": an array already exists there "
+                        + "(set overwrite to replace it)");
+            }
+            store.deletePrefix("");
+        }
+        store.put(ZarrV3Metadata.ZARR_JSON, metadata.toJson().getBytes(StandardCharsets.UTF_8));
+        return new ZarrV3Array(url, supplier, metadata);
+    }
+
+    private Store store() {
+        Store s = store;
+        if (s == null) {
+            s = supplier.open();
+            store = s;
+        }
+        return s;
+    }
+
+    @Override
+    public String url() {
+        return url;
+    }
+
+    public ZarrV3Metadata metadata() {
+        return metadata;
+    }
+
+    @Override
+    public DType dtype() {
+        return metadata.dtype();
+    }
+
+    /** The grid of stored chunks: the shard grid of a sharded array. */
+    @Override
+    public ChunkGrid grid() {
+        return metadata.grid();
+    }
+
+    /** The grid of inner chunks of a sharded array (the stored chunk grid otherwise). */
+    public ChunkGrid innerGrid() {
+        V3Codec.Sharding s = metadata.shardingOnly();
+        return s == null ? grid() : ChunkGrid.of(metadata.shape(), s.chunkShapeArray());
+    }
+
+    @Override
+    public Scalar fillValue() {
+        return metadata.fillValue();
+    }
+
+    /** The attributes in {@code zarr.json}. */
+    public Map<String, Object> attributes() {
+        return metadata.attributes();
+    }
+
+    /** Rewrites {@code zarr.json} with these attributes; returns the array with the new metadata. */
+    public ZarrV3Array writeAttributes(Map<String, ?> attributes) {
+        ZarrV3Metadata m = metadata.withAttributes(attributes);
+        store().put(ZarrV3Metadata.ZARR_JSON, m.toJson().getBytes(StandardCharsets.UTF_8));
+        return new ZarrV3Array(url, supplier, m);
+    }
+
+    @Override
+    public Chunk readChunk(long... chunkCoords) {
+        ChunkGrid grid = grid();
+        grid.checkCoords(chunkCoords);
+        String key = metadata.chunkKey(chunkCoords);
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        byte[] stored = store().get(key);
+        if (stored == null) {
+            return Chunk.full(dtype(), fillValue(), shape);
+        }
+        Chunk full;
+        try {
+            full = V3Codecs.decode(
+                    metadata.codecs(), stored, dtype(), grid.chunkShape(), fillValue(), ZarrArray.describe(url, key));
+        } catch (StorageException e) {
+            throw corrupt(key, e);
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new StorageException("corrupt chunk " + ZarrArray.describe(url, key) + ": " + e.getMessage(), e);
+        }
+        return clip(full, shape);
+    }
+
+    private StorageException corrupt(String key, StorageException e) {
+        String where = ZarrArray.describe(url, key);
+        return e.getMessage().contains(where)
+                ? e
+                : new StorageException("corrupt chunk " + where + ": " + e.getMessage(), e);
+    }
+
+    private Chunk clip(Chunk full, int[] shape) {
+        if (Arrays.equals(shape, full.shape())) {
+            return full;
+        }
+        Chunk clipped = Chunk.allocate(dtype(), shape);
+        Chunk.copyRegion(full, new int[shape.length], clipped, new int[shape.length], shape);
+        return clipped;
+    }
+
+    /**
+     * Reads the inner chunk at {@code innerCoords} of the {@link #innerGrid()} (clipped at the array's edge) with ranged
+     * reads: the shard index, then only that inner chunk's bytes. Arrays that are not sharded by a single {@code
+     * sharding_indexed} codec read the whole stored chunk.
+     */
+    public Chunk readInnerChunk(long... innerCoords) {
+        return readInnerChunk(innerCoords, new HashMap<>());
+    }
+
+    private Chunk readInnerChunk(long[] innerCoords, Map<String, long[]> indexCache) {
+        V3Codec.Sharding s = metadata.shardingOnly();
+        if (s == null) {
+            return readChunk(innerCoords);
+        }
+        ChunkGrid inner = innerGrid();
+        inner.checkCoords(innerCoords);
+        int[] innerShape = s.chunkShapeArray();
+        int[] outer = metadata.chunks();
+        int[] per = V3Codecs.chunksPerShard(s, outer, url);
+        long[] shardCoords = new long[innerCoords.length];
+        int flat = 0;
+        for (int a = 0; a < innerCoords.length; a++) {
+            shardCoords[a] = innerCoords[a] / per[a];
+            flat = flat * per[a] + (int) (innerCoords[a] % per[a]);
+        }
+        String key = metadata.chunkKey(shardCoords);
+        String where = ZarrArray.describe(url, key);
+        int[] shape = inner.chunkShapeAt(innerCoords);
+        long[] index = indexCache.get(key);
+        long shardBytes;
+        if (index == null) {
+            shardBytes = store().size(key);
+            if (shardBytes < 0) {
+                return Chunk.full(dtype(), fillValue(), shape);
+            }
+            int idxSize = V3Codecs.indexSize(s, Chunk.elementCount(per));
+            if (shardBytes < idxSize) {
+                throw new StorageException("corrupt shard " + where + ": " + shardBytes + " bytes cannot hold its "
+                        + idxSize + "-byte index");
+            }
+            byte[] idx = store().getRange(key, s.indexAtEnd() ? shardBytes - idxSize : 0, idxSize);
+            if (idx == null) {
+                return Chunk.full(dtype(), fillValue(), shape);
+            }
+            index = V3Codecs.decodeIndex(s, idx, per, where);
+            for (int k = 0; k < index.length / 2; k++) {
+                if (!(index[2 * k] == V3Codecs.EMPTY && index[2 * k + 1] == V3Codecs.EMPTY)) {
+                    V3Codecs.checkRange(index[2 * k], index[2 * k + 1], shardBytes, k, where);
+                }
+            }
+            indexCache.put(key, index);
+        }
+        long off = index[2 * flat];
+        long len = index[2 * flat + 1];
+        if (off == V3Codecs.EMPTY && len == V3Codecs.EMPTY) {
+            return Chunk.full(dtype(), fillValue(), shape);
+        }
+        byte[] bytes = store().getRange(key, off, (int) len);
+        if (bytes == null) {
+            throw new StorageException("shard " + where + " disappeared while it was read");
+        }
+        String innerWhere = where + " inner chunk " + Arrays.toString(innerCoords);
+        Chunk full;
+        try {
+            full = V3Codecs.decode(s.codecs(), bytes, dtype(), innerShape, fillValue(), innerWhere);
+        } catch (StorageException e) {
+            throw e.getMessage().contains(where) ? e : new StorageException(innerWhere + ": " + e.getMessage(), e);
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new StorageException("corrupt " + innerWhere + ": " + e.getMessage(), e);
+        }
+        return clip(full, shape);
+    }
+
+    @Override
+    public void writeChunk(Chunk chunk, long... chunkCoords) {
+        ChunkGrid grid = grid();
+        grid.checkCoords(chunkCoords);
+        String key = metadata.chunkKey(chunkCoords);
+        String where = ZarrArray.describe(url, key);
+        if (chunk.dtype() != dtype()) {
+            throw new InvalidArgumentException(
+                    "cannot write a " + chunk.dtype() + " chunk to " + where + ", a " + dtype() + " array");
+        }
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        if (!Arrays.equals(shape, chunk.shape())) {
+            throw new InvalidArgumentException("chunk " + where + " has shape " + Arrays.toString(shape)
+                    + " but the chunk written has shape " + Arrays.toString(chunk.shape()));
+        }
+        Chunk full = chunk;
+        int[] fullShape = grid.chunkShape();
+        if (!Arrays.equals(shape, fullShape)) {
+            full = Chunk.full(dtype(), fillValue(), fullShape);
+            Chunk.copyRegion(chunk, new int[shape.length], full, new int[shape.length], shape);
+        }
+        byte[] stored;
+        try {
+            stored = V3Codecs.encode(metadata.codecs(), full, fillValue());
+        } catch (RuntimeException e) {
+            throw new StorageException("cannot encode chunk " + where + ": " + e.getMessage(), e);
+        }
+        if (stored == null) {
+            store().delete(key);
+        } else {
+            store().put(key, stored);
+        }
+    }
+
+    @Override
+    public boolean chunkExists(long... chunkCoords) {
+        grid().checkCoords(chunkCoords);
+        return store().exists(metadata.chunkKey(chunkCoords));
+    }
+
+    /** Reads a box of elements; a sharded array reads only the inner chunks the box touches (ranged reads). */
+    @Override
+    public Chunk readRegion(long[] offset, int[] shape) {
+        if (metadata.shardingOnly() == null) {
+            return ChunkStores.readRegion(this, offset, shape);
+        }
+        ChunkGrid inner = innerGrid();
+        int nd = shape.length;
+        long[] arrayShape = metadata.shape();
+        for (int a = 0; a < nd; a++) {
+            if (offset[a] < 0 || shape[a] < 0 || offset[a] + shape[a] > arrayShape[a]) {
+                throw new InvalidArgumentException("region at " + Arrays.toString(offset) + " of shape "
+                        + Arrays.toString(shape) + " lies outside " + url + " of shape " + Arrays.toString(arrayShape));
+            }
+        }
+        Chunk out = Chunk.allocate(dtype(), shape);
+        if (out.size() == 0) {
+            return out;
+        }
+        int[] cs = inner.chunkShape();
+        long[] first = new long[nd];
+        long[] last = new long[nd];
+        for (int a = 0; a < nd; a++) {
+            first[a] = offset[a] / cs[a];
+            last[a] = (offset[a] + shape[a] - 1) / cs[a];
+        }
+        Map<String, long[]> indexCache = new HashMap<>();
+        long[] c = first.clone();
+        while (true) {
+            Chunk part = readInnerChunk(c.clone(), indexCache);
+            int[] src = new int[nd];
+            int[] dst = new int[nd];
+            int[] ext = new int[nd];
+            for (int a = 0; a < nd; a++) {
+                long start = c[a] * cs[a];
+                long lo = Math.max(start, offset[a]);
+                long hi = Math.min(start + part.shape(a), offset[a] + shape[a]);
+                src[a] = (int) (lo - start);
+                dst[a] = (int) (lo - offset[a]);
+                ext[a] = (int) (hi - lo);
+            }
+            Chunk.copyRegion(part, src, out, dst, ext);
+            int a = nd - 1;
+            while (a >= 0 && c[a] == last[a]) {
+                c[a] = first[a];
+                a--;
+            }
+            if (a < 0) {
+                break;
+            }
+            c[a]++;
+        }
+        return out;
+    }
+
+    @Override
+    public BufferCopies bufferCopies() {
+        return BufferCopies.forStore(store().isObjectStore());
+    }
+
+    @Override
+    public String toString() {
+        return "ZarrV3Array{" + url + ", " + metadata + "}";
+    }
+}
