@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cubed.chunk.Chunk;
 import io.cubed.storage.zarr.ZarrArray;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,18 +12,13 @@ class CubedCliTest {
     @TempDir
     Path tmp;
 
-    private record Result(int code, String out, String err) {}
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = CubedCli.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Result(code, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void demoWritesCopiesAndVerifies() {
-        Result r = run("demo", "--dir", tmp.toString(), "--size-mb", "4", "--chunk-mb", "1", "--threads", "2");
+        CliRun r = run("demo", "--dir", tmp.toString(), "--size-mb", "4", "--chunk-mb", "1", "--threads", "2");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("all values equal").contains("488 x 1024 float64");
         ZarrArray out = ZarrArray.open(tmp.resolve("output.zarr").toString());
@@ -45,19 +38,19 @@ class CubedCliTest {
                 .isZero();
         String src = tmp.resolve("input.zarr").toString();
         String dst = tmp.resolve("zstd.zarr").toString();
-        Result copy = run("copy", src, dst, "--codec", "zstd:3");
+        CliRun copy = run("copy", src, dst, "--codec", "zstd:3");
         assertThat(copy.code()).as(copy.err()).isZero();
         assertThat(copy.out()).contains("copied 2 of 2 chunks");
         ZarrArray a = ZarrArray.open(src);
         ZarrArray b = ZarrArray.open(dst);
         assertThat(b.readChunk(1, 0).contentEquals(a.readChunk(1, 0))).isTrue();
-        Result info = run("info", dst);
+        CliRun info = run("info", dst);
         assertThat(info.code()).isZero();
         assertThat(info.out())
                 .contains("shape:        [244, 1024]")
                 .contains("{id=zstd, level=3}")
                 .contains("2 written of 2");
-        Result again = run("copy", src, dst);
+        CliRun again = run("copy", src, dst);
         assertThat(again.code()).isEqualTo(1);
         assertThat(again.err()).contains("already exists");
     }
@@ -73,13 +66,13 @@ class CubedCliTest {
         // One chunk lost: resuming copies that one only.
         ZarrArray b = ZarrArray.open(dst);
         assertThat(tmp.resolve("zstd.zarr/1.0").toFile().delete()).isTrue();
-        Result resumed = run("copy", src, dst, "--codec", "zstd:3", "--resume");
+        CliRun resumed = run("copy", src, dst, "--codec", "zstd:3", "--resume");
         assertThat(resumed.code()).as(resumed.err()).isZero();
         assertThat(resumed.out()).contains("copied 1 of 2 chunks").contains("tasks: 1 run, 1 skipped");
         assertThat(b.readChunk(1, 0).contentEquals(ZarrArray.open(src).readChunk(1, 0)))
                 .isTrue();
         // Another codec would write another array: refused, naming the URL and both metadata.
-        Result other = run("copy", src, dst, "--codec", "zlib:1", "--resume");
+        CliRun other = run("copy", src, dst, "--codec", "zlib:1", "--resume");
         assertThat(other.code()).isEqualTo(1);
         assertThat(other.err())
                 .startsWith("cubed: cannot resume the copy to " + dst + ": the array there is ")
@@ -89,16 +82,16 @@ class CubedCliTest {
 
     @Test
     void errorsAreOneLineWithTheUrl() {
-        Result r = run("info", tmp.resolve("nothing.zarr").toString());
+        CliRun r = run("info", tmp.resolve("nothing.zarr").toString());
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err())
                 .startsWith("cubed: no Zarr array at ")
                 .contains("nothing.zarr")
                 .doesNotContain("\tat ");
-        Result bad = run("copy", "a", "b", "--codec", "snappy");
+        CliRun bad = run("copy", "a", "b", "--codec", "snappy");
         assertThat(bad.code()).isEqualTo(1);
         assertThat(bad.err()).contains("unknown compressor 'snappy'");
-        Result usage = run("info");
+        CliRun usage = run("info");
         assertThat(usage.code()).isEqualTo(2);
     }
 
@@ -119,7 +112,7 @@ class CubedCliTest {
         }
         String dst = tmp.resolve("cols.zarr").toString();
         String work = tmp.resolve("work").toString();
-        Result dry = run(
+        CliRun dry = run(
                 "rechunk",
                 src,
                 dst,
@@ -136,7 +129,7 @@ class CubedCliTest {
         assertThat(dry.out()).contains("rechunk (stage 1/").contains("read chunks [1, 30]");
         assertThat(tmp.resolve("cols.zarr")).doesNotExist();
 
-        Result r = run(
+        CliRun r = run(
                 "rechunk",
                 src,
                 dst,
@@ -160,7 +153,7 @@ class CubedCliTest {
                 assertThat(c.doubles()[i]).isEqualTo(100.0 * i + j);
             }
         }
-        Result tooSmall = run(
+        CliRun tooSmall = run(
                 "rechunk",
                 src,
                 tmp.resolve("x.zarr").toString(),

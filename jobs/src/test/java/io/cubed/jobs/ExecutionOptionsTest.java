@@ -9,8 +9,6 @@ import io.cubed.dtype.DType;
 import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -23,13 +21,8 @@ class ExecutionOptionsTest {
     @TempDir
     Path tmp;
 
-    private record Result(int code, String out, String err) {}
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = CubedCli.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Result(code, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     /** A 10 x 6 int32 array in 3 x 4 chunks, value 100 i + j, with chunk (1, 1) never written. */
@@ -82,7 +75,7 @@ class ExecutionOptionsTest {
     void copyOnSparkAndLocallyWritesTheSameValues() {
         String src = source();
         String viaSpark = tmp.resolve("spark.zarr").toString();
-        Result r = run("copy", src, viaSpark, "--codec", "zstd:1", "--executor", "spark", "--threads", "2");
+        CliRun r = run("copy", src, viaSpark, "--codec", "zstd:1", "--executor", "spark", "--threads", "2");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("copied 7 of 8 chunks").contains("spark(local[2])");
         assertCopy(viaSpark);
@@ -91,7 +84,7 @@ class ExecutionOptionsTest {
         assertThat(SparkSession.getActiveSession().isEmpty()).isTrue();
 
         String local = tmp.resolve("local.zarr").toString();
-        Result l = run("copy", src, local, "--executor", "local", "--threads", "3");
+        CliRun l = run("copy", src, local, "--executor", "local", "--threads", "3");
         assertThat(l.code()).as(l.err()).isZero();
         assertThat(l.out()).contains("copied 7 of 8 chunks").contains("in-process executor (3 threads)");
         assertCopy(local);
@@ -101,7 +94,7 @@ class ExecutionOptionsTest {
     void rechunkOnSpark() {
         String src = source();
         String dst = tmp.resolve("cols.zarr").toString();
-        Result r = run(
+        CliRun r = run(
                 "rechunk",
                 src,
                 dst,
@@ -155,11 +148,11 @@ class ExecutionOptionsTest {
     @Test
     void badExecutorAndBadSettingsNameTheirSource() {
         String src = source();
-        Result r = run("copy", src, tmp.resolve("x.zarr").toString(), "--executor", "yarn");
+        CliRun r = run("copy", src, tmp.resolve("x.zarr").toString(), "--executor", "yarn");
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err()).contains("setting executor from option --executor: 'yarn' must be local or spark");
         assertThat(Files.exists(tmp.resolve("x.zarr"))).isFalse();
-        Result m = run("rechunk", src, tmp.resolve("y.zarr").toString(), "--chunks", "1,1", "--allowed-mem", "lots");
+        CliRun m = run("rechunk", src, tmp.resolve("y.zarr").toString(), "--chunks", "1,1", "--allowed-mem", "lots");
         assertThat(m.code()).isEqualTo(1);
         assertThat(m.err()).contains("setting allowedMem from option --allowed-mem: 'lots' is not a memory size");
     }

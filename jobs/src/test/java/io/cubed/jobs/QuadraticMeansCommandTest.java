@@ -9,8 +9,6 @@ import io.cubed.dtype.DType;
 import io.cubed.plan.Spec;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,13 +20,8 @@ class QuadraticMeansCommandTest {
     @TempDir
     Path tmp;
 
-    private record Result(int code, String out, String err) {}
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = CubedCli.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Result(code, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     /** mean over rows of (u - column mean of u)^2 + (v - column mean of v)^2, by loops. */
@@ -105,7 +98,7 @@ class QuadraticMeansCommandTest {
         String vUrl = write("v.zarr", v, new int[] {4, 2});
         String out = tmp.resolve("qm.zarr").toString();
         Path hist = tmp.resolve("history");
-        Result r = run(
+        CliRun r = run(
                 "quadratic-means",
                 out,
                 "--u",
@@ -142,7 +135,7 @@ class QuadraticMeansCommandTest {
     @Test
     void generatedArraysMatchTheReferenceLoopOnTheSameRandomNumbers() {
         String out = tmp.resolve("gen.zarr").toString();
-        Result r = run(
+        CliRun r = run(
                 "quadratic-means",
                 out,
                 "--shape",
@@ -184,12 +177,12 @@ class QuadraticMeansCommandTest {
         String uUrl = write("u.zarr", new double[][] {{1, 2}, {3, 4}}, new int[] {1, 2});
         String vUrl = write("v.zarr", new double[][] {{1, 2, 3}, {3, 4, 5}}, new int[] {1, 3});
         String out = tmp.resolve("never.zarr").toString();
-        Result r = run("quadratic-means", out, "--u", uUrl, "--v", vUrl);
+        CliRun r = run("quadratic-means", out, "--u", uUrl, "--v", vUrl);
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err())
                 .contains("quadratic-means: --u " + uUrl + " has shape [2, 2] but --v " + vUrl + " has shape [2, 3]");
         assertThat(Files.exists(Path.of(out))).isFalse();
-        Result half = run("quadratic-means", out, "--u", uUrl);
+        CliRun half = run("quadratic-means", out, "--u", uUrl);
         assertThat(half.code()).isEqualTo(1);
         assertThat(half.err()).contains("give both --u and --v or neither (got --u " + uUrl + ")");
         assertThat(Files.exists(Path.of(out))).isFalse();
@@ -206,7 +199,7 @@ class QuadraticMeansCommandTest {
         String src = write("a.zarr", a, new int[] {1, 4});
         String dst = tmp.resolve("b.zarr").toString();
         Path hist = tmp.resolve("rh");
-        Result r = run(
+        CliRun r = run(
                 "rechunk",
                 src,
                 dst,
