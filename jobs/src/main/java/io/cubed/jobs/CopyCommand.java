@@ -1,10 +1,23 @@
 package io.cubed.jobs;
 
+import io.cubed.Cubed;
+import io.cubed.array.ComputeOptions;
+import io.cubed.array.CubedArray;
+import io.cubed.array.Elementwise;
+import io.cubed.array.Manipulation;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
+import io.cubed.storage.zarr.ZarrFormat;
 import io.cubed.storage.zarr.ZarrV2Metadata;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,6 +45,21 @@ final class CopyCommand implements Callable<Integer> {
     boolean overwrite;
 
     @Option(
+            names = "--chunks",
+            split = ",",
+            paramLabel = "C",
+            description = "Chunks of the copy, comma-separated, -1 for a whole axis (default: the source's). The copy"
+                    + " is then a rechunk within the memory budget.")
+    int[] chunks;
+
+    @Option(
+            names = "--dtype",
+            paramLabel = "TYPE",
+            description = "Data type of the copy, e.g. float32 (default: the source's), converted as NumPy's astype"
+                    + " does; the fill value is converted too.")
+    String dtype;
+
+    @Option(
             names = "--resume",
             description = "Continue an interrupted copy: an array at DST must be the one this copy creates (same "
                     + "metadata); chunks already there are skipped.")
@@ -56,9 +84,13 @@ final class CopyCommand implements Callable<Integer> {
     private int copy(Execution run) {
         StoreOptions options = run.spec().storeOptions();
         Compressor requested = codec == null ? null : Compressor.parseSpec(codec);
+        DType type = dtype == null ? null : DType.fromName(dtype);
         ZarrArray source = ZarrArray.open(src, options);
         ZarrV2Metadata m = source.metadata();
         Compressor compressor = codec == null ? m.compressor() : requested;
+        if (chunks != null || type != null) {
+            return transform(run, m, compressor, type);
+        }
         ZarrCreateOptions create = ZarrCreateOptions.builder(m.shape(), m.chunks(), m.dtype())
                 .compressor(compressor)
                 .fillValue(m.fillValue())
@@ -85,6 +117,82 @@ final class CopyCommand implements Callable<Integer> {
             spec.commandLine().getOut().println("tasks: " + copied + " run, " + skipped + " skipped (already written)");
         }
         return 0;
+    }
+
+    /**
+     * The copy with other chunks or another data type: a plan ({@code astype}, then {@code rechunk}) on the run's
+     * executor, within its memory budget, writing DST with the chosen compressor and the (converted) fill value.
+     */
+    private int transform(Execution run, ZarrV2Metadata m, Compressor compressor, DType type) {
+        if (overwrite) {
+            throw new InvalidArgumentException("copy " + src + " to " + dst + ": --overwrite cannot be combined with"
+                    + " --chunks or --dtype (the copy is then a computation, which never replaces an array); remove "
+                    + dst + " first");
+        }
+        io.cubed.plan.Spec plan = run.spec();
+        CubedArray x = Cubed.fromZarr(src, plan);
+        DType to = type == null ? m.dtype() : type;
+        CubedArray y = Elementwise.astype(x, to);
+        if (chunks != null) {
+            if (chunks.length != x.ndim()) {
+                throw new InvalidArgumentException("copy: --chunks " + Arrays.toString(chunks) + " has " + chunks.length
+                        + " entries but " + src + " has " + x.ndim() + " axes");
+            }
+            y = Manipulation.rechunk(y, chunks);
+        }
+        ComputeOptions.Builder options =
+                ComputeOptions.builder().zarrFormat(ZarrFormat.v2(compressor, convertFill(m.fillValue(), to)));
+        if (resume) {
+            options.resume(Resume.deriveId(
+                    "copy",
+                    List.of(
+                            Resume.canonicalUrl(src),
+                            Resume.canonicalUrl(dst),
+                            Arrays.toString(chunks),
+                            String.valueOf(to),
+                            String.valueOf(compressor),
+                            String.valueOf(plan.allowedMem().bytes()),
+                            String.valueOf(plan.reservedMem().bytes()))));
+        }
+        Resume.TaskTally tally = new Resume.TaskTally();
+        long start = System.nanoTime();
+        y.toZarr(dst, options.build(), tally);
+        long nanos = System.nanoTime() - start;
+        double bytes = (double) x.nbytes();
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("copied " + src + " " + Arrays.toString(x.shape()) + " " + x.dtype() + " in chunks "
+                + Arrays.toString(x.chunkShape()) + " to " + dst + " " + to + " in chunks "
+                + Arrays.toString(y.chunkShape()) + " in " + String.format(Locale.ROOT, "%.2f s", nanos / 1e9) + ", "
+                + Sizes.rate(bytes, nanos) + " on the " + run.name());
+        if (resume) {
+            out.println(tally.summary());
+        }
+        return 0;
+    }
+
+    /** {@code fill} as a value of {@code to}: converted as astype converts elements, refused where it has none. */
+    static Scalar convertFill(Scalar fill, DType to) {
+        if (fill == null) {
+            return Scalar.zero();
+        }
+        if (to == DType.BOOL) {
+            return Scalar.ofBoolean(fill.booleanValue());
+        }
+        if (to.isComplex()) {
+            return Scalar.ofComplex(fill.realPart(), fill.imagPart());
+        }
+        if (to.isFloating()) {
+            return Scalar.ofDouble(fill.doubleValue());
+        }
+        if (fill.form() == Scalar.Form.REAL || fill.form() == Scalar.Form.COMPLEX) {
+            double d = fill.doubleValue();
+            if (!Double.isFinite(d) || d != Math.rint(d)) {
+                throw new InvalidArgumentException(
+                        "copy: the fill value " + fill + " has no " + to + " equivalent; copy to a floating type");
+            }
+            return Scalar.ofLong((long) d);
+        }
+        return Scalar.ofLong(fill.longValue());
     }
 
     /**

@@ -3,7 +3,11 @@ package io.cubed.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.ZarrArray;
+import io.cubed.storage.zarr.ZarrCreateOptions;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -167,5 +171,61 @@ class CubedCliTest {
                 work);
         assertThat(tooSmall.code()).isEqualTo(1);
         assertThat(tooSmall.err()).contains("needs allowedMem of at least");
+    }
+
+    @Test
+    void copyToOtherChunksAndDtypeWithinTheBudget() {
+        String src = tmp.resolve("src.zarr").toString();
+        ZarrArray a = ZarrArray.create(
+                src,
+                ZarrCreateOptions.builder(new long[] {10, 7}, new int[] {2, 7}, DType.FLOAT64)
+                        .compressor(new Compressor.Zstd(3, false))
+                        .fillValue(Scalar.ofDouble(Double.NaN))
+                        .build());
+        for (int i = 0; i < 5; i++) {
+            Chunk c = Chunk.allocate(DType.FLOAT64, new int[] {2, 7});
+            for (int k = 0; k < 14; k++) {
+                c.doubles()[k] = 10.0 * (2 * i + k / 7) + k % 7 + 0.25;
+            }
+            a.writeChunk(c, i, 0);
+        }
+        String dst = tmp.resolve("dst.zarr").toString();
+        CliRun r = run(
+                "copy",
+                src,
+                dst,
+                "--chunks",
+                "5,-1",
+                "--dtype",
+                "float32",
+                "--codec",
+                "zlib:1",
+                "--threads",
+                "2",
+                "--work-dir",
+                tmp.resolve("work").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("to " + dst + " float32 in chunks [5, 7]");
+        ZarrArray b = ZarrArray.open(dst);
+        assertThat(b.metadata().chunks()).containsExactly(5, 7);
+        assertThat(b.metadata().dtype()).isEqualTo(DType.FLOAT32);
+        assertThat(b.metadata().compressor()).isEqualTo(new Compressor.Zlib(1));
+        assertThat(b.metadata().fillValue().doubleValue()).isNaN();
+        for (int i = 0; i < 2; i++) {
+            float[] f = b.readChunk(i, 0).floats();
+            for (int k = 0; k < 35; k++) {
+                assertThat(f[k]).isEqualTo((float) (10.0 * (5 * i + k / 7) + k % 7 + 0.25));
+            }
+        }
+        // A NaN fill value has no integer equivalent: refused before anything is written.
+        refused(run("copy", src, tmp.resolve("int.zarr").toString(), "--dtype", "int32"), "fill value");
+        assertThat(tmp.resolve("int.zarr")).doesNotExist();
+        refused(run("copy", src, dst, "--chunks", "5,7", "--overwrite"), "--overwrite");
+    }
+
+    /** The run failed (exit 1) with a message containing {@code messagePart}. */
+    private static void refused(CliRun r, String messagePart) {
+        assertThat(r.code()).as(r.out()).isEqualTo(1);
+        assertThat(r.err()).contains(messagePart);
     }
 }

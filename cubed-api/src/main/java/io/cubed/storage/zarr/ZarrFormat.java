@@ -20,15 +20,31 @@ public final class ZarrFormat implements Serializable {
 
     private final int version;
     private final int[] innerChunks;
+    private final Compressor compressor;
+    private final Scalar fillValue;
 
-    private ZarrFormat(int version, int[] innerChunks) {
+    private ZarrFormat(int version, int[] innerChunks, Compressor compressor, Scalar fillValue) {
         this.version = version;
         this.innerChunks = innerChunks;
+        this.compressor = compressor;
+        this.fillValue = fillValue;
+    }
+
+    private ZarrFormat(int version, int[] innerChunks) {
+        this(version, innerChunks, Compressor.defaultCompressor(), Scalar.zero());
     }
 
     /** Zarr v2, Cubed's default. */
     public static ZarrFormat v2() {
         return new ZarrFormat(2, null);
+    }
+
+    /**
+     * Zarr v2 with {@code compressor} (null: uncompressed) and {@code fillValue} (checked against the array's data
+     * type when the array is created), e.g. to keep a source array's codec and fill value in a copy.
+     */
+    public static ZarrFormat v2(Compressor compressor, Scalar fillValue) {
+        return new ZarrFormat(2, null, compressor, java.util.Objects.requireNonNull(fillValue, "fillValue"));
     }
 
     /** Zarr v3 with one stored chunk per Cubed chunk, codecs bytes (little-endian) then zstd. */
@@ -66,7 +82,8 @@ public final class ZarrFormat implements Serializable {
             return ZarrArray.create(
                     url,
                     ZarrCreateOptions.builder(grid.shape(), grid.chunkShape(), dtype)
-                            .compressor(Compressor.defaultCompressor())
+                            .compressor(compressor)
+                            .fillValue(fillValue)
                             .overwrite(overwrite)
                             .build(),
                     options);
@@ -95,7 +112,7 @@ public final class ZarrFormat implements Serializable {
     @Override
     public String toString() {
         return version == 2
-                ? "zarr v2"
+                ? "zarr v2 (" + (compressor == null ? "uncompressed" : compressor) + ", fill " + fillValue + ")"
                 : innerChunks == null ? "zarr v3" : "zarr v3 sharded " + Arrays.toString(innerChunks);
     }
 }
