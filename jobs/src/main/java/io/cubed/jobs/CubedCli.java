@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
             RechunkCommand.class,
             DemoCommand.class,
             QuadraticMeansCommand.class,
+            ResumeCommand.class,
             io.cubed.jobs.bench.BenchCommand.class
         })
 public final class CubedCli implements Runnable {

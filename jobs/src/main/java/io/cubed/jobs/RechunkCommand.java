@@ -9,10 +9,13 @@ import io.cubed.plan.Spec;
 import io.cubed.runtime.HistoryCallback;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -60,6 +63,16 @@ public class RechunkCommand implements Callable<Integer> {
             description = "Write tasks.csv, operations.csv and timeline.svg of the computation to DIR.")
     protected Path history;
 
+    @Option(
+            names = "--save-plan",
+            paramLabel = "FILE",
+            description = "Save the plan as JSON (the job, its resolved settings, the resume id and the plan) for"
+                    + " `cubed resume FILE` in a new process; implies --resume.")
+    protected Path savePlan;
+
+    /** The plan a resumed run must reproduce (set by {@code cubed resume}), or null. */
+    PlanFile expected;
+
     @Mixin
     protected CubedCli.StoreArgs store = new CubedCli.StoreArgs();
 
@@ -88,19 +101,32 @@ public class RechunkCommand implements Callable<Integer> {
         CubedArray y = Manipulation.rechunk(x, chunks);
         out.println("rechunk " + src + " " + Arrays.toString(x.shape()) + " " + x.dtype() + " from chunks "
                 + Arrays.toString(x.chunkShape()) + " to " + Arrays.toString(y.chunkShape()) + " with " + spec);
+        String explain = y.explain();
         if (y != x) {
-            out.print(y.explain());
+            out.print(explain);
         } else {
             out.println("chunks unchanged: copying the array as it is");
         }
+        if (expected != null && !samePlan(PlanFile.lines(explain), expected.plan())) {
+            throw new InvalidArgumentException("cannot resume: the plan these arguments give now differs from the"
+                    + " saved one (did the input array or the settings change?)\nsaved:\n"
+                    + String.join("\n", expected.plan()) + "\nnow:\n" + explain);
+        }
         if (dryRun) {
             return 0;
+        }
+        if (savePlan != null && resume == null) {
+            resume = "";
         }
         ComputeOptions options = ComputeOptions.defaults();
         if (resume != null) {
             String id = resume.isEmpty() ? resumeId(spec) : resume;
             out.println("resume id " + id);
             options = ComputeOptions.builder().resume(id).build();
+            if (savePlan != null) {
+                new PlanFile("rechunk", savedArguments(run, id), id, PlanFile.lines(explain)).write(savePlan);
+                out.println("plan saved to " + savePlan + " (resume it with: cubed resume " + savePlan + ")");
+            }
         }
         Resume.TaskTally tally = new Resume.TaskTally();
         HistoryCallback recorder = history == null ? null : new HistoryCallback();
@@ -135,6 +161,56 @@ public class RechunkCommand implements Callable<Integer> {
                         Arrays.toString(chunks),
                         String.valueOf(spec.allowedMem().bytes()),
                         String.valueOf(spec.reservedMem().bytes())));
+    }
+
+    /**
+     * The arguments that rebuild this run's plan in another process: the arrays and chunks, every setting as resolved
+     * here (so the new process's environment cannot change the budget), and the resume id.
+     */
+    private List<String> savedArguments(Execution run, String id) {
+        Spec spec = run.spec();
+        List<String> args = new ArrayList<>(List.of(
+                "rechunk",
+                absolute(src),
+                absolute(dst),
+                "--chunks",
+                Arrays.stream(chunks).mapToObj(Integer::toString).collect(Collectors.joining(",")),
+                "--allowed-mem",
+                Long.toString(spec.allowedMem().bytes()),
+                "--reserved-mem",
+                Long.toString(spec.reservedMem().bytes()),
+                "--work-dir",
+                spec.workDir(),
+                "--executor",
+                run.config().executor(),
+                "--threads",
+                Integer.toString(run.config().threads()),
+                "--resume",
+                id));
+        for (Map.Entry<String, String> e : store.conf.entrySet()) {
+            args.add("--conf");
+            args.add(e.getKey() + "=" + e.getValue());
+        }
+        return args;
+    }
+
+    /** A local path made absolute (the resuming process may start elsewhere); URLs as given. */
+    private static String absolute(String url) {
+        return url.contains(":")
+                ? url
+                : Path.of(url).toAbsolutePath().normalize().toString();
+    }
+
+    /** The same plan, operation and array numbers aside (they count up within one JVM). */
+    private static boolean samePlan(List<String> a, List<String> b) {
+        return a.stream()
+                .map(RechunkCommand::unnumbered)
+                .toList()
+                .equals(b.stream().map(RechunkCommand::unnumbered).toList());
+    }
+
+    private static String unnumbered(String line) {
+        return line.replaceAll("\\b(op|array)-\\d+", "$1-#");
     }
 
     /**

@@ -223,6 +223,47 @@ class CubedCliTest {
         refused(run("copy", src, dst, "--chunks", "5,7", "--overwrite"), "--overwrite");
     }
 
+    @Test
+    void aSavedPlanResumesOnlyWhileTheArgumentsStillGiveIt() throws Exception {
+        String src = tmp.resolve("rows.zarr").toString();
+        ZarrArray rows = ZarrArray.create(
+                src,
+                ZarrCreateOptions.builder(new long[] {8, 6}, new int[] {1, 6}, DType.FLOAT64)
+                        .build());
+        for (int i = 0; i < 8; i++) {
+            Chunk c = Chunk.allocate(DType.FLOAT64, new int[] {1, 6});
+            java.util.Arrays.fill(c.doubles(), i);
+            rows.writeChunk(c, i, 0);
+        }
+        java.nio.file.Path plan = tmp.resolve("plan.json");
+        String dst = tmp.resolve("cols.zarr").toString();
+        CliRun first = run(
+                "rechunk",
+                src,
+                dst,
+                "--chunks",
+                "-1,2",
+                "--save-plan",
+                plan.toString(),
+                "--work-dir",
+                tmp.resolve("work").toString());
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(first.out()).contains("plan saved to " + plan);
+
+        // Resumed when complete: everything is skipped.
+        CliRun again = run("resume", plan.toString());
+        assertThat(again.code()).as(again.err()).isZero();
+        assertThat(again.out()).containsPattern("tasks: 0 run, [1-9]\\d* skipped");
+        assertThat(ZarrArray.open(dst).readChunk(0, 1).doubles())
+                .containsExactly(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
+
+        // A saved plan the arguments no longer give (here: edited) is refused before anything runs.
+        String json = java.nio.file.Files.readString(plan);
+        java.nio.file.Files.writeString(plan, json.replaceFirst("\"op-(\\d+) +rechunk", "\"op-$1   copy"));
+        refused(run("resume", plan.toString()), "differs from the saved one");
+        refused(run("resume", tmp.resolve("none.json").toString()), "cannot read the plan file");
+    }
+
     /** The run failed (exit 1) with a message containing {@code messagePart}. */
     private static void refused(CliRun r, String messagePart) {
         assertThat(r.code()).as(r.out()).isEqualTo(1);

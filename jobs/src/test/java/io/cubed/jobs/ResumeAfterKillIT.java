@@ -102,6 +102,40 @@ class ResumeAfterKillIT {
     }
 
     @Test
+    void rechunkKilledAndResumedFromItsSavedPlan() throws Exception {
+        String src = input();
+        String dst = tmp.resolve("out.zarr").toString();
+        Path plan = tmp.resolve("plan.json");
+        List<String> args = List.of(
+                "rechunk",
+                src,
+                dst,
+                "--chunks",
+                "2,-1",
+                "--allowed-mem",
+                "400KB",
+                "--reserved-mem",
+                "100KB",
+                "--threads",
+                "1",
+                "--save-plan",
+                plan.toString(),
+                "--work-dir",
+                tmp.resolve("work").toString());
+        long atKill = runAndKill(args, dst, ROWS / 2);
+
+        // A new driver process with nothing but the plan file.
+        String saved = Files.readString(plan);
+        assertThat(saved).contains("\"format\": \"cubed-plan/1\"").contains("\"job\": \"rechunk\"");
+        Matcher id = Pattern.compile("\"resumeId\": \"(rechunk-[0-9a-f]{16})\"").matcher(saved);
+        assertThat(id.find()).as(saved).isTrue();
+        String out = runToEnd(List.of("resume", plan.toString()));
+        assertThat(out).contains("resume id " + id.group(1) + "\n");
+        assertTasks(out, ROWS / 2 - atKill, atKill);
+        assertEqualsInput(dst, 2);
+    }
+
+    @Test
     void copyKilledAndResumedCopiesOnlyTheMissingChunks() throws Exception {
         String src = input(); // 200 chunks of 32 kB
         String dst = tmp.resolve("copy.zarr").toString();
