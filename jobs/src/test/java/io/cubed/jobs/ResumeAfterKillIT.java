@@ -67,12 +67,12 @@ class ResumeAfterKillIT {
         return url;
     }
 
-    @Test
-    void rechunkKilledAndResumedComputesOnlyTheMissingChunks() throws Exception {
-        String src = input();
-        String dst = tmp.resolve("out.zarr").toString();
-        // 100 output chunks of 2 rows (64 kB); the memory budget fits one output chunk per task, not two.
-        List<String> args = List.of(
+    /**
+     * {@code cubed rechunk SRC DST} to 100 output chunks of 2 rows (64 kB) on one thread, with a memory budget that
+     * fits one output chunk per task, not two, and {@code resumeArgs}.
+     */
+    private List<String> rechunkArgs(String src, String dst, String... resumeArgs) {
+        List<String> args = new ArrayList<>(List.of(
                 "rechunk",
                 src,
                 dst,
@@ -84,9 +84,17 @@ class ResumeAfterKillIT {
                 "100KB",
                 "--threads",
                 "1",
-                "--resume",
                 "--work-dir",
-                tmp.resolve("work").toString());
+                tmp.resolve("work").toString()));
+        args.addAll(List.of(resumeArgs));
+        return args;
+    }
+
+    @Test
+    void rechunkKilledAndResumedComputesOnlyTheMissingChunks() throws Exception {
+        String src = input();
+        String dst = tmp.resolve("out.zarr").toString();
+        List<String> args = rechunkArgs(src, dst, "--resume");
         long atKill = runAndKill(args, dst, ROWS / 2);
 
         // The same command again, in a new process.
@@ -106,22 +114,7 @@ class ResumeAfterKillIT {
         String src = input();
         String dst = tmp.resolve("out.zarr").toString();
         Path plan = tmp.resolve("plan.json");
-        List<String> args = List.of(
-                "rechunk",
-                src,
-                dst,
-                "--chunks",
-                "2,-1",
-                "--allowed-mem",
-                "400KB",
-                "--reserved-mem",
-                "100KB",
-                "--threads",
-                "1",
-                "--save-plan",
-                plan.toString(),
-                "--work-dir",
-                tmp.resolve("work").toString());
+        List<String> args = rechunkArgs(src, dst, "--save-plan", plan.toString());
         long atKill = runAndKill(args, dst, ROWS / 2);
 
         // A new driver process with nothing but the plan file.
