@@ -7,12 +7,12 @@ import io.cubed.Cubed;
 import io.cubed.array.CubedArray;
 import io.cubed.array.Elementwise;
 import io.cubed.array.Manipulation;
-import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.error.TaskFailedException;
 import io.cubed.plan.Spec;
 import io.cubed.storage.RetryingStore;
 import io.cubed.storage.StoreOptions;
+import io.cubed.storage.zarr.Float64Fill;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
 import java.nio.file.Path;
@@ -52,17 +52,7 @@ class SparkStoreFaultsTest {
                 ZarrCreateOptions.builder(new long[] {ROWS, COLS}, new int[] {10, 10}, DType.FLOAT64)
                         .build(),
                 options);
-        for (long c = 0; c < x0.grid().numChunks(); c++) {
-            long[] coords = x0.grid().chunkCoordsOf(c);
-            long[] off = x0.grid().chunkOffset(coords);
-            double[] v = new double[100];
-            for (int r = 0; r < 10; r++) {
-                for (int k = 0; k < 10; k++) {
-                    v[r * 10 + k] = value(off[0] + r, off[1] + k);
-                }
-            }
-            x0.writeChunk(Chunk.wrap(DType.FLOAT64, new int[] {10, 10}, v), coords);
-        }
+        Float64Fill.writeAll(x0, SparkStoreFaultsTest::value);
         Spec spec = SparkExecutor.create(SparkTestContext.get())
                 .specBuilder()
                 .workDir(tmp.resolve("work").toString())
