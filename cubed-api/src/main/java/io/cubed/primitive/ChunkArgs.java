@@ -3,6 +3,7 @@ package io.cubed.primitive;
 import io.cubed.chunk.Chunk;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.storage.ChunkStore;
+import io.cubed.storage.ChunkStores;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -86,6 +87,31 @@ public final class ChunkArgs {
                 return read(input, k++);
             }
         };
+    }
+
+    /**
+     * Reads the {@code k}-th listed chunk of input {@code input} straight into each of {@code targets} it overlaps,
+     * target {@code j} holding the input's elements from element {@code targetOffsets[j]}: {@link
+     * ChunkStore#readChunkInto}, so a stored chunk is converted into the targets without being allocated as a chunk
+     * of its own. Counts the chunk's bytes as {@link #chunk(int, int)} does.
+     */
+    public void readInto(int input, int k, Chunk[] targets, long[][] targetOffsets) {
+        if (inputs[input] instanceof ComputedChunkStore) {
+            Chunk c = read(input, k);
+            long[] offset = inputs[input].grid().chunkOffset(keys[input][k]);
+            for (int j = 0; j < targets.length; j++) {
+                ChunkStores.copyOverlap(c, offset, targets[j], targetOffsets[j]);
+            }
+            return;
+        }
+        inputs[input].readChunkInto(keys[input][k], targets, targetOffsets);
+        long nbytes = inputs[input].dtype().itemSizeBytes();
+        for (int n : inputs[input].grid().chunkShapeAt(keys[input][k])) {
+            nbytes *= n;
+        }
+        synchronized (this) {
+            bytesRead += nbytes;
+        }
     }
 
     /**

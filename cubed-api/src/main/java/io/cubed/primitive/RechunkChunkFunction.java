@@ -3,14 +3,15 @@ package io.cubed.primitive;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.grid.ChunkGrid;
-import java.util.Iterator;
+import io.cubed.storage.ChunkStores;
 
 /**
  * The chunk function of a rechunk copy stage. A task covers a region of whole output chunks that also holds whole
- * input chunks (see {@link RechunkStage}), and reads the input chunks one at a time. With one output chunk it copies
+ * input chunks (see {@link RechunkStage}), and reads the input chunks one at a time. With one output chunk it reads
  * each input chunk straight into it; with one input chunk it cuts every output chunk from it; otherwise it allocates
- * the region's output chunks, copies each input chunk into those it overlaps, and writes them one at a time.
- * Serializable.
+ * the region's output chunks, reads each input chunk into those it overlaps, and writes them one at a time. "Reads
+ * into" is {@link ChunkArgs#readInto}: a Zarr chunk's bytes are converted straight into the output chunks, so each
+ * element is written once, with no decoded input chunk in between. Serializable.
  */
 public final class RechunkChunkFunction implements ChunkFunction {
     private static final long serialVersionUID = 1L;
@@ -30,13 +31,12 @@ public final class RechunkChunkFunction implements ChunkFunction {
     public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
         long[] outOffset = output.chunkOffset(outputCoords);
         Chunk out = Chunk.allocate(dtype, output.chunkShapeAt(outputCoords));
-        Iterator<Chunk> chunks = args.iterator(0);
-        int k = 0;
-        while (chunks.hasNext()) {
-            // The input chunk is passed straight to place(): no local variable keeps it alive during the next read.
-            place(chunks.next(), input.chunkOffset(args.key(0, k++)), out, outOffset);
+        Chunk[] targets = {out};
+        long[][] offsets = {outOffset};
+        for (int k = 0; k < args.count(0); k++) {
+            args.readInto(0, k, targets, offsets);
         }
-        return new Chunk[] {out};
+        return targets;
     }
 
     @Override
@@ -53,14 +53,14 @@ public final class RechunkChunkFunction implements ChunkFunction {
             for (long k = 0; k < n; k++) {
                 long[] coords = region.chunk(k);
                 Chunk out = Chunk.allocate(dtype, output.chunkShapeAt(coords));
-                place(source, sourceOffset, out, output.chunkOffset(coords));
+                ChunkStores.copyOverlap(source, sourceOffset, out, output.chunkOffset(coords));
                 sink.write(0, coords, out);
             }
             return;
         }
         // Several input chunks: the region's output chunks are allocated together (as much memory as one region
-        // buffer, which is what the plan projects) and every input chunk, read one at a time, is copied straight
-        // into the output chunks it overlaps. Each element is copied once, not into a region buffer and out again.
+        // buffer, which is what the plan projects) and every input chunk, read one at a time, goes straight into the
+        // output chunks it overlaps. Each element is written once, not into a region buffer and out again.
         long[][] coords = new long[n][];
         long[][] offsets = new long[n][];
         Chunk[] outs = new Chunk[n];
@@ -69,36 +69,14 @@ public final class RechunkChunkFunction implements ChunkFunction {
             offsets[k] = output.chunkOffset(coords[k]);
             outs[k] = Chunk.allocate(dtype, output.chunkShapeAt(coords[k]));
         }
-        Iterator<Chunk> chunks = args.iterator(0);
-        int i = 0;
-        while (chunks.hasNext()) {
-            // Passed straight to placeInto(): no local variable keeps an input chunk alive during the next read.
-            placeInto(chunks.next(), input.chunkOffset(args.key(0, i++)), outs, offsets);
+        for (int i = 0; i < args.count(0); i++) {
+            args.readInto(0, i, outs, offsets);
         }
         for (int k = 0; k < n; k++) {
             Chunk out = outs[k];
             outs[k] = null; // written chunks are released one by one
             sink.write(0, coords[k], out);
         }
-    }
-
-    /** Copies {@code in} (at element {@code inOffset}) into each of {@code outs} it overlaps. */
-    private static void placeInto(Chunk in, long[] inOffset, Chunk[] outs, long[][] offsets) {
-        for (int k = 0; k < outs.length; k++) {
-            if (overlaps(in, inOffset, outs[k], offsets[k])) {
-                place(in, inOffset, outs[k], offsets[k]);
-            }
-        }
-    }
-
-    /** True when the element boxes of {@code a} at {@code aOffset} and {@code b} at {@code bOffset} intersect. */
-    private static boolean overlaps(Chunk a, long[] aOffset, Chunk b, long[] bOffset) {
-        for (int d = 0; d < aOffset.length; d++) {
-            if (aOffset[d] >= bOffset[d] + b.shape(d) || bOffset[d] >= aOffset[d] + a.shape(d)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Element offset of the first chunk of {@code region} in {@code grid}. */
@@ -121,21 +99,5 @@ public final class RechunkChunkFunction implements ChunkFunction {
             shape[i] = Math.toIntExact(lastOffset[i] + lastShape[i] - lo[i]);
         }
         return shape;
-    }
-
-    /** Copies the part of {@code in} (at element {@code inOffset}) inside {@code out} (at {@code outOffset}). */
-    static void place(Chunk in, long[] inOffset, Chunk out, long[] outOffset) {
-        int nd = out.ndim();
-        int[] src = new int[nd];
-        int[] dst = new int[nd];
-        int[] extent = new int[nd];
-        for (int i = 0; i < nd; i++) {
-            long lo = Math.max(inOffset[i], outOffset[i]);
-            long hi = Math.min(inOffset[i] + in.shape(i), outOffset[i] + out.shape(i));
-            src[i] = (int) (lo - inOffset[i]);
-            dst[i] = (int) (lo - outOffset[i]);
-            extent[i] = (int) Math.max(0, hi - lo);
-        }
-        Chunk.copyRegion(in, src, out, dst, extent);
     }
 }

@@ -27,6 +27,21 @@ public interface ChunkStore extends Serializable {
     Chunk readChunk(long... chunkCoords);
 
     /**
+     * Copies the chunk at {@code chunkCoords} into each of {@code targets} it overlaps, target {@code k} holding the
+     * elements of this array that start at element {@code targetOffsets[k]} (a target may take part of the chunk, and
+     * the chunk may go to several targets). The default reads the chunk and copies from it; stores that can convert
+     * their stored bytes straight into the targets override it, so that no chunk is allocated for the read. A chunk
+     * never written gives the fill value.
+     */
+    default void readChunkInto(long[] chunkCoords, Chunk[] targets, long[][] targetOffsets) {
+        Chunk chunk = readChunk(chunkCoords);
+        long[] offset = grid().chunkOffset(chunkCoords);
+        for (int k = 0; k < targets.length; k++) {
+            ChunkStores.copyOverlap(chunk, offset, targets[k], targetOffsets[k]);
+        }
+    }
+
+    /**
      * Writes {@code chunk}, whose shape must be the clipped shape of the chunk at {@code chunkCoords}, atomically
      * replacing what was there.
      */

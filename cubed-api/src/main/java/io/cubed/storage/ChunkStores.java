@@ -65,4 +65,39 @@ public final class ChunkStores {
             }
         }
     }
+
+    /**
+     * The box where {@code a}, of {@code aShape} at element {@code aOffset}, and {@code b}, of {@code bShape} at
+     * {@code bOffset}, overlap: {start in a, start in b, extent} per axis, or null when they do not overlap.
+     */
+    public static int[][] overlap(long[] aOffset, int[] aShape, long[] bOffset, int[] bShape) {
+        int nd = aOffset.length;
+        if (bOffset.length != nd || aShape.length != nd || bShape.length != nd) {
+            throw new InvalidArgumentException(
+                    "cannot overlap boxes of ranks " + aOffset.length + " and " + bOffset.length);
+        }
+        int[][] box = new int[3][nd];
+        for (int i = 0; i < nd; i++) {
+            long lo = Math.max(aOffset[i], bOffset[i]);
+            long hi = Math.min(aOffset[i] + aShape[i], bOffset[i] + bShape[i]);
+            if (hi <= lo) {
+                return null;
+            }
+            box[0][i] = (int) (lo - aOffset[i]);
+            box[1][i] = (int) (lo - bOffset[i]);
+            box[2][i] = (int) (hi - lo);
+        }
+        return box;
+    }
+
+    /**
+     * Copies the part of {@code src} (whose first element is element {@code srcOffset} of an array) that lies inside
+     * {@code dst} (at {@code dstOffset} of the same array); nothing when they do not overlap.
+     */
+    public static void copyOverlap(Chunk src, long[] srcOffset, Chunk dst, long[] dstOffset) {
+        int[][] box = overlap(srcOffset, src.shape(), dstOffset, dst.shape());
+        if (box != null) {
+            Chunk.copyRegion(src, box[0], dst, box[1], box[2]);
+        }
+    }
 }

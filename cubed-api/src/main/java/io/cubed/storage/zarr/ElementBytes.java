@@ -52,6 +52,137 @@ final class ElementBytes {
         return fortran ? reverseAxes(stored) : stored;
     }
 
+    /**
+     * Converts the elements of {@code raw}, a C-order chunk of {@code storedShape} in byte order {@code order}, that
+     * lie in the box of {@code extent} at {@code srcStart} straight into {@code dst} at {@code dstStart}, row by row
+     * and without allocating a chunk: what {@link #decode} followed by {@link Chunk#copyRegion} does, in one pass.
+     */
+    static void decodeInto(
+            byte[] raw,
+            DType dtype,
+            ByteOrder order,
+            int[] storedShape,
+            int[] srcStart,
+            Chunk dst,
+            int[] dstStart,
+            int[] extent) {
+        int nd = storedShape.length;
+        if (dst.dtype() != dtype) {
+            throw new IllegalArgumentException("cannot decode " + dtype + " elements into a " + dst.dtype() + " chunk");
+        }
+        if (dst.ndim() != nd || srcStart.length != nd || dstStart.length != nd || extent.length != nd) {
+            throw new IllegalArgumentException("decodeInto needs offsets and extent of the chunk's rank " + nd);
+        }
+        long elements = 1;
+        for (int i = 0; i < nd; i++) {
+            if (extent[i] < 0
+                    || srcStart[i] < 0
+                    || srcStart[i] + extent[i] > storedShape[i]
+                    || dstStart[i] < 0
+                    || dstStart[i] + extent[i] > dst.shape(i)) {
+                throw new IllegalArgumentException("box of extent " + java.util.Arrays.toString(extent) + " at "
+                        + java.util.Arrays.toString(srcStart) + " -> " + java.util.Arrays.toString(dstStart)
+                        + " does not fit shapes " + java.util.Arrays.toString(storedShape) + " -> "
+                        + java.util.Arrays.toString(dst.shape()));
+            }
+            elements *= storedShape[i];
+        }
+        if (raw.length != elements * dtype.itemSizeBytes()) {
+            throw new IllegalArgumentException(raw.length + " bytes do not hold a " + dtype + " chunk of shape "
+                    + java.util.Arrays.toString(storedShape));
+        }
+        for (int e : extent) {
+            if (e == 0) {
+                return;
+            }
+        }
+        RunCopy copy = runCopy(raw, dtype, order, dst.data());
+        int slots = dtype.slotsPerElement();
+        if (nd == 0) {
+            copy.run(0, 0, slots);
+            return;
+        }
+        int[] srcStride = Chunk.strides(storedShape);
+        int[] dstStride = Chunk.strides(dst.shape());
+        int run = extent[nd - 1] * slots;
+        int[] pos = new int[nd - 1];
+        while (true) {
+            int s = srcStart[nd - 1];
+            int d = dstStart[nd - 1];
+            for (int i = 0; i < nd - 1; i++) {
+                s += (srcStart[i] + pos[i]) * srcStride[i];
+                d += (dstStart[i] + pos[i]) * dstStride[i];
+            }
+            copy.run(s * slots, d * slots, run);
+            int axis = nd - 2;
+            while (axis >= 0) {
+                if (++pos[axis] < extent[axis]) {
+                    break;
+                }
+                pos[axis] = 0;
+                axis--;
+            }
+            if (axis < 0) {
+                return;
+            }
+        }
+    }
+
+    /** Converts {@code length} slots from slot {@code src} of the stored bytes to slot {@code dst} of the array. */
+    private interface RunCopy {
+        void run(int src, int dst, int length);
+    }
+
+    private static RunCopy runCopy(byte[] raw, DType dtype, ByteOrder order, Object data) {
+        ByteBuffer buf = ByteBuffer.wrap(raw).order(order);
+        switch (dtype) {
+            case BOOL: {
+                boolean[] b = (boolean[]) data;
+                return (src, dst, length) -> {
+                    for (int i = 0; i < length; i++) {
+                        b[dst + i] = raw[src + i] != 0;
+                    }
+                };
+            }
+            case INT8:
+            case UINT8: {
+                byte[] b = (byte[]) data;
+                return (src, dst, length) -> System.arraycopy(raw, src, b, dst, length);
+            }
+            case INT16:
+            case UINT16: {
+                java.nio.ShortBuffer v = buf.asShortBuffer();
+                short[] a = (short[]) data;
+                return (src, dst, length) -> v.get(src, a, dst, length);
+            }
+            case INT32:
+            case UINT32: {
+                java.nio.IntBuffer v = buf.asIntBuffer();
+                int[] a = (int[]) data;
+                return (src, dst, length) -> v.get(src, a, dst, length);
+            }
+            case INT64:
+            case UINT64: {
+                java.nio.LongBuffer v = buf.asLongBuffer();
+                long[] a = (long[]) data;
+                return (src, dst, length) -> v.get(src, a, dst, length);
+            }
+            case FLOAT32:
+            case COMPLEX64: {
+                java.nio.FloatBuffer v = buf.asFloatBuffer();
+                float[] a = (float[]) data;
+                return (src, dst, length) -> v.get(src, a, dst, length);
+            }
+            case FLOAT64:
+            case COMPLEX128: {
+                java.nio.DoubleBuffer v = buf.asDoubleBuffer();
+                double[] a = (double[]) data;
+                return (src, dst, length) -> v.get(src, a, dst, length);
+            }
+        }
+        throw new AssertionError(dtype);
+    }
+
     /** The element bytes of {@code chunk} in byte order {@code order}, and in Fortran order when {@code fortran}. */
     static byte[] encode(Chunk c, ByteOrder order, boolean fortran) {
         Chunk chunk = fortran ? reverseAxes(c) : c;

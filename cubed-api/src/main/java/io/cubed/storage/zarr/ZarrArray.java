@@ -181,6 +181,22 @@ public final class ZarrArray implements ChunkStore, Serializable {
     }
 
     private Chunk decodeChunk(byte[] stored, String key) {
+        byte[] raw = decodeBytes(stored, key);
+        Chunk chunk = ElementBytes.decode(
+                raw,
+                dtype(),
+                metadata.dataType().order(),
+                metadata.chunks(),
+                metadata.order() == ZarrV2Metadata.Order.F);
+        // The stored bytes, the decompressed bytes and the chunk: the most a read holds at once.
+        HeapProbe.checkpoint();
+        Reference.reachabilityFence(stored);
+        Reference.reachabilityFence(raw);
+        return chunk;
+    }
+
+    /** The element bytes of a stored chunk: decompressed, and checked to hold exactly one full-size chunk. */
+    private byte[] decodeBytes(byte[] stored, String key) {
         int expected = metadata.chunkSizeBytes();
         byte[] raw;
         try {
@@ -194,17 +210,63 @@ public final class ZarrArray implements ChunkStore, Serializable {
                     + " bytes but a chunk of " + Arrays.toString(metadata.chunks()) + " " + dtype() + " has "
                     + expected);
         }
-        Chunk chunk = ElementBytes.decode(
-                raw,
-                dtype(),
-                metadata.dataType().order(),
-                metadata.chunks(),
-                metadata.order() == ZarrV2Metadata.Order.F);
-        // The stored bytes, the decompressed bytes and the chunk: the most a read holds at once.
+        return raw;
+    }
+
+    /**
+     * Converts the chunk's decompressed bytes straight into the targets (C-order arrays; Fortran order reads the chunk
+     * first), so a read holds the stored and decompressed bytes but no decoded chunk.
+     */
+    @Override
+    public void readChunkInto(long[] chunkCoords, Chunk[] targets, long[][] targetOffsets) {
+        ChunkGrid grid = grid();
+        grid.checkCoords(chunkCoords);
+        if (targets.length != targetOffsets.length) {
+            throw new InvalidArgumentException(
+                    targets.length + " targets but " + targetOffsets.length + " target offsets for " + url);
+        }
+        for (Chunk t : targets) {
+            if (t.dtype() != dtype() || t.ndim() != grid.ndim()) {
+                throw new InvalidArgumentException("cannot read chunks of " + url + ", a " + dtype() + " array of "
+                        + grid.ndim() + " dimensions, into a " + t.dtype() + " chunk of shape "
+                        + Arrays.toString(t.shape()));
+            }
+        }
+        if (metadata.order() == ZarrV2Metadata.Order.F) {
+            ChunkStore.super.readChunkInto(chunkCoords, targets, targetOffsets);
+            return;
+        }
+        String key = metadata.chunkKey(chunkCoords);
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        long[] offset = grid.chunkOffset(chunkCoords);
+        byte[] stored = store().get(key);
+        if (stored == null) {
+            Chunk fill = Chunk.full(dtype(), fillValue(), shape);
+            for (int k = 0; k < targets.length; k++) {
+                ChunkStores.copyOverlap(fill, offset, targets[k], targetOffsets[k]);
+            }
+            return;
+        }
+        byte[] raw = decodeBytes(stored, key);
+        for (int k = 0; k < targets.length; k++) {
+            // The clipped shape: the fill values stored past the array's edge are not copied.
+            int[][] box = ChunkStores.overlap(offset, shape, targetOffsets[k], targets[k].shape());
+            if (box != null) {
+                ElementBytes.decodeInto(
+                        raw,
+                        dtype(),
+                        metadata.dataType().order(),
+                        metadata.chunks(),
+                        box[0],
+                        targets[k],
+                        box[1],
+                        box[2]);
+            }
+        }
+        // The stored and the decompressed bytes (the targets belong to the caller).
         HeapProbe.checkpoint();
         Reference.reachabilityFence(stored);
         Reference.reachabilityFence(raw);
-        return chunk;
     }
 
     @Override

@@ -147,6 +147,43 @@ class ZarrFixturesTest {
         assertSameValues(all, expected(fixture), fixture.get("name") + " readRegion");
     }
 
+    /**
+     * Reading every chunk into targets that tile the array on another grid (each target takes parts of several
+     * chunks, each chunk goes to several targets) gives zarr-python's values: the decode-in-place path of C-order
+     * arrays (both byte orders, every dtype, missing chunks, edge chunks, 0-d) and the read-and-copy path of F order.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("arrays")
+    void chunksReadIntoTargetsMatch(Map<?, ?> fixture) throws IOException {
+        ZarrArray a = ZarrArray.open(url(fixture));
+        Chunk whole = expected(fixture);
+        ChunkGrid g = a.grid();
+        int nd = g.ndim();
+        int[] targetShape = new int[nd];
+        for (int i = 0; i < nd; i++) {
+            // Two or three targets per axis, their edges away from the chunks' edges where the axis allows.
+            targetShape[i] = (int) Math.max(1, (2 * g.shape(i) + 2) / 3);
+        }
+        ChunkGrid targetGrid = ChunkGrid.of(g.shape(), targetShape);
+        int n = (int) targetGrid.numChunks();
+        Chunk[] targets = new Chunk[n];
+        long[][] offsets = new long[n][];
+        for (int t = 0; t < n; t++) {
+            long[] coords = targetGrid.chunkCoordsOf(t);
+            offsets[t] = targetGrid.chunkOffset(coords);
+            targets[t] = Chunk.allocate(a.dtype(), targetGrid.chunkShapeAt(coords));
+        }
+        for (long i = 0; i < g.numChunks(); i++) {
+            a.readChunkInto(g.chunkCoordsOf(i), targets, offsets);
+        }
+        for (int t = 0; t < n; t++) {
+            assertSameValues(
+                    targets[t],
+                    region(whole, offsets[t], targets[t].shape()),
+                    fixture.get("name") + " target at " + Arrays.toString(offsets[t]));
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("arrays")
     void everyChunkMatches(Map<?, ?> fixture) throws IOException {

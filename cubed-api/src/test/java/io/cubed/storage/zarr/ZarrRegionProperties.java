@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
 import io.cubed.grid.ChunkGrid;
 import java.util.UUID;
 import net.jqwik.api.Arbitraries;
@@ -66,5 +67,99 @@ class ZarrRegionProperties {
                     ZarrArrayTest.reference(c.dtype(), c.shape(), g.chunkOffset(coords), g.chunkShapeAt(coords));
             assertThat(a.readChunk(coords).contentEquals(expected)).isTrue();
         }
+    }
+
+    /**
+     * Chunks read into targets (the case's region and the whole array), some chunks never written (read as the fill
+     * value), and only every other chunk read at first: each target element equals, by a plain loop, the written
+     * value, the fill value, or, where its chunk has not been read, what the target held before.
+     */
+    @Property(tries = 300)
+    void chunksReadIntoTargetsCopyTheirOverlapOnly(@ForAll("cases") Case c) {
+        Scalar fill = c.dtype() == DType.BOOL ? Scalar.ofBoolean(true) : Scalar.ofLong(5);
+        ZarrArray a = ZarrArray.create(
+                "memory://read-into-props-" + UUID.randomUUID(),
+                ZarrCreateOptions.builder(c.shape(), c.chunks(), c.dtype())
+                        .compressor(new Compressor.Zstd(1, false))
+                        .fillValue(fill)
+                        .build());
+        ChunkGrid g = a.grid();
+        for (long i = 0; i < g.numChunks(); i++) {
+            if (i % 3 != 1) {
+                long[] coords = g.chunkCoordsOf(i);
+                a.writeChunk(
+                        ZarrArrayTest.reference(c.dtype(), c.shape(), g.chunkOffset(coords), g.chunkShapeAt(coords)),
+                        coords);
+            }
+        }
+        int rank = c.shape().length;
+        int[] wholeShape = new int[rank];
+        for (int i = 0; i < rank; i++) {
+            wholeShape[i] = (int) c.shape()[i];
+        }
+        long[][] offsets = {c.offset(), new long[rank]};
+        Chunk[] targets = {sentinel(c.dtype(), c.extent()), sentinel(c.dtype(), wholeShape)};
+        Chunk[] before = {sentinel(c.dtype(), c.extent()), sentinel(c.dtype(), wholeShape)};
+        boolean[] read = new boolean[(int) g.numChunks()];
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = pass; i < read.length; i += 2) {
+                a.readChunkInto(g.chunkCoordsOf(i), targets, offsets);
+                read[i] = true;
+            }
+            for (int t = 0; t < targets.length; t++) {
+                Chunk expected = expectedTarget(c, g, fill, offsets[t], before[t], read);
+                assertThat(targets[t].contentEquals(expected))
+                        .as("target %d after pass %d", t, pass)
+                        .isTrue();
+            }
+        }
+    }
+
+    /** A chunk of {@code shape} holding values unlike the array's (so that untouched elements show). */
+    private static Chunk sentinel(DType dtype, int[] shape) {
+        Chunk s = Chunk.allocate(dtype, shape);
+        for (int i = 0; i < s.size(); i++) {
+            ZarrArrayTest.setReference(s, i, 7919L * i + 11);
+        }
+        return s;
+    }
+
+    /** The target at {@code offset}, element by element: written value, fill value, or {@code before}'s. */
+    private static Chunk expectedTarget(Case c, ChunkGrid g, Scalar fill, long[] offset, Chunk before, boolean[] read) {
+        int rank = offset.length;
+        int[] shape = before.shape();
+        Chunk expected = Chunk.allocate(c.dtype(), shape);
+        Chunk one = Chunk.allocate(c.dtype(), new int[0]);
+        Chunk fillOne = Chunk.full(c.dtype(), fill);
+        int slots = c.dtype().slotsPerElement();
+        int[] idx = new int[rank];
+        for (int i = 0; i < expected.size(); i++) {
+            long flat = 0;
+            long chunkIndex = 0;
+            for (int d = 0; d < rank; d++) {
+                long pos = offset[d] + idx[d];
+                flat = flat * c.shape()[d] + pos;
+                chunkIndex = chunkIndex * g.chunksPerAxis(d) + pos / g.chunkShape(d);
+            }
+            Object from;
+            int at = 0;
+            if (!read[(int) chunkIndex]) {
+                from = before.data();
+                at = i;
+            } else if (chunkIndex % 3 == 1) {
+                from = fillOne.data();
+            } else {
+                ZarrArrayTest.setReference(one, 0, flat);
+                from = one.data();
+            }
+            System.arraycopy(from, at * slots, expected.data(), i * slots, slots);
+            for (int d = rank - 1; d >= 0; d--) {
+                if (++idx[d] < shape[d]) {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+        return expected;
     }
 }
