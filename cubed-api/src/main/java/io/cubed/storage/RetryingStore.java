@@ -157,6 +157,14 @@ public final class RetryingStore implements Store {
     }
 
     @Override
+    public void put(String key, byte[] value, int length) {
+        retry("writing " + key, () -> {
+            store.put(key, value, length);
+            return null;
+        });
+    }
+
+    @Override
     public boolean exists(String key) {
         return retry("checking " + key, () -> store.exists(key));
     }

@@ -36,6 +36,19 @@ public interface Store extends AutoCloseable {
     /** Stores {@code value} at {@code key} atomically, replacing any previous value. */
     void put(String key, byte[] value);
 
+    /**
+     * Stores the first {@code length} bytes of {@code value} under {@code key}, as {@link #put(String, byte[])} does
+     * with a copy of them: for values built in a larger buffer (compressed chunks). The default copies; stores
+     * override it to write the bytes in place.
+     */
+    default void put(String key, byte[] value, int length) {
+        if (length < 0 || length > value.length) {
+            throw new io.cubed.error.InvalidArgumentException(
+                    "cannot store " + length + " bytes of a " + value.length + "-byte array at '" + key + "'");
+        }
+        put(key, length == value.length ? value : java.util.Arrays.copyOf(value, length));
+    }
+
     /** True when a value exists at {@code key}. */
     boolean exists(String key);
 

@@ -1,5 +1,6 @@
 package io.cubed.storage.fs;
 
+import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreKeys;
@@ -195,6 +196,15 @@ public final class HadoopStore implements Store {
 
     @Override
     public void put(String key, byte[] value) {
+        put(key, value, value.length);
+    }
+
+    @Override
+    public void put(String key, byte[] value, int length) {
+        if (length < 0 || length > value.length) {
+            throw new InvalidArgumentException("cannot write " + length + " bytes of a " + value.length
+                    + "-byte array to '" + key + "' in " + uri);
+        }
         if (key.isEmpty()) {
             throw new StorageException("cannot write to the root of " + uri + ": a key is needed");
         }
@@ -202,7 +212,7 @@ public final class HadoopStore implements Store {
         try {
             if (objectStore) {
                 try (FSDataOutputStream out = fs.create(target, true)) {
-                    out.write(value);
+                    out.write(value, 0, length);
                 }
                 return;
             }
@@ -211,7 +221,7 @@ public final class HadoopStore implements Store {
             boolean moved = false;
             try {
                 try (FSDataOutputStream out = fs.create(tmp, false)) {
-                    out.write(value);
+                    out.write(value, 0, length);
                 }
                 rename(tmp, target);
                 moved = true;

@@ -296,10 +296,10 @@ public final class ZarrArray implements ChunkStore, Serializable {
             Chunk.copyRegion(chunk, new int[shape.length], full, new int[shape.length], shape);
         }
         byte[] raw = ElementBytes.encode(full, metadata.dataType().order(), metadata.order() == ZarrV2Metadata.Order.F);
-        byte[] stored;
+        Codec.Encoded stored;
         try {
             Codec c = codec();
-            stored = c == null ? raw : c.encode(raw);
+            stored = c == null ? new Codec.Encoded(raw, raw.length) : c.encodeUntrimmed(raw);
         } catch (RuntimeException e) {
             throw new StorageException("cannot encode chunk " + describe(url, key) + ": " + e.getMessage(), e);
         }
@@ -307,7 +307,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         HeapProbe.checkpoint();
         Reference.reachabilityFence(full);
         Reference.reachabilityFence(raw);
-        store().put(key, stored);
+        store().put(key, stored.buffer(), stored.length());
     }
 
     @Override

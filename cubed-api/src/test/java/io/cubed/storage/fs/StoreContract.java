@@ -107,6 +107,33 @@ abstract class StoreContract {
     }
 
     @Test
+    void putOfALengthStoresOnlyThatManyBytes() {
+        byte[] value = random(1024 * 1024 + 5, 43);
+        store.put("p/0", value, 700_001);
+        assertThat(store.get("p/0")).isEqualTo(Arrays.copyOf(value, 700_001));
+        store.put("p/1", value, value.length);
+        assertThat(store.get("p/1")).isEqualTo(value);
+        store.put("p/2", value, 0);
+        assertThat(store.get("p/2")).isEmpty();
+        for (int bad : new int[] {-1, value.length + 1}) {
+            assertThatThrownBy(() -> store.put("p/3", value, bad))
+                    .as("length %d", bad)
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("p/3")
+                    .hasMessageContaining(String.valueOf(bad));
+        }
+        assertThat(store.exists("p/3")).isFalse();
+    }
+
+    @Test
+    void getRangeOfAMultiMegabyteValue() {
+        byte[] value = random(3 * 1024 * 1024 + 11, 44);
+        store.put("r/big", value);
+        assertThat(store.getRange("r/big", 100_000, 600_000)).isEqualTo(Arrays.copyOfRange(value, 100_000, 700_000));
+        assertThat(store.getRange("r/big", 0, value.length)).isEqualTo(value);
+    }
+
+    @Test
     void putCopiesTheCallersArray() {
         byte[] value = bytes("abc");
         store.put("k", value);

@@ -2,6 +2,7 @@ package io.cubed.storage.zarr.blosc;
 
 import io.cubed.error.StorageException;
 import io.cubed.storage.zarr.codec.Codec;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -40,6 +41,13 @@ public final class BloscCodec implements Codec {
     /** Compresses {@code raw} (bytes) into one Blosc-1 frame. */
     @Override
     public byte[] encode(byte[] raw) {
+        Encoded e = encodeUntrimmed(raw);
+        return e.length() == e.buffer().length ? e.buffer() : Arrays.copyOf(e.buffer(), e.length());
+    }
+
+    /** The frame in the encoder's buffer (the input's size plus the header), without the copy that trims it. */
+    @Override
+    public Encoded encodeUntrimmed(byte[] raw) {
         Objects.requireNonNull(raw, "raw");
         return BloscEncoder.encode(raw, cname, clevel, shuffle.resolve(typesize), blocksize, typesize);
     }

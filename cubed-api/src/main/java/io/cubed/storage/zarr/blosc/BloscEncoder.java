@@ -1,11 +1,13 @@
 package io.cubed.storage.zarr.blosc;
 
 import io.cubed.error.StorageException;
-import java.util.Arrays;
+import io.cubed.storage.zarr.codec.Codec;
 
 /**
  * Writes Blosc-1 frames the way c-blosc 1.x does: same block size choice, split decision, header flags, stream layout
- * and fall-backs to stored streams or a stored (memcpyed) frame when data does not compress. Sizes are in bytes.
+ * and fall-backs to stored streams or a stored (memcpyed) frame when data does not compress. Sizes are in bytes. The
+ * frame is returned in the buffer it was written to, {@code HEADER_BYTES} longer than the input: its length says where
+ * it ends.
  */
 final class BloscEncoder {
     static final int VERSION_FORMAT = 2;
@@ -33,7 +35,7 @@ final class BloscEncoder {
      * Encodes {@code src} as one frame with the given internal codec, level (0..9), concrete shuffle, forced block size
      * in bytes (0 for automatic) and element size in bytes.
      */
-    static byte[] encode(
+    static Codec.Encoded encode(
             byte[] src, BloscCname cname, int clevel, BloscShuffle shuffle, int forcedBlocksize, int typesizeBytes) {
         int nbytes = src.length;
         if (nbytes > MAX_BUFFERSIZE) {
@@ -74,7 +76,7 @@ final class BloscEncoder {
         LittleEndian.putInt(dest, 4, nbytes);
         LittleEndian.putInt(dest, 8, blocksize);
         LittleEndian.putInt(dest, 12, ntbytes);
-        return ntbytes == dest.length ? dest : Arrays.copyOf(dest, ntbytes);
+        return new Codec.Encoded(dest, ntbytes);
     }
 
     /**

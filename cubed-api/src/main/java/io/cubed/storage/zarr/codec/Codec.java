@@ -8,6 +8,26 @@ public interface Codec {
     /** Compresses {@code raw}, the little-endian element bytes of one chunk. */
     byte[] encode(byte[] raw);
 
+    /** Encoded bytes: the first {@code length} bytes of {@code buffer}. */
+    record Encoded(byte[] buffer, int length) {
+        public Encoded {
+            if (length < 0 || length > buffer.length) {
+                throw new IllegalArgumentException(
+                        "length " + length + " outside a buffer of " + buffer.length + " bytes");
+            }
+        }
+    }
+
+    /**
+     * {@link #encode}, possibly in a buffer longer than the result, to be written with {@link
+     * io.cubed.storage.Store#put(String, byte[], int)}: saves the copy that trims a compressor's worst-case buffer to
+     * the compressed size (a chunk's worth of bytes per write). The default returns {@link #encode}'s exact bytes.
+     */
+    default Encoded encodeUntrimmed(byte[] raw) {
+        byte[] e = encode(raw);
+        return new Encoded(e, e.length);
+    }
+
     /**
      * Decompresses {@code encoded}; {@code decodedSizeBytes} is the size the raw bytes must have (the full chunk), used
      * to allocate once. Throws {@link io.cubed.error.StorageException} on corrupt input; the caller adds the chunk key.

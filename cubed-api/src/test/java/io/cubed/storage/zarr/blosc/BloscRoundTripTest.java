@@ -51,6 +51,11 @@ class BloscRoundTripTest {
             for (byte[] raw : inputs(typesize)) {
                 byte[] encoded = codec.encode(raw);
                 assertThat(encoded.length).as("frame size").isLessThanOrEqualTo(raw.length + 16);
+                // The untrimmed frame is the same frame, at the start of the encoder's buffer.
+                io.cubed.storage.zarr.codec.Codec.Encoded untrimmed = codec.encodeUntrimmed(raw);
+                assertThat(untrimmed.buffer()).hasSize(raw.length + 16);
+                assertThat(java.util.Arrays.copyOf(untrimmed.buffer(), untrimmed.length()))
+                        .isEqualTo(encoded);
                 assertThat(codec.decode(encoded, raw.length))
                         .as("%s, %d bytes", codec, raw.length)
                         .isEqualTo(raw);
