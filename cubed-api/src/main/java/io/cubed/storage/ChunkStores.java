@@ -10,8 +10,8 @@ public final class ChunkStores {
     private ChunkStores() {}
 
     /**
-     * Reads the box of {@code shape} elements at element {@code offset} of {@code store}, one chunk at a time; the box
-     * must lie inside the array.
+     * Reads the box of {@code shape} elements at element {@code offset} of {@code store}, one chunk at a time with
+     * {@link ChunkStore#readChunkInto}; the box must lie inside the array.
      */
     public static Chunk readRegion(ChunkStore store, long[] offset, int[] shape) {
         ChunkGrid grid = store.grid();
@@ -38,20 +38,11 @@ public final class ChunkStores {
             last[i] = (offset[i] + shape[i] - 1) / grid.chunkShape(i);
         }
         long[] coords = first.clone();
+        Chunk[] targets = {out};
+        long[][] targetOffsets = {offset.clone()};
         while (true) {
-            Chunk c = store.readChunk(coords);
-            long[] chunkStart = grid.chunkOffset(coords);
-            int[] srcOff = new int[nd];
-            int[] dstOff = new int[nd];
-            int[] extent = new int[nd];
-            for (int i = 0; i < nd; i++) {
-                long lo = Math.max(offset[i], chunkStart[i]);
-                long hi = Math.min(offset[i] + shape[i], chunkStart[i] + c.shape(i));
-                srcOff[i] = (int) (lo - chunkStart[i]);
-                dstOff[i] = (int) (lo - offset[i]);
-                extent[i] = (int) (hi - lo);
-            }
-            Chunk.copyRegion(c, srcOff, out, dstOff, extent);
+            // Each chunk goes straight into the region where the store can (no decoded chunk in between).
+            store.readChunkInto(coords.clone(), targets, targetOffsets);
             int axis = nd - 1;
             while (axis >= 0) {
                 if (++coords[axis] <= last[axis]) {
