@@ -144,8 +144,15 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         }
         Chunk full;
         try {
+            // Checkpoints the heap (HeapProbe) once decoded, while the stored and decompressed bytes are live.
             full = V3Codecs.decode(
-                    metadata.codecs(), stored, dtype(), grid.chunkShape(), fillValue(), ZarrArray.describe(url, key));
+                    metadata.codecs(),
+                    stored,
+                    dtype(),
+                    grid.chunkShape(),
+                    fillValue(),
+                    ZarrArray.describe(url, key),
+                    true);
         } catch (StorageException e) {
             throw corrupt(key, e);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
@@ -234,7 +241,9 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         String innerWhere = where + " inner chunk " + Arrays.toString(innerCoords);
         Chunk full;
         try {
-            full = V3Codecs.decode(s.codecs(), bytes, dtype(), innerShape, fillValue(), innerWhere);
+            // Checkpoints the heap (HeapProbe) with the inner chunk's bytes and the decoded inner chunk: a ranged
+            // read never holds the shard.
+            full = V3Codecs.decode(s.codecs(), bytes, dtype(), innerShape, fillValue(), innerWhere, true);
         } catch (StorageException e) {
             throw e.getMessage().contains(where) ? e : new StorageException(innerWhere + ": " + e.getMessage(), e);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
@@ -266,7 +275,8 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         }
         byte[] stored;
         try {
-            stored = V3Codecs.encode(metadata.codecs(), full, fillValue());
+            // Checkpoints the heap (HeapProbe) once encoded, before the put: the chunk, its bytes, the encoded bytes.
+            stored = V3Codecs.encode(metadata.codecs(), full, fillValue(), true);
         } catch (RuntimeException e) {
             throw new StorageException("cannot encode chunk " + where + ": " + e.getMessage(), e);
         }
