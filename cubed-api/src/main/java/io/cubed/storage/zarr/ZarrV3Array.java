@@ -293,6 +293,47 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         return store().exists(metadata.chunkKey(chunkCoords));
     }
 
+    /**
+     * Number of stored chunks (shards, when sharded) written and not left out as all fill value, by listing the store.
+     */
+    public long writtenChunkCount() {
+        long n = 0;
+        for (String key : store().list("")) {
+            if (isChunkKey(key)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** True for a key of this array's chunk key encoding (not {@code zarr.json} nor a node below the array). */
+    private boolean isChunkKey(String key) {
+        if (key.equals(ZarrV3Metadata.ZARR_JSON) || key.endsWith("/" + ZarrV3Metadata.ZARR_JSON)) {
+            return false;
+        }
+        int nd = metadata.shape().length;
+        String body = key;
+        if (!metadata.v2KeyEncoding()) {
+            if (nd == 0) {
+                return key.equals("c");
+            }
+            if (!key.startsWith("c" + metadata.separator())) {
+                return false;
+            }
+            body = key.substring(2);
+        }
+        String[] parts = body.split(java.util.regex.Pattern.quote(metadata.separator()), -1);
+        if (parts.length != Math.max(1, nd)) {
+            return false;
+        }
+        for (String p : parts) {
+            if (p.isEmpty() || !p.chars().allMatch(Character::isDigit)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Reads a box of elements; a sharded array reads only the inner chunks the box touches (ranged reads). */
     @Override
     public Chunk readRegion(long[] offset, int[] shape) {
