@@ -8,13 +8,16 @@ import io.cubed.array.Manipulation;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.storage.ChunkStore;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.zarr.Compressor;
+import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrArray;
-import io.cubed.storage.zarr.ZarrCreateOptions;
 import io.cubed.storage.zarr.ZarrFormat;
-import io.cubed.storage.zarr.ZarrV2Metadata;
+import io.cubed.storage.zarr.ZarrV3Array;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -25,8 +28,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code cubed copy SRC DST}: copies a Zarr array chunk by chunk, optionally with another compressor. */
-@Command(name = "copy", description = "Copy a Zarr array chunk by chunk, optionally re-compressing it.")
+/**
+ * {@code cubed copy SRC DST}: copies a Zarr array (v2 or v3) chunk by chunk, by default in the source's format, codecs
+ * and fill value, optionally in the other Zarr version or with another compressor.
+ */
+@Command(
+        name = "copy",
+        description =
+                "Copy a Zarr array (v2 or v3) chunk by chunk, optionally re-compressing it or converting it to the"
+                        + " other Zarr version.")
 final class CopyCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SRC", description = "Source array (path or URI).")
     String src;
@@ -38,8 +48,17 @@ final class CopyCommand implements Callable<Integer> {
             names = "--codec",
             paramLabel = "SPEC",
             description = "Compressor of the copy: none, zlib[:L], gzip[:L], zstd[:L], lz4, bz2[:L], "
-                    + "blosc[:CNAME[:CLEVEL[:SHUFFLE]]]. Default: the source's.")
+                    + "blosc[:CNAME[:CLEVEL[:SHUFFLE]]] (Zarr v3: none, gzip, zstd or blosc; in a sharded array it"
+                    + " compresses the inner chunks). Default: the source's.")
     String codec;
+
+    @Option(
+            names = "--zarr-format",
+            paramLabel = "2|3",
+            description = "Zarr version of the copy (default: the source's). To 3: bytes then the source's compressor"
+                    + " (gzip, zstd, blosc; others need --codec); to 2: the compressor of the v3 codecs, without"
+                    + " sharding (the shards become the chunks), transposes or checksums.")
+    Integer zarrFormat;
 
     @Option(names = "--overwrite", description = "Replace an existing array at DST.")
     boolean overwrite;
@@ -85,32 +104,30 @@ final class CopyCommand implements Callable<Integer> {
         StoreOptions options = run.spec().storeOptions();
         Compressor requested = codec == null ? null : Compressor.parseSpec(codec);
         DType type = dtype == null ? null : DType.fromName(dtype);
-        ZarrArray source = ZarrArray.open(src, options);
-        ZarrV2Metadata m = source.metadata();
-        Compressor compressor = codec == null ? m.compressor() : requested;
-        if (chunks != null || type != null) {
-            return transform(run, m, compressor, type);
+        if (zarrFormat != null && zarrFormat != 2 && zarrFormat != 3) {
+            throw new InvalidArgumentException("copy: --zarr-format must be 2 or 3, got " + zarrFormat);
         }
-        ZarrCreateOptions create = ZarrCreateOptions.builder(m.shape(), m.chunks(), m.dtype())
-                .compressor(compressor)
-                .fillValue(m.fillValue())
-                .dimensionSeparator(m.dimensionSeparator())
-                .overwrite(overwrite)
-                .build();
-        ZarrArray target = resume && !overwrite ? existing(dst, create, options) : null;
+        ChunkStore source = Zarr.open(src, options);
+        ZarrFormat format = targetFormat(source, requested);
+        if (chunks != null || type != null) {
+            return transform(run, source, format, type);
+        }
+        ChunkGrid grid = source.grid();
+        ChunkStore target = resume && !overwrite ? existing(dst, format, grid, source.dtype(), options) : null;
         if (target == null) {
-            target = ZarrArray.create(dst, create, options);
+            target = format.create(dst, grid, source.dtype(), overwrite, options);
         }
         // Resuming: chunks already at DST are whole (writes are atomic) and are not copied again.
-        long skipped = resume ? target.writtenChunkCount() : 0;
+        long skipped = resume ? Zarr.writtenChunkCount(target) : 0;
         long start = System.nanoTime();
         long copied = copy(src, dst, options, run, resume);
         long nanos = System.nanoTime() - start;
-        double bytes = (double) copied * m.chunkSizeBytes();
+        double bytes =
+                (double) copied * elements(grid.chunkShape()) * source.dtype().itemSizeBytes();
         spec.commandLine()
                 .getOut()
-                .println("copied " + copied + " of " + source.grid().numChunks() + " chunks (" + Sizes.format(bytes)
-                        + " uncompressed) from " + src + " to " + dst + " in "
+                .println("copied " + copied + " of " + grid.numChunks() + " chunks (" + Sizes.format(bytes)
+                        + " uncompressed) from " + src + " to " + dst + " (Zarr v" + format.version() + ") in "
                         + String.format(java.util.Locale.ROOT, "%.2f s", nanos / 1e9) + ", "
                         + Sizes.rate(bytes, nanos) + " on the " + run.name());
         if (resume) {
@@ -120,10 +137,29 @@ final class CopyCommand implements Callable<Integer> {
     }
 
     /**
-     * The copy with other chunks or another data type: a plan ({@code astype}, then {@code rechunk}) on the run's
-     * executor, within its memory budget, writing DST with the chosen compressor and the (converted) fill value.
+     * The format of the copy: the source's (version, codecs, fill value, chunk keys), in the version of {@code
+     * --zarr-format} and with the compressor of {@code --codec} when given; refused before anything is written when the
+     * version has no codec for the compressor.
      */
-    private int transform(Execution run, ZarrV2Metadata m, Compressor compressor, DType type) {
+    private ZarrFormat targetFormat(ChunkStore source, Compressor requested) {
+        ZarrFormat f = ZarrFormat.of(source);
+        int version = zarrFormat == null ? f.version() : zarrFormat;
+        try {
+            return codec == null
+                    ? f.withVersion(version)
+                    : f.withCompressor(null).withVersion(version).withCompressor(requested);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException("cannot copy " + src + " to " + dst + " as Zarr v" + version + ": "
+                    + e.getMessage() + (codec == null ? "; choose a compressor with --codec" : ""));
+        }
+    }
+
+    /**
+     * The copy with other chunks or another data type: a plan ({@code astype}, then {@code rechunk}) on the run's
+     * executor, within its memory budget, writing DST in {@code format} with the (converted) fill value. A sharded v3
+     * copy keeps the source's inner chunks: its chunks are the shards.
+     */
+    private int transform(Execution run, ChunkStore source, ZarrFormat format, DType type) {
         if (overwrite) {
             throw new InvalidArgumentException("copy " + src + " to " + dst + ": --overwrite cannot be combined with"
                     + " --chunks or --dtype (the copy is then a computation, which never replaces an array); remove "
@@ -131,7 +167,7 @@ final class CopyCommand implements Callable<Integer> {
         }
         io.cubed.plan.Spec plan = run.spec();
         CubedArray x = Cubed.fromZarr(src, plan);
-        DType to = type == null ? m.dtype() : type;
+        DType to = type == null ? source.dtype() : type;
         CubedArray y = Elementwise.astype(x, to);
         if (chunks != null) {
             if (chunks.length != x.ndim()) {
@@ -140,19 +176,33 @@ final class CopyCommand implements Callable<Integer> {
             }
             y = Manipulation.rechunk(y, chunks);
         }
-        ComputeOptions.Builder options =
-                ComputeOptions.builder().zarrFormat(ZarrFormat.v2(compressor, convertFill(m.fillValue(), to)));
+        ZarrFormat f = format.withFillValue(convertFill(format.fillValue(), to));
+        int[] inner = f.innerChunks();
+        if (inner != null && inner.length == y.ndim()) {
+            for (int a = 0; a < inner.length; a++) {
+                if (y.chunkShape()[a] % inner[a] != 0) {
+                    throw new InvalidArgumentException("copy: the chunks " + Arrays.toString(y.chunkShape())
+                            + " are the shards of the sharded copy to " + dst + ", so they must be multiples of the"
+                            + " inner chunks " + Arrays.toString(inner) + " of " + src + "; choose other --chunks, or"
+                            + " --zarr-format 2");
+                }
+            }
+        }
+        f.check(dst, y.shape(), y.chunkShape(), to);
+        ComputeOptions.Builder options = ComputeOptions.builder().zarrFormat(f);
         if (resume) {
-            options.resume(Resume.deriveId(
-                    "copy",
-                    List.of(
-                            Resume.canonicalUrl(src),
-                            Resume.canonicalUrl(dst),
-                            Arrays.toString(chunks),
-                            String.valueOf(to),
-                            String.valueOf(compressor),
-                            String.valueOf(plan.allowedMem().bytes()),
-                            String.valueOf(plan.reservedMem().bytes()))));
+            List<String> planArguments = new ArrayList<>(List.of(
+                    Resume.canonicalUrl(src),
+                    Resume.canonicalUrl(dst),
+                    Arrays.toString(chunks),
+                    String.valueOf(to),
+                    String.valueOf(f.compressor()),
+                    String.valueOf(plan.allowedMem().bytes()),
+                    String.valueOf(plan.reservedMem().bytes())));
+            if (f.version() != 2) {
+                planArguments.add(f.toString());
+            }
+            options.resume(Resume.deriveId("copy", planArguments));
         }
         Resume.TaskTally tally = new Resume.TaskTally();
         long start = System.nanoTime();
@@ -162,8 +212,9 @@ final class CopyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.println("copied " + src + " " + Arrays.toString(x.shape()) + " " + x.dtype() + " in chunks "
                 + Arrays.toString(x.chunkShape()) + " to " + dst + " " + to + " in chunks "
-                + Arrays.toString(y.chunkShape()) + " in " + String.format(Locale.ROOT, "%.2f s", nanos / 1e9) + ", "
-                + Sizes.rate(bytes, nanos) + " on the " + run.name());
+                + Arrays.toString(y.chunkShape()) + " (Zarr v" + f.version() + ") in "
+                + String.format(Locale.ROOT, "%.2f s", nanos / 1e9) + ", " + Sizes.rate(bytes, nanos) + " on the "
+                + run.name());
         if (resume) {
             out.println(tally.summary());
         }
@@ -196,8 +247,9 @@ final class CopyCommand implements Callable<Integer> {
     }
 
     /**
-     * Copies every written chunk of the array at {@code src} to the existing array at {@code dst} (same grid) on
-     * {@code run}'s executor; returns the number of chunks copied. Chunks never written stay unwritten.
+     * Copies every written chunk of the Zarr array (v2 or v3) at {@code src} to the existing array at {@code dst} (same
+     * grid, either version) on {@code run}'s executor; returns the number of chunks copied. Chunks never written stay
+     * unwritten.
      */
     static long copy(String src, String dst, StoreOptions options, Execution run) {
         return copy(src, dst, options, run, false);
@@ -208,12 +260,12 @@ final class CopyCommand implements Callable<Integer> {
      * dst} are not copied again (writes are atomic, so a chunk there is whole) nor counted.
      */
     static long copy(String src, String dst, StoreOptions options, Execution run, boolean skipWritten) {
-        ZarrArray source = ZarrArray.open(src, options);
-        ZarrArray target = ZarrArray.open(dst, options);
+        ChunkStore source = Zarr.open(src, options);
+        ChunkStore target = Zarr.open(dst, options);
         requireSameGrid(source, target);
         return run.forEachChunk(source.grid().numChunks(), "copy of " + source.url() + " to " + target.url(), () -> {
-            ZarrArray s = ZarrArray.open(src, options);
-            ZarrArray t = ZarrArray.open(dst, options);
+            ChunkStore s = Zarr.open(src, options);
+            ChunkStore t = Zarr.open(dst, options);
             return i -> {
                 long[] c = s.grid().chunkCoordsOf(i);
                 if (!s.chunkExists(c) || (skipWritten && t.chunkExists(c))) {
@@ -226,34 +278,46 @@ final class CopyCommand implements Callable<Integer> {
     }
 
     /**
-     * The array at {@code url} when there is one (resuming) and it has the metadata {@code create} writes; null when
+     * The array at {@code url} when there is one (resuming) and it has the metadata {@code format} writes; null when
      * there is none; an error saying what differs otherwise.
      */
-    private static ZarrArray existing(String url, ZarrCreateOptions create, StoreOptions options) {
-        if (!io.cubed.storage.fs.Stores.open(url, options).exists(ZarrArray.ZARRAY)) {
+    private static ChunkStore existing(
+            String url, ZarrFormat format, ChunkGrid grid, DType dtype, StoreOptions options) {
+        if (!Zarr.arrayExists(url, options)) {
             return null;
         }
-        ZarrArray there = ZarrArray.open(url, options);
-        ZarrV2Metadata wanted = create.toMetadata();
-        if (!there.metadata().equals(wanted)) {
-            throw new io.cubed.error.InvalidArgumentException("cannot resume the copy to " + url
-                    + ": the array there is " + there.metadata() + ", this copy writes " + wanted);
+        ChunkStore there = Zarr.open(url, options);
+        Object have = there instanceof ZarrV3Array v3 ? v3.metadata() : ((ZarrArray) there).metadata();
+        Object wanted = format.version() == 2
+                ? format.v2Metadata(grid.shape(), grid.chunkShape(), dtype)
+                : format.v3Metadata(url, grid.shape(), grid.chunkShape(), dtype);
+        if (!have.equals(wanted)) {
+            throw new InvalidArgumentException("cannot resume the copy to " + url + ": the array there is " + have
+                    + ", this copy writes " + wanted);
         }
         return there;
     }
 
-    private static void requireSameGrid(ZarrArray source, ZarrArray target) {
+    private static void requireSameGrid(ChunkStore source, ChunkStore target) {
         if (!source.grid().equals(target.grid())) {
-            throw new io.cubed.error.InvalidArgumentException("cannot copy " + source.url() + " to " + target.url()
+            throw new InvalidArgumentException("cannot copy " + source.url() + " to " + target.url()
                     + ": the chunk grids differ (" + source.grid() + " vs " + target.grid() + ")");
         }
+    }
+
+    private static long elements(int[] shape) {
+        long n = 1;
+        for (int s : shape) {
+            n *= s;
+        }
+        return n;
     }
 
     /**
      * Copies every written chunk of {@code source} to {@code target} (same grid), {@code threads} at a time in this
      * JVM; returns the number of chunks copied. Chunks never written stay unwritten.
      */
-    static long copy(ZarrArray source, ZarrArray target, int threads) {
+    static long copy(ChunkStore source, ChunkStore target, int threads) {
         requireSameGrid(source, target);
         java.util.concurrent.atomic.AtomicLong copied = new java.util.concurrent.atomic.AtomicLong();
         ParallelChunks.forEach(source.grid(), threads, "copy of " + source.url() + " to " + target.url(), c -> {

@@ -4,9 +4,11 @@ import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
 import io.cubed.error.StorageException;
+import io.cubed.memory.HeapProbe;
 import io.cubed.storage.zarr.blosc.BloscCodec;
 import io.cubed.storage.zarr.codec.Codec;
 import java.io.ByteArrayOutputStream;
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -28,7 +30,16 @@ final class V3Codecs {
      * when the chain shards and every inner chunk is the fill value: such a shard is not stored.
      */
     static byte[] encode(List<V3Codec> codecs, Chunk chunk, Scalar fill) {
+        return encode(codecs, chunk, fill, false);
+    }
+
+    /**
+     * As {@link #encode(List, Chunk, Scalar)}; with {@code checkpoint}, calls {@link HeapProbe#checkpoint()} once the
+     * chunk is encoded (for the chunk writes of an array, not for the inner chunks of a shard or its index).
+     */
+    static byte[] encode(List<V3Codec> codecs, Chunk chunk, Scalar fill, boolean checkpoint) {
         Chunk c = chunk;
+        byte[] raw = null;
         byte[] bytes = null;
         for (V3Codec codec : codecs) {
             if (bytes == null && codec.kind() == V3Codec.Kind.BYTES_TO_BYTES) {
@@ -39,13 +50,23 @@ final class V3Codecs {
                 c = ElementBytes.permute(c, t.orderArray());
             } else if (codec instanceof V3Codec.Bytes b) {
                 bytes = ElementBytes.encode(c, b.bigEndian() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN, false);
+                raw = bytes;
             } else if (codec instanceof V3Codec.Sharding s) {
                 bytes = encodeShard(s, c, fill);
+                raw = bytes;
             } else if (codec instanceof V3Codec.Crc32c) {
                 bytes = appendCrc(bytes);
             } else {
                 bytes = byteCodec(codec).encode(bytes);
             }
+        }
+        if (checkpoint) {
+            // The chunk (and its transposed copy), its bytes (a shard: the encoded shard) and the compressed bytes:
+            // the most a write holds, as in ZarrArray.writeChunk.
+            HeapProbe.checkpoint();
+            Reference.reachabilityFence(chunk);
+            Reference.reachabilityFence(c);
+            Reference.reachabilityFence(raw);
         }
         return bytes;
     }
@@ -55,6 +76,22 @@ final class V3Codecs {
      * goes into errors.
      */
     static Chunk decode(List<V3Codec> codecs, byte[] stored, DType dtype, int[] shape, Scalar fill, String where) {
+        return decode(codecs, stored, dtype, shape, fill, where, false);
+    }
+
+    /**
+     * As {@link #decode(List, byte[], DType, int[], Scalar, String)}; with {@code checkpoint}, calls {@link
+     * HeapProbe#checkpoint()} once the bytes are decoded into a chunk (for chunk and inner-chunk reads of an array, not
+     * for each inner chunk of a whole shard or for a shard index).
+     */
+    static Chunk decode(
+            List<V3Codec> codecs,
+            byte[] stored,
+            DType dtype,
+            int[] shape,
+            Scalar fill,
+            String where,
+            boolean checkpoint) {
         // Shapes seen by each array codec: the transposes change them.
         int n = codecs.size();
         int[][] shapes = new int[n + 1][];
@@ -103,6 +140,13 @@ final class V3Codecs {
                     bytes, dtype, b.bigEndian() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN, arrShape, false);
         } else {
             c = decodeShard((V3Codec.Sharding) a2bCodec, bytes, dtype, arrShape, fill, where);
+        }
+        if (checkpoint) {
+            // The stored bytes, the decompressed bytes and the chunk (a shard: the stored shard and the whole decoded
+            // shard): the most a read holds at once, as in ZarrArray.decodeChunk.
+            HeapProbe.checkpoint();
+            Reference.reachabilityFence(stored);
+            Reference.reachabilityFence(bytes);
         }
         for (int i = a2b - 1; i >= 0; i--) {
             int[] o = ((V3Codec.Transpose) codecs.get(i)).orderArray();

@@ -34,6 +34,20 @@ public final class Zarr {
                 + hint);
     }
 
+    /**
+     * Number of stored chunks of a Zarr array of either version (shards, when sharded), by listing its store; chunks
+     * never written (or left out as all fill value) are not counted.
+     */
+    public static long writtenChunkCount(ChunkStore array) {
+        if (array instanceof ZarrArray z) {
+            return z.writtenChunkCount();
+        }
+        if (array instanceof ZarrV3Array z) {
+            return z.writtenChunkCount();
+        }
+        throw new io.cubed.error.InvalidArgumentException(array.url() + " is not a Zarr array");
+    }
+
     /** True when an array of either version is at {@code url}. */
     public static boolean arrayExists(String url, StoreOptions options) {
         Store store = Stores.supplier(url, options).open();

@@ -86,7 +86,12 @@ public final class ZarrArray implements ChunkStore, Serializable {
         if (store.exists(ZarrGroup.ZGROUP)) {
             throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
         }
-        if (store.exists(ZARRAY)) {
+        // A Zarr v3 node there too: readers would take its zarr.json over the new .zarray.
+        byte[] v3 = store.get(ZarrV3Metadata.ZARR_JSON);
+        if (v3 != null && "group".equals(ZarrV3Metadata.parseObject(v3, url).get("node_type"))) {
+            throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
+        }
+        if (v3 != null || store.exists(ZARRAY)) {
             if (!options.overwrite()) {
                 throw new StorageException("cannot create an array at " + url + ": an array already exists there "
                         + "(set overwrite to replace it)");

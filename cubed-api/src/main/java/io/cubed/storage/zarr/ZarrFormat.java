@@ -6,37 +6,51 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.StoreOptions;
+import io.cubed.storage.zarr.blosc.BloscShuffle;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The Zarr format {@code toZarr} and {@code Cubed.store} write targets in: {@link #v2()} (the default: {@code .zarray},
- * Blosc LZ4), {@link #v3()} ({@code zarr.json}, bytes + zstd as zarr-python 3 writes) or {@link #v3Sharded} (each
- * Cubed chunk of the array written is one shard of inner chunks of the given shape).
+ * Blosc LZ4), {@link #v3()} ({@code zarr.json}, bytes + zstd as zarr-python 3 writes), {@link #v3Sharded} (each Cubed
+ * chunk of the array written is one shard of inner chunks of the given shape) or {@link #v3(List, Scalar)} (any codec
+ * chain). {@link #of} gives the format of an existing array, and {@link #withVersion}, {@link #withCompressor} and
+ * {@link #withFillValue} derive others from it, e.g. for a copy in another format or with another codec.
+ *
+ * <p>In Zarr v3 the {@code blosc} codec's {@code typesize} is set to the item size of the array created, as
+ * zarr-python 3 sets it.
  */
 public final class ZarrFormat implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final int version;
-    private final int[] innerChunks;
-    private final Compressor compressor;
-    private final Scalar fillValue;
+    private final Compressor compressor; // v2: null is uncompressed
+    private final Scalar fillValue; // null: v2's "no fill value"
+    private final List<V3Codec> codecs; // v3 only
+    private final String separator; // v2: dimension separator; v3: chunk key separator
+    private final boolean v2KeyEncoding; // v3 only
 
-    private ZarrFormat(int version, int[] innerChunks, Compressor compressor, Scalar fillValue) {
+    private ZarrFormat(
+            int version,
+            Compressor compressor,
+            Scalar fillValue,
+            List<V3Codec> codecs,
+            String separator,
+            boolean v2KeyEncoding) {
         this.version = version;
-        this.innerChunks = innerChunks;
         this.compressor = compressor;
         this.fillValue = fillValue;
-    }
-
-    private ZarrFormat(int version, int[] innerChunks) {
-        this(version, innerChunks, Compressor.defaultCompressor(), Scalar.zero());
+        this.codecs = codecs == null ? null : List.copyOf(codecs);
+        this.separator = separator;
+        this.v2KeyEncoding = v2KeyEncoding;
     }
 
     /** Zarr v2, Cubed's default. */
     public static ZarrFormat v2() {
-        return new ZarrFormat(2, null);
+        return v2(Compressor.defaultCompressor(), Scalar.zero());
     }
 
     /**
@@ -44,12 +58,25 @@ public final class ZarrFormat implements Serializable {
      * type when the array is created), e.g. to keep a source array's codec and fill value in a copy.
      */
     public static ZarrFormat v2(Compressor compressor, Scalar fillValue) {
-        return new ZarrFormat(2, null, compressor, java.util.Objects.requireNonNull(fillValue, "fillValue"));
+        return new ZarrFormat(2, compressor, Objects.requireNonNull(fillValue, "fillValue"), null, ".", false);
     }
 
     /** Zarr v3 with one stored chunk per Cubed chunk, codecs bytes (little-endian) then zstd. */
     public static ZarrFormat v3() {
-        return new ZarrFormat(3, null);
+        return v3(ZarrV3Metadata.defaultCodecs(), Scalar.zero());
+    }
+
+    /**
+     * Zarr v3 with the codec chain {@code codecs} and {@code fillValue}. When the chain shards, every Cubed chunk of
+     * the array written is one shard, and the inner chunk shape must divide the array's chunk shape.
+     */
+    public static ZarrFormat v3(List<V3Codec> codecs, Scalar fillValue) {
+        try {
+            V3Codec.checkOrder(codecs, "a Zarr v3 format");
+        } catch (io.cubed.error.StorageException e) {
+            throw new InvalidArgumentException(e.getMessage(), e);
+        }
+        return new ZarrFormat(3, null, Objects.requireNonNull(fillValue, "fillValue"), codecs, "/", false);
     }
 
     /**
@@ -64,55 +91,236 @@ public final class ZarrFormat implements Serializable {
                         "inner chunks " + Arrays.toString(innerChunks) + " must be positive");
             }
         }
-        return new ZarrFormat(3, innerChunks.clone());
+        return v3(ZarrV3Metadata.sharding(innerChunks, List.of(new V3Codec.Zstd(0, false))), Scalar.zero());
+    }
+
+    /**
+     * The format of the Zarr array {@code array} (a {@link ZarrArray} or a {@link ZarrV3Array}): its version, its
+     * compressor or codecs, its fill value and its chunk key layout.
+     */
+    public static ZarrFormat of(ChunkStore array) {
+        if (array instanceof ZarrArray z) {
+            ZarrV2Metadata m = z.metadata();
+            return new ZarrFormat(2, m.compressor(), m.fillValue(), null, m.dimensionSeparator(), false);
+        }
+        if (array instanceof ZarrV3Array z) {
+            ZarrV3Metadata m = z.metadata();
+            return new ZarrFormat(3, null, m.fillValue(), m.codecs(), m.separator(), m.v2KeyEncoding());
+        }
+        throw new InvalidArgumentException(array.url() + " is not a Zarr array");
     }
 
     public int version() {
         return version;
     }
 
-    /** The inner chunk shape of a sharded format, or null. */
+    /** The inner chunk shape of a format that shards with one {@code sharding_indexed} codec, or null. */
     public int[] innerChunks() {
-        return innerChunks == null ? null : innerChunks.clone();
+        V3Codec.Sharding s = codecs == null ? null : shardingOnly(codecs);
+        return s == null ? null : s.chunkShapeArray();
     }
 
-    /** Creates an array of {@code grid} and {@code dtype} at {@code url} in this format (fill value zero). */
-    public ChunkStore create(String url, ChunkGrid grid, DType dtype, boolean overwrite, StoreOptions options) {
-        if (version == 2) {
-            return ZarrArray.create(
-                    url,
-                    ZarrCreateOptions.builder(grid.shape(), grid.chunkShape(), dtype)
-                            .compressor(compressor)
-                            .fillValue(fillValue)
-                            .overwrite(overwrite)
-                            .build(),
-                    options);
+    /** The v3 codec chain, or null for v2. */
+    public List<V3Codec> codecs() {
+        return codecs;
+    }
+
+    /**
+     * The compressor: v2's own, or for v3 the v2 compressor equal to the first gzip, zstd or blosc codec of the chain
+     * (of the inner chunks' chain when it shards); null when uncompressed.
+     */
+    public Compressor compressor() {
+        return version == 2 ? compressor : v2Compressor(codecs);
+    }
+
+    /** The fill value; null only for a v2 array without one ({@code fill_value: null}). */
+    public Scalar fillValue() {
+        return fillValue;
+    }
+
+    /**
+     * This format in Zarr {@code version} (2 or 3); unchanged when it is already. To v3: bytes (little-endian) then
+     * the compressor as a v3 codec (zlib, lz4 and bz2 have none: refused); to v2: the chain's {@link #compressor()}
+     * (transposes, checksums and sharding are dropped: the values are the same). The chunk keys take the new
+     * version's default layout and a missing v2 fill value becomes zero.
+     */
+    public ZarrFormat withVersion(int version) {
+        if (version != 2 && version != 3) {
+            throw new InvalidArgumentException("Zarr format version must be 2 or 3, got " + version);
         }
-        List<V3Codec> codecs = ZarrV3Metadata.defaultCodecs();
-        if (innerChunks != null) {
-            int[] outer = grid.chunkShape();
-            if (innerChunks.length != outer.length) {
-                throw new InvalidArgumentException(
-                        "cannot write " + url + " sharded: inner chunks " + Arrays.toString(innerChunks)
-                                + " do not have the rank of its chunks " + Arrays.toString(outer));
+        if (version == this.version) {
+            return this;
+        }
+        if (version == 2) {
+            return new ZarrFormat(2, v2Compressor(codecs), fillValue, null, ".", false);
+        }
+        List<V3Codec> chain = new ArrayList<>();
+        chain.add(new V3Codec.Bytes(false));
+        if (compressor != null) {
+            chain.add(v3Codec(compressor));
+        }
+        return new ZarrFormat(3, null, fillValue == null ? Scalar.zero() : fillValue, chain, "/", false);
+    }
+
+    /**
+     * This format with {@code compressor} (null: none) in place of its compression: v2's compressor, or in v3 every
+     * gzip, zstd or blosc codec of the chain, the new one going right after {@code bytes} (inside the shards when it
+     * shards); zlib, lz4 and bz2 have no v3 codec and are refused for v3.
+     */
+    public ZarrFormat withCompressor(Compressor compressor) {
+        if (version == 2) {
+            return new ZarrFormat(2, compressor, fillValue, null, separator, false);
+        }
+        V3Codec c = compressor == null ? null : v3Codec(compressor);
+        return new ZarrFormat(3, null, fillValue, replaceCompressor(codecs, c), separator, v2KeyEncoding);
+    }
+
+    /** This format with {@code fillValue} (checked against the array's data type when it is created). */
+    public ZarrFormat withFillValue(Scalar fillValue) {
+        return new ZarrFormat(
+                version, compressor, Objects.requireNonNull(fillValue, "fillValue"), codecs, separator, v2KeyEncoding);
+    }
+
+    /**
+     * Checks that an array of {@code shape}, {@code chunks} and {@code dtype} can be written at {@code url} in this
+     * format (e.g. that sharding's inner chunks divide the chunks) without writing anything.
+     */
+    public void check(String url, long[] shape, int[] chunks, DType dtype) {
+        if (version == 2) {
+            v2Metadata(shape, chunks, dtype);
+        } else {
+            v3Metadata(url, shape, chunks, dtype);
+        }
+    }
+
+    /** The {@code .zarray} contents of an array of {@code shape}, {@code chunks} and {@code dtype} in this v2 format. */
+    public ZarrV2Metadata v2Metadata(long[] shape, int[] chunks, DType dtype) {
+        if (version != 2) {
+            throw new IllegalStateException("not a Zarr v2 format: " + this);
+        }
+        return v2Options(shape, chunks, dtype, false).toMetadata();
+    }
+
+    /** The {@code zarr.json} contents of an array of {@code shape}, {@code chunks} and {@code dtype} in this v3 format. */
+    public ZarrV3Metadata v3Metadata(String url, long[] shape, int[] chunks, DType dtype) {
+        if (version != 3) {
+            throw new IllegalStateException("not a Zarr v3 format: " + this);
+        }
+        V3Codec.Sharding s = shardingOnly(codecs);
+        if (s != null) {
+            int[] inner = s.chunkShapeArray();
+            if (inner.length != chunks.length) {
+                throw new InvalidArgumentException("cannot write " + url + " sharded: inner chunks "
+                        + Arrays.toString(inner) + " do not have the rank of its chunks " + Arrays.toString(chunks));
             }
-            for (int a = 0; a < outer.length; a++) {
-                if (outer[a] % innerChunks[a] != 0) {
+            for (int a = 0; a < chunks.length; a++) {
+                if (chunks[a] % inner[a] != 0) {
                     throw new InvalidArgumentException("cannot write " + url + " sharded: inner chunks "
-                            + Arrays.toString(innerChunks) + " do not divide its chunks (the shards) "
-                            + Arrays.toString(outer) + "; rechunk it to a multiple of the inner chunks first");
+                            + Arrays.toString(inner) + " do not divide its chunks (the shards) "
+                            + Arrays.toString(chunks) + "; rechunk it to a multiple of the inner chunks first");
                 }
             }
-            codecs = ZarrV3Metadata.sharding(innerChunks, List.of(new V3Codec.Zstd(0, false)));
         }
-        ZarrV3Metadata m = ZarrV3Metadata.create(grid.shape(), grid.chunkShape(), dtype, Scalar.zero(), codecs);
-        return ZarrV3Array.create(url, m, overwrite, options);
+        return ZarrV3Metadata.create(
+                shape, chunks, dtype, fillValue, withTypesize(codecs, dtype.itemSizeBytes()), v2KeyEncoding, separator);
+    }
+
+    /** Creates an array of {@code grid} and {@code dtype} at {@code url} in this format. */
+    public ChunkStore create(String url, ChunkGrid grid, DType dtype, boolean overwrite, StoreOptions options) {
+        if (version == 2) {
+            return ZarrArray.create(url, v2Options(grid.shape(), grid.chunkShape(), dtype, overwrite), options);
+        }
+        return ZarrV3Array.create(url, v3Metadata(url, grid.shape(), grid.chunkShape(), dtype), overwrite, options);
+    }
+
+    private ZarrCreateOptions v2Options(long[] shape, int[] chunks, DType dtype, boolean overwrite) {
+        return ZarrCreateOptions.builder(shape, chunks, dtype)
+                .compressor(compressor)
+                .fillValue(fillValue)
+                .dimensionSeparator(separator)
+                .overwrite(overwrite)
+                .build();
+    }
+
+    private static V3Codec.Sharding shardingOnly(List<V3Codec> chain) {
+        return chain.size() == 1 && chain.get(0) instanceof V3Codec.Sharding s ? s : null;
+    }
+
+    /** The v3 codec of a v2 compressor: gzip, zstd and blosc have one (autoshuffle becomes shuffle). */
+    private static V3Codec v3Codec(Compressor c) {
+        if (c instanceof Compressor.Gzip g) {
+            return new V3Codec.Gzip(g.level());
+        }
+        if (c instanceof Compressor.Zstd z) {
+            return new V3Codec.Zstd(z.level(), z.checksum());
+        }
+        if (c instanceof Compressor.Blosc b) {
+            BloscShuffle shuffle = b.shuffle() == BloscShuffle.AUTOSHUFFLE ? BloscShuffle.SHUFFLE : b.shuffle();
+            return new V3Codec.Blosc(b.cname(), b.clevel(), shuffle, 1, b.blocksize());
+        }
+        throw new InvalidArgumentException("the " + c.id().jsonId() + " compressor has no Zarr v3 codec: v3 arrays "
+                + "are compressed with gzip, zstd or blosc, or not at all");
+    }
+
+    /** The v2 compressor of the first gzip, zstd or blosc codec of {@code chain}, inner chains first; null if none. */
+    private static Compressor v2Compressor(List<V3Codec> chain) {
+        for (V3Codec c : chain) {
+            if (c instanceof V3Codec.Sharding s) {
+                Compressor inner = v2Compressor(s.codecs());
+                if (inner != null) {
+                    return inner;
+                }
+            } else if (c instanceof V3Codec.Gzip g) {
+                return new Compressor.Gzip(g.level());
+            } else if (c instanceof V3Codec.Zstd z) {
+                return new Compressor.Zstd(z.level(), z.checksum());
+            } else if (c instanceof V3Codec.Blosc b) {
+                return new Compressor.Blosc(b.cname(), b.clevel(), b.shuffle(), b.blocksize());
+            }
+        }
+        return null;
+    }
+
+    /** {@code chain} without its gzip, zstd and blosc codecs, {@code compressor} (if any) right after {@code bytes}. */
+    private static List<V3Codec> replaceCompressor(List<V3Codec> chain, V3Codec compressor) {
+        List<V3Codec> out = new ArrayList<>();
+        for (V3Codec c : chain) {
+            if (c instanceof V3Codec.Sharding s) {
+                out.add(new V3Codec.Sharding(
+                        s.chunkShape(), replaceCompressor(s.codecs(), compressor), s.indexCodecs(), s.indexAtEnd()));
+            } else if (!(c instanceof V3Codec.Gzip || c instanceof V3Codec.Zstd || c instanceof V3Codec.Blosc)) {
+                out.add(c);
+                if (c instanceof V3Codec.Bytes && compressor != null) {
+                    out.add(compressor);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@code chain} with every blosc codec's typesize set to {@code itemSize}. */
+    private static List<V3Codec> withTypesize(List<V3Codec> chain, int itemSize) {
+        List<V3Codec> out = new ArrayList<>();
+        for (V3Codec c : chain) {
+            if (c instanceof V3Codec.Sharding s) {
+                out.add(new V3Codec.Sharding(
+                        s.chunkShape(), withTypesize(s.codecs(), itemSize), s.indexCodecs(), s.indexAtEnd()));
+            } else if (c instanceof V3Codec.Blosc b) {
+                out.add(new V3Codec.Blosc(b.cname(), b.clevel(), b.shuffle(), itemSize, b.blocksize()));
+            } else {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     @Override
     public String toString() {
-        return version == 2
-                ? "zarr v2 (" + (compressor == null ? "uncompressed" : compressor) + ", fill " + fillValue + ")"
-                : innerChunks == null ? "zarr v3" : "zarr v3 sharded " + Arrays.toString(innerChunks);
+        if (version == 2) {
+            return "zarr v2 (" + (compressor == null ? "uncompressed" : compressor) + ", fill " + fillValue + ")";
+        }
+        int[] inner = innerChunks();
+        String shape = inner == null ? "" : " sharded " + Arrays.toString(inner);
+        return "zarr v3" + shape + " (codecs " + V3Codec.toJsonList(codecs) + ", fill " + fillValue + ")";
     }
 }

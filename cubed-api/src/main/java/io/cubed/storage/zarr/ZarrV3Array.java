@@ -144,8 +144,15 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         }
         Chunk full;
         try {
+            // Checkpoints the heap (HeapProbe) once decoded, while the stored and decompressed bytes are live.
             full = V3Codecs.decode(
-                    metadata.codecs(), stored, dtype(), grid.chunkShape(), fillValue(), ZarrArray.describe(url, key));
+                    metadata.codecs(),
+                    stored,
+                    dtype(),
+                    grid.chunkShape(),
+                    fillValue(),
+                    ZarrArray.describe(url, key),
+                    true);
         } catch (StorageException e) {
             throw corrupt(key, e);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
@@ -234,7 +241,9 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         String innerWhere = where + " inner chunk " + Arrays.toString(innerCoords);
         Chunk full;
         try {
-            full = V3Codecs.decode(s.codecs(), bytes, dtype(), innerShape, fillValue(), innerWhere);
+            // Checkpoints the heap (HeapProbe) with the inner chunk's bytes and the decoded inner chunk: a ranged
+            // read never holds the shard.
+            full = V3Codecs.decode(s.codecs(), bytes, dtype(), innerShape, fillValue(), innerWhere, true);
         } catch (StorageException e) {
             throw e.getMessage().contains(where) ? e : new StorageException(innerWhere + ": " + e.getMessage(), e);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
@@ -266,7 +275,8 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         }
         byte[] stored;
         try {
-            stored = V3Codecs.encode(metadata.codecs(), full, fillValue());
+            // Checkpoints the heap (HeapProbe) once encoded, before the put: the chunk, its bytes, the encoded bytes.
+            stored = V3Codecs.encode(metadata.codecs(), full, fillValue(), true);
         } catch (RuntimeException e) {
             throw new StorageException("cannot encode chunk " + where + ": " + e.getMessage(), e);
         }
@@ -281,6 +291,47 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
     public boolean chunkExists(long... chunkCoords) {
         grid().checkCoords(chunkCoords);
         return store().exists(metadata.chunkKey(chunkCoords));
+    }
+
+    /**
+     * Number of stored chunks (shards, when sharded) written and not left out as all fill value, by listing the store.
+     */
+    public long writtenChunkCount() {
+        long n = 0;
+        for (String key : store().list("")) {
+            if (isChunkKey(key)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** True for a key of this array's chunk key encoding (not {@code zarr.json} nor a node below the array). */
+    private boolean isChunkKey(String key) {
+        if (key.equals(ZarrV3Metadata.ZARR_JSON) || key.endsWith("/" + ZarrV3Metadata.ZARR_JSON)) {
+            return false;
+        }
+        int nd = metadata.shape().length;
+        String body = key;
+        if (!metadata.v2KeyEncoding()) {
+            if (nd == 0) {
+                return key.equals("c");
+            }
+            if (!key.startsWith("c" + metadata.separator())) {
+                return false;
+            }
+            body = key.substring(2);
+        }
+        String[] parts = body.split(java.util.regex.Pattern.quote(metadata.separator()), -1);
+        if (parts.length != Math.max(1, nd)) {
+            return false;
+        }
+        for (String p : parts) {
+            if (p.isEmpty() || !p.chars().allMatch(Character::isDigit)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Reads a box of elements; a sharded array reads only the inner chunks the box touches (ranged reads). */

@@ -475,6 +475,16 @@ public final class ZarrV3Metadata implements Serializable {
         return (Map<String, Object>) Json.parse(attributesJson);
     }
 
+    /** True for the {@code v2} chunk key encoding ({@code 1.0}), false for {@code default} ({@code c/1/0}). */
+    public boolean v2KeyEncoding() {
+        return v2KeyEncoding;
+    }
+
+    /** The chunk key separator, {@code "/"} or {@code "."}. */
+    public String separator() {
+        return separator;
+    }
+
     /** The dimension names, or null when the array has none. */
     public List<String> dimensionNames() {
         return dimensionNames == null ? null : new ArrayList<>(dimensionNames);
@@ -510,9 +520,21 @@ public final class ZarrV3Metadata implements Serializable {
         return sb.toString();
     }
 
+    /** Equal when the {@code zarr.json} documents are (attributes and dimension names included). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ZarrV3Metadata m && toJson().equals(m.toJson());
+    }
+
+    @Override
+    public int hashCode() {
+        return toJson().hashCode();
+    }
+
     @Override
     public String toString() {
         return "ZarrV3Metadata{shape=" + Arrays.toString(shape) + ", chunks=" + Arrays.toString(chunks) + ", dtype="
-                + dataTypeName(dtype) + ", codecs=" + V3Codec.toJsonList(codecs) + "}";
+                + dataTypeName(dtype) + ", fill_value=" + FillValues.toJson(fillValue, dtype) + ", codecs="
+                + V3Codec.toJsonList(codecs) + "}";
     }
 }

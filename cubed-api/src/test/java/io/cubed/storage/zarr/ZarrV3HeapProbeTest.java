@@ -1,0 +1,133 @@
+package io.cubed.storage.zarr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.memory.HeapProbe;
+import io.cubed.storage.StoreOptions;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Zarr v3 chunk reads and writes checkpoint the heap ({@link HeapProbe}) where they hold the most, as Zarr v2's do: the
+ * peaks are the buffers counted by hand, and equal those of the same v2 read or write.
+ */
+class ZarrV3HeapProbeTest {
+    private static final int MB = 1 << 20;
+    private static final int ROWS = 1024;
+    private static final int COLS = 1024;
+    private static final long CHUNK = (long) ROWS * COLS * 8; // one float64 chunk: 8 MB
+
+    @TempDir
+    Path tmp;
+
+    private static Chunk values() {
+        Chunk c = Chunk.allocate(DType.FLOAT64, ROWS, COLS);
+        double[] d = c.doubles();
+        for (int i = 0; i < d.length; i++) {
+            d[i] = i * 0.5;
+        }
+        return c;
+    }
+
+    private ZarrV3Array v3(String name, List<V3Codec> codecs) {
+        ZarrV3Metadata m = ZarrV3Metadata.create(
+                new long[] {ROWS, COLS}, new int[] {ROWS, COLS}, DType.FLOAT64, Scalar.zero(), codecs);
+        return ZarrV3Array.create(tmp.resolve(name).toString(), m, false, StoreOptions.empty());
+    }
+
+    private ZarrArray v2(String name, Compressor compressor) {
+        return ZarrArray.create(
+                tmp.resolve(name).toString(),
+                ZarrCreateOptions.builder(new long[] {ROWS, COLS}, new int[] {ROWS, COLS}, DType.FLOAT64)
+                        .compressor(compressor)
+                        .build());
+    }
+
+    /** The peak of writing a chunk made inside the measurement (so that the chunk counts), and its checkpoints. */
+    private static long[] measureWrite(io.cubed.storage.ChunkStore a) {
+        try (HeapProbe.Measurement m = HeapProbe.begin()) {
+            a.writeChunk(values(), 0, 0);
+            return new long[] {m.peakBytes(), m.checkpoints()};
+        }
+    }
+
+    private static long[] measureRead(io.cubed.storage.ChunkStore a) {
+        try (HeapProbe.Measurement m = HeapProbe.begin()) {
+            Chunk c = a.readChunk(0, 0);
+            assertThat(c.doubles()[ROWS * COLS - 1]).isEqualTo((ROWS * COLS - 1) * 0.5);
+            return new long[] {m.peakBytes(), m.checkpoints()};
+        }
+    }
+
+    @Test
+    void uncompressedWriteAndReadHoldTheChunkAndItsBytesAsInZarrV2() {
+        ZarrV3Array a = v3("plain3", List.of(new V3Codec.Bytes(false)));
+        ZarrArray b = v2("plain2", null);
+        long[] w3 = measureWrite(a);
+        long[] w2 = measureWrite(b);
+        // One checkpoint per write, holding the chunk and its bytes (uncompressed, the stored bytes are those bytes).
+        assertThat(w3[1]).isEqualTo(1);
+        assertThat(w3[0]).isBetween(2 * CHUNK - MB, 2 * CHUNK + MB);
+        assertThat(w3[0]).isBetween(w2[0] - MB, w2[0] + MB);
+        long[] r3 = measureRead(a);
+        long[] r2 = measureRead(b);
+        // One checkpoint per read, holding the stored bytes and the decoded chunk.
+        assertThat(r3[1]).isEqualTo(1);
+        assertThat(r3[0]).isBetween(2 * CHUNK - MB, 2 * CHUNK + MB);
+        assertThat(r3[0]).isBetween(r2[0] - MB, r2[0] + MB);
+    }
+
+    @Test
+    void compressedReadsCountTheDecompressedBytesToo() {
+        ZarrV3Array a = v3("zstd3", List.of(new V3Codec.Bytes(false), new V3Codec.Zstd(1, false)));
+        ZarrArray b = v2("zstd2", new Compressor.Zstd(1, false));
+        measureWrite(a);
+        measureWrite(b);
+        long[] r3 = measureRead(a);
+        long[] r2 = measureRead(b);
+        // The stored bytes (small: the values compress well), the decompressed bytes and the chunk: at least two
+        // chunks' worth, which a checkpoint after the decompressed bytes are dropped would not see.
+        assertThat(r3[1]).isEqualTo(1);
+        assertThat(r3[0]).isBetween(2 * CHUNK - MB, 3 * CHUNK);
+        assertThat(r3[0]).isBetween(r2[0] - MB, r2[0] + MB);
+    }
+
+    @Test
+    void shardedInnerChunkReadsHoldOneInnerChunkNotTheShard() {
+        int innerRows = ROWS / 4; // inner chunks of 256 x 1024 float64: 2 MB
+        long inner = CHUNK / 4;
+        ZarrV3Array a = v3("sharded", ZarrV3Metadata.sharding(new int[] {innerRows, COLS}, List.of()));
+        long[] w = measureWrite(a);
+        // The whole shard is encoded: the chunk and the shard's bytes, at one checkpoint (none per inner chunk).
+        assertThat(w[1]).isEqualTo(1);
+        assertThat(w[0]).isGreaterThanOrEqualTo(2 * CHUNK - MB);
+        try (HeapProbe.Measurement m = HeapProbe.begin()) {
+            Chunk c = a.readInnerChunk(3, 0);
+            assertThat(c.shape()).containsExactly(innerRows, COLS);
+            assertThat(c.doubles()[0]).isEqualTo(3 * innerRows * COLS * 0.5);
+            assertThat(m.checkpoints()).isEqualTo(1);
+            // The inner chunk's bytes and the decoded inner chunk: 2 x 2 MB, far from the 8 MB shard.
+            assertThat(m.peakBytes()).isBetween(2 * inner - MB, 2 * inner + MB);
+        }
+        try (HeapProbe.Measurement m = HeapProbe.begin()) {
+            Chunk c = a.readRegion(new long[] {ROWS / 2, 0}, new int[] {ROWS / 2, COLS});
+            assertThat(c.doubles()[0]).isEqualTo(ROWS / 2 * COLS * 0.5);
+            // One checkpoint per inner chunk read; each holds the region (4 MB) and one inner chunk twice (4 MB), the
+            // second perhaps also the first inner chunk (2 MB) still in a local variable.
+            assertThat(m.checkpoints()).isEqualTo(2);
+            assertThat(m.peakBytes()).isBetween(4 * inner - MB, 5 * inner + MB);
+        }
+        long[] r = measureRead(a);
+        // A whole-shard read: the stored shard and the decoded shard at one checkpoint.
+        assertThat(r[1]).isEqualTo(1);
+        assertThat(r[0]).isBetween(2 * CHUNK - MB, 2 * CHUNK + 2 * MB);
+        assertThat(Arrays.equals(a.innerGrid().chunkShape(), new int[] {innerRows, COLS}))
+                .isTrue();
+    }
+}
