@@ -87,7 +87,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
             throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
         }
         // A Zarr v3 node there too: readers would take its zarr.json over the new .zarray.
-        byte[] v3 = store.get(ZarrV3Metadata.ZARR_JSON);
+        byte[] v3 = store.exists(ZarrV3Metadata.ZARR_JSON) ? store.get(ZarrV3Metadata.ZARR_JSON) : null;
         if (v3 != null && "group".equals(ZarrV3Metadata.parseObject(v3, url).get("node_type"))) {
             throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
         }
