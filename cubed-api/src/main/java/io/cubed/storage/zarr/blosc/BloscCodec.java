@@ -45,7 +45,10 @@ public final class BloscCodec implements Codec {
         return e.length() == e.buffer().length ? e.buffer() : Arrays.copyOf(e.buffer(), e.length());
     }
 
-    /** The frame in the encoder's buffer (the input's size plus the header), without the copy that trims it. */
+    /**
+     * The frame in the encoder's buffer (the input's size plus the header) when it fills at least half of it, without
+     * the copy that would trim it; a smaller frame comes trimmed.
+     */
     @Override
     public Encoded encodeUntrimmed(byte[] raw) {
         Objects.requireNonNull(raw, "raw");

@@ -6,8 +6,8 @@ import io.cubed.storage.zarr.codec.Codec;
 /**
  * Writes Blosc-1 frames the way c-blosc 1.x does: same block size choice, split decision, header flags, stream layout
  * and fall-backs to stored streams or a stored (memcpyed) frame when data does not compress. Sizes are in bytes. The
- * frame is returned in the buffer it was written to, {@code HEADER_BYTES} longer than the input: its length says where
- * it ends.
+ * frame is returned in the buffer it was written to ({@code HEADER_BYTES} longer than the input; its length says where
+ * it ends) when it fills at least half of it, and trimmed to its size otherwise.
  */
 final class BloscEncoder {
     static final int VERSION_FORMAT = 2;
@@ -76,7 +76,12 @@ final class BloscEncoder {
         LittleEndian.putInt(dest, 4, nbytes);
         LittleEndian.putInt(dest, 8, blocksize);
         LittleEndian.putInt(dest, 12, ntbytes);
-        return new Codec.Encoded(dest, ntbytes);
+        // A frame of at least half the buffer stays where it is: trimming it would copy nearly a chunk and, for a
+        // moment, hold the buffer and the copy together. A smaller frame is trimmed: the copy is cheap, and the chunk-
+        // sized buffer becomes garbage at once instead of being held until the frame is written.
+        return 2L * ntbytes >= dest.length
+                ? new Codec.Encoded(dest, ntbytes)
+                : new Codec.Encoded(java.util.Arrays.copyOf(dest, ntbytes), ntbytes);
     }
 
     /**

@@ -21,7 +21,8 @@ public interface Codec {
     /**
      * {@link #encode}, possibly in a buffer longer than the result, to be written with {@link
      * io.cubed.storage.Store#put(String, byte[], int)}: saves the copy that trims a compressor's worst-case buffer to
-     * the compressed size (a chunk's worth of bytes per write). The default returns {@link #encode}'s exact bytes.
+     * the compressed size (nearly a chunk's worth of bytes per write when the data compresses badly). The default
+     * returns {@link #encode}'s exact bytes.
      */
     default Encoded encodeUntrimmed(byte[] raw) {
         byte[] e = encode(raw);

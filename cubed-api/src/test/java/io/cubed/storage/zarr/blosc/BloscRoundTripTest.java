@@ -53,7 +53,9 @@ class BloscRoundTripTest {
                 assertThat(encoded.length).as("frame size").isLessThanOrEqualTo(raw.length + 16);
                 // The untrimmed frame is the same frame, at the start of the encoder's buffer.
                 io.cubed.storage.zarr.codec.Codec.Encoded untrimmed = codec.encodeUntrimmed(raw);
-                assertThat(untrimmed.buffer()).hasSize(raw.length + 16);
+                // Kept in the encoder's buffer when the frame fills at least half of it, trimmed otherwise.
+                assertThat(untrimmed.buffer())
+                        .hasSize(2 * encoded.length >= raw.length + 16 ? raw.length + 16 : encoded.length);
                 assertThat(java.util.Arrays.copyOf(untrimmed.buffer(), untrimmed.length()))
                         .isEqualTo(encoded);
                 assertThat(codec.decode(encoded, raw.length))
