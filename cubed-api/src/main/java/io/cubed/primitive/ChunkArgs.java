@@ -97,11 +97,9 @@ public final class ChunkArgs {
      */
     public void readInto(int input, int k, Chunk[] targets, long[][] targetOffsets) {
         if (inputs[input] instanceof ComputedChunkStore) {
-            Chunk c = read(input, k);
-            long[] offset = inputs[input].grid().chunkOffset(keys[input][k]);
-            for (int j = 0; j < targets.length; j++) {
-                ChunkStores.copyOverlap(c, offset, targets[j], targetOffsets[j]);
-            }
+            // Computed in the task: read() counts what computing it read.
+            ChunkStores.copyOverlaps(
+                    read(input, k), inputs[input].grid().chunkOffset(keys[input][k]), targets, targetOffsets);
             return;
         }
         inputs[input].readChunkInto(keys[input][k], targets, targetOffsets);

@@ -34,11 +34,7 @@ public interface ChunkStore extends Serializable {
      * never written gives the fill value.
      */
     default void readChunkInto(long[] chunkCoords, Chunk[] targets, long[][] targetOffsets) {
-        Chunk chunk = readChunk(chunkCoords);
-        long[] offset = grid().chunkOffset(chunkCoords);
-        for (int k = 0; k < targets.length; k++) {
-            ChunkStores.copyOverlap(chunk, offset, targets[k], targetOffsets[k]);
-        }
+        ChunkStores.copyOverlaps(readChunk(chunkCoords), grid().chunkOffset(chunkCoords), targets, targetOffsets);
     }
 
     /**

@@ -28,20 +28,31 @@ public final class ChunkStores {
             }
         }
         Chunk out = Chunk.allocate(store.dtype(), shape);
-        if (out.size() == 0) {
-            return out;
-        }
+        readBoxInto(store, offset, shape, new Chunk[] {out}, new long[][] {offset.clone()});
+        return out;
+    }
+
+    /**
+     * Reads every chunk of {@code store} that overlaps the box of {@code shape} elements at element {@code offset},
+     * one at a time, with {@link ChunkStore#readChunkInto} into {@code targets} (each chunk goes straight into them
+     * where the store can: no decoded chunk in between). The targets receive the chunks' overlap with themselves:
+     * pass targets inside the box, or boxes made of whole chunks.
+     */
+    public static void readBoxInto(
+            ChunkStore store, long[] offset, int[] shape, Chunk[] targets, long[][] targetOffsets) {
+        ChunkGrid grid = store.grid();
+        int nd = grid.ndim();
         long[] first = new long[nd];
         long[] last = new long[nd];
         for (int i = 0; i < nd; i++) {
+            if (shape[i] == 0) {
+                return;
+            }
             first[i] = offset[i] / grid.chunkShape(i);
             last[i] = (offset[i] + shape[i] - 1) / grid.chunkShape(i);
         }
         long[] coords = first.clone();
-        Chunk[] targets = {out};
-        long[][] targetOffsets = {offset.clone()};
         while (true) {
-            // Each chunk goes straight into the region where the store can (no decoded chunk in between).
             store.readChunkInto(coords.clone(), targets, targetOffsets);
             int axis = nd - 1;
             while (axis >= 0) {
@@ -52,8 +63,15 @@ public final class ChunkStores {
                 axis--;
             }
             if (axis < 0) {
-                return out;
+                return;
             }
+        }
+    }
+
+    /** Copies {@code src} (at element {@code srcOffset}) into each of {@code targets} it overlaps. */
+    public static void copyOverlaps(Chunk src, long[] srcOffset, Chunk[] targets, long[][] targetOffsets) {
+        for (int k = 0; k < targets.length; k++) {
+            copyOverlap(src, srcOffset, targets[k], targetOffsets[k]);
         }
     }
 

@@ -75,36 +75,8 @@ public final class RegroupedChunkStore implements ChunkStore {
     @Override
     public void readChunkInto(long[] chunkCoords, Chunk[] targets, long[][] targetOffsets) {
         grid.checkCoords(chunkCoords);
-        ChunkGrid stored = source.grid();
-        int nd = grid.ndim();
-        long[] offset = grid.chunkOffset(chunkCoords);
-        int[] shape = grid.chunkShapeAt(chunkCoords);
-        for (int n : shape) {
-            if (n == 0) {
-                return;
-            }
-        }
-        long[] first = new long[nd];
-        long[] last = new long[nd];
-        for (int i = 0; i < nd; i++) {
-            first[i] = offset[i] / stored.chunkShape(i);
-            last[i] = (offset[i] + shape[i] - 1) / stored.chunkShape(i);
-        }
-        long[] coords = first.clone();
-        while (true) {
-            source.readChunkInto(coords.clone(), targets, targetOffsets);
-            int axis = nd - 1;
-            while (axis >= 0) {
-                if (++coords[axis] <= last[axis]) {
-                    break;
-                }
-                coords[axis] = first[axis];
-                axis--;
-            }
-            if (axis < 0) {
-                return;
-            }
-        }
+        ChunkStores.readBoxInto(
+                source, grid.chunkOffset(chunkCoords), grid.chunkShapeAt(chunkCoords), targets, targetOffsets);
     }
 
     @Override

@@ -246,10 +246,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         long[] offset = grid.chunkOffset(chunkCoords);
         byte[] stored = store().get(key);
         if (stored == null) {
-            Chunk fill = Chunk.full(dtype(), fillValue(), shape);
-            for (int k = 0; k < targets.length; k++) {
-                ChunkStores.copyOverlap(fill, offset, targets[k], targetOffsets[k]);
-            }
+            ChunkStores.copyOverlaps(Chunk.full(dtype(), fillValue(), shape), offset, targets, targetOffsets);
             return;
         }
         byte[] raw = decodeBytes(stored, key);
