@@ -1,6 +1,7 @@
 package io.cubed.array;
 
 import io.cubed.chunk.Chunk;
+import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.PlanException;
 import io.cubed.plan.ArrayNode;
 import io.cubed.plan.Computation;
@@ -11,6 +12,7 @@ import io.cubed.primitive.IndexKeyFunction;
 import io.cubed.runtime.Callback;
 import io.cubed.runtime.ProgressBar;
 import io.cubed.runtime.ProgressLog;
+import io.cubed.storage.fs.StoreLocation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,6 +43,7 @@ public final class Execution {
     /** As {@link #compute(List, List)}, with per-computation options. */
     public static List<Chunk> compute(List<CubedArray> arrays, ComputeOptions options, List<Callback> callbacks) {
         Spec spec = commonSpec(arrays);
+        requireSeparate(arrays, List.of(), spec);
         List<ArrayNode> nodes = new ArrayList<>();
         for (CubedArray a : arrays) {
             nodes.add(a.node());
@@ -75,6 +78,7 @@ public final class Execution {
                     "store needs one URL per array: " + arrays.size() + " arrays, " + urls.size() + " URLs");
         }
         Spec spec = commonSpec(arrays);
+        requireSeparate(arrays, urls, spec);
         List<ArrayNode> nodes = new ArrayList<>();
         Map<ArrayNode, String> targets = new HashMap<>();
         for (int i = 0; i < arrays.size(); i++) {
@@ -95,6 +99,55 @@ public final class Execution {
             ok = true;
         } finally {
             c.cleanup(ok);
+        }
+    }
+
+    /**
+     * Refuses, before anything is created or deleted, a target URL that is, lies inside or contains a stored array the
+     * computation reads or another target, and a work directory inside an array it reads: writing there would
+     * overwrite or corrupt that array, whatever the spelling of the URLs (relative, absolute, links, {@code file:}).
+     */
+    private static void requireSeparate(List<CubedArray> arrays, List<String> urls, Spec spec) {
+        Map<String, String> sources = new java.util.LinkedHashMap<>();
+        java.util.Set<ArrayNode> seen = new java.util.HashSet<>();
+        java.util.ArrayDeque<ArrayNode> todo = new java.util.ArrayDeque<>();
+        for (CubedArray a : arrays) {
+            todo.add(a.node());
+        }
+        while (!todo.isEmpty()) {
+            ArrayNode n = todo.pop();
+            if (!seen.add(n)) {
+                continue;
+            }
+            if (n.source() != null) {
+                n.source().storedAt().ifPresent(u -> sources.putIfAbsent(u, n.name()));
+            } else if (n.op() != null) {
+                todo.addAll(n.op().inputs());
+            }
+        }
+        for (int i = 0; i < urls.size(); i++) {
+            String what = "writing " + arrays.get(i).name() + " to " + urls.get(i);
+            for (String source : sources.keySet()) {
+                StoreLocation.requireApart(what, source, urls.get(i));
+            }
+            for (int j = 0; j < i; j++) {
+                StoreLocation a = StoreLocation.of(urls.get(j));
+                StoreLocation b = StoreLocation.of(urls.get(i));
+                if (a.overlaps(b)) {
+                    throw new InvalidArgumentException(what + ": it overlaps " + urls.get(j) + ", where "
+                            + arrays.get(j).name() + " is written in the same computation; give each array a"
+                            + " location of its own");
+                }
+            }
+        }
+        StoreLocation work = StoreLocation.of(spec.workDir());
+        for (String source : sources.keySet()) {
+            if (work.relationTo(StoreLocation.of(source)) != StoreLocation.Relation.APART
+                    && work.relationTo(StoreLocation.of(source)) != StoreLocation.Relation.CONTAINS) {
+                throw new InvalidArgumentException("the work directory " + spec.workDir() + " is or lies inside "
+                        + source + ", which this computation reads; intermediate arrays would be written into it:"
+                        + " choose a work directory outside it");
+            }
         }
     }
 

@@ -16,6 +16,14 @@ public interface ChunkStore extends Serializable {
     /** Where the array lives, for messages and for reopening it inside a task. */
     String url();
 
+    /**
+     * The URL of the stored array this store reads and writes, or empty for arrays that are computed or generated
+     * (nothing to overwrite): used to refuse writing an array over, into or around one a computation reads.
+     */
+    default java.util.Optional<String> storedAt() {
+        return java.util.Optional.empty();
+    }
+
     DType dtype();
 
     ChunkGrid grid();

@@ -51,6 +51,11 @@ public final class RegroupedChunkStore implements ChunkStore {
     }
 
     @Override
+    public java.util.Optional<String> storedAt() {
+        return source.storedAt();
+    }
+
+    @Override
     public DType dtype() {
         return source.dtype();
     }

@@ -11,6 +11,7 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.StoreOptions;
+import io.cubed.storage.fs.StoreLocation;
 import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrArray;
@@ -95,6 +96,8 @@ final class CopyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // Before anything is opened, deleted or written: --overwrite of the source would delete it.
+        StoreLocation.requireApart("copy", src, dst);
         try (Execution run = execution.start("copy", store)) {
             return copy(run);
         }

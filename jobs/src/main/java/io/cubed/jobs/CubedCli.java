@@ -1,6 +1,7 @@
 package io.cubed.jobs;
 
 import io.cubed.error.CubedException;
+import io.cubed.error.InvalidArgumentException;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.TreeMap;
@@ -47,17 +48,24 @@ public final class CubedCli implements Runnable {
         CommandLine cl = new CommandLine(new CubedCli());
         cl.setOut(out);
         cl.setErr(err);
-        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof CubedException) {
-                commandLine.getErr().println("cubed: " + e.getMessage());
-                return 1;
-            }
-            throw e;
-        });
+        cl.setExecutionExceptionHandler(CubedCli::handle);
         int code = cl.execute(args);
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * Prints a Cubed error as one line and gives its exit code: 2 for input refused before anything was read, deleted
+     * or written ({@link InvalidArgumentException}, as picocli's usage errors), 1 for a failure while running; other
+     * exceptions (bugs) propagate with their stack trace.
+     */
+    static int handle(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) throws Exception {
+        if (e instanceof CubedException) {
+            commandLine.getErr().println("cubed: " + e.getMessage());
+            return e instanceof InvalidArgumentException ? 2 : 1;
+        }
+        throw e;
     }
 
     /**

@@ -3,11 +3,15 @@ package io.cubed.jobs;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.error.CubedException;
+import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -41,6 +45,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        claimDirectory(dir);
         try (Execution run = execution.start("demo", new CubedCli.StoreArgs())) {
             return demo(run);
         }
@@ -108,6 +113,79 @@ final class DemoCommand implements Callable<Integer> {
                 output,
                 Sizes.rate(bytes, t3 - t2));
         return 0;
+    }
+
+    /** The file that marks a directory as the demo's own, whose input.zarr and output.zarr it may replace. */
+    static final String MARKER = ".cubed-demo";
+
+    /**
+     * Makes {@code dir} the demo's working directory, or refuses it before anything is written: the demo replaces
+     * {@code input.zarr} and {@code output.zarr} there, so the directory must be new, empty or a previous demo's (it
+     * holds {@value #MARKER}), and must not be or lie inside a Zarr array or group.
+     */
+    static void claimDirectory(Path dir) {
+        Path absolute = dir.toAbsolutePath().normalize();
+        for (Path p = absolute; p != null; p = p.getParent()) {
+            for (String meta : new String[] {".zarray", ".zgroup", "zarr.json"}) {
+                if (Files.isRegularFile(p.resolve(meta))) {
+                    throw new InvalidArgumentException("demo: --dir " + dir
+                            + (p.equals(absolute) ? " is" : " lies inside")
+                            + " the Zarr " + (meta.equals(".zarray") ? "array" : "node") + " " + p + " (it holds "
+                            + meta + "); the demo would write its arrays into it: choose a directory outside any Zarr"
+                            + " array or group");
+                }
+            }
+        }
+        try {
+            if (Files.isDirectory(absolute)) {
+                boolean ours = Files.exists(absolute.resolve(MARKER)) || earlierDemo(absolute);
+                boolean empty;
+                try (java.util.stream.Stream<Path> entries = Files.list(absolute)) {
+                    empty = entries.findAny().isEmpty();
+                }
+                if (!ours && !empty) {
+                    throw new InvalidArgumentException("demo: --dir " + dir + " is not empty and was not made by cubed"
+                            + " demo (no " + MARKER + " file); the demo replaces input.zarr and output.zarr in its"
+                            + " directory: choose a new or empty --dir");
+                }
+            } else if (Files.exists(absolute)) {
+                throw new InvalidArgumentException("demo: --dir " + dir + " is a file, not a directory");
+            }
+            Files.createDirectories(absolute);
+            Files.write(absolute.resolve(MARKER), "written by cubed demo\n".getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new InvalidArgumentException("demo: cannot use --dir " + dir + ": " + e, e);
+        }
+    }
+
+    /**
+     * True when {@code dir} holds just the two arrays of a demo run before the marker existed: {@code input.zarr} and
+     * {@code output.zarr}, float64 with 1024 columns.
+     */
+    private static boolean earlierDemo(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+            if (!entries.map(p -> p.getFileName().toString())
+                    .allMatch(n -> n.equals("input.zarr") || n.equals("output.zarr"))) {
+                return false;
+            }
+        }
+        for (String name : new String[] {"input.zarr", "output.zarr"}) {
+            Path p = dir.resolve(name);
+            if (!Files.isRegularFile(p.resolve(".zarray"))) {
+                return false;
+            }
+            try {
+                ZarrArray a = ZarrArray.open(p.toString());
+                if (a.dtype() != DType.FLOAT64
+                        || a.grid().ndim() != 2
+                        || a.grid().shape()[1] != 1024) {
+                    return false;
+                }
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String codecName(ZarrArray a) {

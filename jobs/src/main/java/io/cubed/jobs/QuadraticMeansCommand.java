@@ -12,6 +12,7 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.Callback;
 import io.cubed.runtime.HistoryCallback;
+import io.cubed.storage.fs.StoreLocation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,6 +90,11 @@ final class QuadraticMeansCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        for (String input : new String[] {u, v}) {
+            if (input != null) {
+                StoreLocation.requireApart("quadratic-means", input, output);
+            }
+        }
         try (Execution run = execution.start("quadratic-means", store)) {
             return run(run.spec());
         }

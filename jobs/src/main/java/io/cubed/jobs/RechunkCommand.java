@@ -7,6 +7,7 @@ import io.cubed.array.Manipulation;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.HistoryCallback;
+import io.cubed.storage.fs.StoreLocation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,6 +86,7 @@ public class RechunkCommand implements Callable<Integer> {
     /** Runs the rechunk (or prints the plan with {@code --dry-run}); 0 on success. */
     @Override
     public Integer call() {
+        StoreLocation.requireApart("rechunk", src, dst);
         try (Execution run = execution.start("rechunk", store)) {
             return rechunk(run);
         }

@@ -1,6 +1,5 @@
 package io.cubed.jobs;
 
-import io.cubed.error.CubedException;
 import io.cubed.error.InvalidArgumentException;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,13 +36,7 @@ final class ResumeCommand implements Callable<Integer> {
         CommandLine cl = new CommandLine(job);
         cl.setOut(cli.commandLine().getOut());
         cl.setErr(cli.commandLine().getErr());
-        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof CubedException) {
-                commandLine.getErr().println("cubed: " + e.getMessage());
-                return 1;
-            }
-            throw e;
-        });
+        cl.setExecutionExceptionHandler(CubedCli::handle);
         List<String> args = saved.arguments().subList(1, saved.arguments().size());
         return cl.execute(args.toArray(String[]::new));
     }

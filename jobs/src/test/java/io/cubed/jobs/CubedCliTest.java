@@ -77,7 +77,7 @@ class CubedCliTest {
                 .isTrue();
         // Another codec would write another array: refused, naming the URL and both metadata.
         CliRun other = run("copy", src, dst, "--codec", "zlib:1", "--resume");
-        assertThat(other.code()).isEqualTo(1);
+        assertThat(other.code()).isEqualTo(2);
         assertThat(other.err())
                 .startsWith("cubed: cannot resume the copy to " + dst + ": the array there is ")
                 .contains("Zstd[level=3")
@@ -93,7 +93,7 @@ class CubedCliTest {
                 .contains("nothing.zarr")
                 .doesNotContain("\tat ");
         CliRun bad = run("copy", "a", "b", "--codec", "snappy");
-        assertThat(bad.code()).isEqualTo(1);
+        assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err()).contains("unknown compressor 'snappy'");
         CliRun usage = run("info");
         assertThat(usage.code()).isEqualTo(2);
@@ -264,9 +264,9 @@ class CubedCliTest {
         refused(run("resume", tmp.resolve("none.json").toString()), "cannot read the plan file");
     }
 
-    /** The run failed (exit 1) with a message containing {@code messagePart}. */
+    /** The input was refused before anything was written (exit 2) with a message containing {@code messagePart}. */
     private static void refused(CliRun r, String messagePart) {
-        assertThat(r.code()).as(r.out()).isEqualTo(1);
+        assertThat(r.code()).as(r.out()).isEqualTo(2);
         assertThat(r.err()).contains(messagePart);
     }
 }

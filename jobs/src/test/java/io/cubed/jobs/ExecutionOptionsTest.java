@@ -149,11 +149,11 @@ class ExecutionOptionsTest {
     void badExecutorAndBadSettingsNameTheirSource() {
         String src = source();
         CliRun r = run("copy", src, tmp.resolve("x.zarr").toString(), "--executor", "yarn");
-        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("setting executor from option --executor: 'yarn' must be local or spark");
         assertThat(Files.exists(tmp.resolve("x.zarr"))).isFalse();
         CliRun m = run("rechunk", src, tmp.resolve("y.zarr").toString(), "--chunks", "1,1", "--allowed-mem", "lots");
-        assertThat(m.code()).isEqualTo(1);
+        assertThat(m.code()).isEqualTo(2);
         assertThat(m.err()).contains("setting allowedMem from option --allowed-mem: 'lots' is not a memory size");
     }
 }

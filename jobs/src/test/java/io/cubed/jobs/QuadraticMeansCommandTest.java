@@ -178,12 +178,12 @@ class QuadraticMeansCommandTest {
         String vUrl = write("v.zarr", new double[][] {{1, 2, 3}, {3, 4, 5}}, new int[] {1, 3});
         String out = tmp.resolve("never.zarr").toString();
         CliRun r = run("quadratic-means", out, "--u", uUrl, "--v", vUrl);
-        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.code()).isEqualTo(2);
         assertThat(r.err())
                 .contains("quadratic-means: --u " + uUrl + " has shape [2, 2] but --v " + vUrl + " has shape [2, 3]");
         assertThat(Files.exists(Path.of(out))).isFalse();
         CliRun half = run("quadratic-means", out, "--u", uUrl);
-        assertThat(half.code()).isEqualTo(1);
+        assertThat(half.code()).isEqualTo(2);
         assertThat(half.err()).contains("give both --u and --v or neither (got --u " + uUrl + ")");
         assertThat(Files.exists(Path.of(out))).isFalse();
     }

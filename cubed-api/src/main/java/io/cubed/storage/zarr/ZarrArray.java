@@ -135,6 +135,11 @@ public final class ZarrArray implements ChunkStore, Serializable {
         return url;
     }
 
+    @Override
+    public java.util.Optional<String> storedAt() {
+        return java.util.Optional.of(url);
+    }
+
     public ZarrV2Metadata metadata() {
         return metadata;
     }

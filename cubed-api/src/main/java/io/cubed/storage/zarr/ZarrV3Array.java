@@ -94,6 +94,11 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         return url;
     }
 
+    @Override
+    public java.util.Optional<String> storedAt() {
+        return java.util.Optional.of(url);
+    }
+
     public ZarrV3Metadata metadata() {
         return metadata;
     }

@@ -1,17 +1,21 @@
 package io.cubed.storage.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cubed.Cubed;
 import io.cubed.array.Blockwise;
+import io.cubed.array.ComputeOptions;
 import io.cubed.array.CubedArray;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
 import io.cubed.memory.BufferCopies;
 import io.cubed.plan.Computation;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.LocalExecutor;
+import io.cubed.storage.Store;
 import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
@@ -111,5 +115,36 @@ class S3ComputeIT {
         assertThat(Stores.open(s3.url("work"), s3.options()).list(""))
                 .as("intermediates deleted")
                 .isEmpty();
+    }
+
+    @Test
+    void aTargetThatIsTheSourceKeyInAnotherSpellingIsRefusedBeforeAnythingIsWritten() {
+        String in = s3.url("safety/x.zarr");
+        ZarrArray src = ZarrArray.create(
+                in,
+                ZarrCreateOptions.builder(new long[] {8}, new int[] {4}, DType.FLOAT64)
+                        .build(),
+                s3.options());
+        src.writeChunk(Chunk.full(DType.FLOAT64, Scalar.ofDouble(7), 4), 0);
+        src.writeChunk(Chunk.full(DType.FLOAT64, Scalar.ofDouble(9), 4), 1);
+        Store bucket = Stores.open(s3.url("safety"), s3.options());
+        List<String> keys = bucket.list("");
+        Spec spec = Spec.builder()
+                .workDir(s3.url("work"))
+                .storeOptions(s3.options())
+                .executor(new LocalExecutor(1, 1, 0))
+                .build();
+        CubedArray y = io.cubed.array.Elementwise.add(Cubed.fromZarr(in, spec), Scalar.ofDouble(1));
+        String s3Scheme = in.replaceFirst("^s3a:", "s3:");
+        for (String url : List.of(in, in + "/", s3Scheme, in.replace("/safety/", "//safety/./"), in + "/inner.zarr")) {
+            assertThatThrownBy(() -> y.toZarr(
+                            url, ComputeOptions.builder().resume("again").build()))
+                    .as(url)
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining(in);
+        }
+        assertThat(bucket.list("")).containsExactlyInAnyOrderElementsOf(keys);
+        Chunk back = ZarrArray.open(in, s3.options()).readRegion(new long[] {0}, new int[] {8});
+        assertThat(back.doubles()).containsExactly(7, 7, 7, 7, 9, 9, 9, 9);
     }
 }

@@ -102,7 +102,7 @@ class JarManifestIT {
 
         String noSpark = tmp.resolve("c.zarr").toString();
         Run spark = javaJar("copy", src, noSpark, "--executor", "spark");
-        assertThat(spark.code()).as(spark.output()).isEqualTo(1);
+        assertThat(spark.code()).as(spark.output()).isEqualTo(2);
         assertThat(spark.output())
                 .contains("cubed: copy: executor 'spark' (from option --executor) needs Spark, which is not on the"
                         + " classpath")

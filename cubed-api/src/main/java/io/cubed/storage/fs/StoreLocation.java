@@ -1,0 +1,238 @@
+package io.cubed.storage.fs;
+
+import io.cubed.error.InvalidArgumentException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Where a store URL points, in one spelling, so that two URLs can be compared: the same place, one inside the other,
+ * or apart. A local path or {@code file:} URI becomes an absolute path with symbolic links resolved (as far as the path
+ * exists) and {@code .}, {@code ..}, repeated and trailing slashes removed; an object-store or Hadoop URL keeps its
+ * scheme (lower case, with {@code s3}/{@code s3a}/{@code s3n}, {@code abfs}/{@code abfss} and {@code wasb}/{@code
+ * wasbs} taken as one), its authority (bucket, container or name node) and its normalised path.
+ *
+ * <p>Comparisons lean towards "the same": a Hadoop URL without an authority ({@code hdfs:///data}) may name the default
+ * file system of any authority, so it overlaps every URL of its scheme with the same path. A false "overlap" costs the
+ * user a clearer path; a false "apart" could cost them their data.
+ */
+public final class StoreLocation {
+    /** How a location lies relative to another one. */
+    public enum Relation {
+        /** The same place. */
+        SAME,
+        /** Strictly inside the other location. */
+        INSIDE,
+        /** Strictly contains the other location. */
+        CONTAINS,
+        /** Neither contains the other. */
+        APART
+    }
+
+    private final String url;
+    private final String scheme;
+    private final String shownScheme;
+    private final String authority;
+    private final List<String> segments;
+    private final int hash;
+
+    private StoreLocation(String url, String scheme, String authority, List<String> segments) {
+        this.url = url;
+        this.shownScheme = scheme.toLowerCase(Locale.ROOT);
+        this.scheme = family(shownScheme);
+        this.authority = authority;
+        this.segments = List.copyOf(segments);
+        this.hash = Objects.hash(scheme, authority, this.segments);
+    }
+
+    /** The location of {@code url}, a local path or a URI with a scheme; nothing is created or read but links. */
+    public static StoreLocation of(String url) {
+        Objects.requireNonNull(url, "url");
+        String scheme = Stores.schemeOf(url);
+        if (scheme == null || scheme.equals("file")) {
+            Path path;
+            try {
+                path = scheme == null ? Path.of(url) : Path.of(URI.create(url));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidArgumentException(
+                        "'" + url + "' is not a local path or file: URI: " + e.getMessage(), e);
+            }
+            return local(url, path);
+        }
+        if (scheme.equals("memory")) {
+            String rest = url.substring(url.indexOf(':') + 1);
+            while (rest.startsWith("/")) {
+                rest = rest.substring(1);
+            }
+            List<String> parts = normalise(rest);
+            String name = parts.isEmpty() ? "" : parts.get(0);
+            return new StoreLocation(url, "memory", name, parts.isEmpty() ? parts : parts.subList(1, parts.size()));
+        }
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new InvalidArgumentException("'" + url + "' is not a valid URI: " + e.getMessage(), e);
+        }
+        String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
+        String path = uri.getPath() == null ? "" : uri.getPath();
+        return new StoreLocation(url, scheme, authority, normalise(path));
+    }
+
+    /** The absolute path of {@code path} with links resolved in its longest existing ancestor. */
+    private static StoreLocation local(String url, Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        Path existing = absolute;
+        List<String> rest = new ArrayList<>();
+        while (existing != null && !Files.exists(existing)) {
+            Path name = existing.getFileName();
+            if (name != null) {
+                rest.add(0, name.toString());
+            }
+            existing = existing.getParent();
+        }
+        Path real = absolute;
+        if (existing != null) {
+            try {
+                real = existing.toRealPath();
+                for (String r : rest) {
+                    real = real.resolve(r);
+                }
+            } catch (IOException e) {
+                // Unreadable ancestor: compare the path as written, made absolute.
+                real = absolute;
+            }
+        }
+        List<String> parts = new ArrayList<>();
+        for (Path p : real) {
+            parts.add(p.toString());
+        }
+        Path root = real.getRoot();
+        return new StoreLocation(url, "file", root == null ? "" : root.toString(), parts);
+    }
+
+    /** One name for the schemes that reach the same stores. */
+    private static String family(String scheme) {
+        return switch (scheme) {
+            case "s3", "s3a", "s3n" -> "s3";
+            case "abfs", "abfss" -> "abfs";
+            case "wasb", "wasbs" -> "wasb";
+            default -> scheme;
+        };
+    }
+
+    /** The segments of {@code path} without empty ones or {@code .}, with {@code ..} applied. */
+    private static List<String> normalise(String path) {
+        List<String> parts = new ArrayList<>();
+        for (String s : path.split("/+")) {
+            if (s.isEmpty() || s.equals(".")) {
+                continue;
+            }
+            if (s.equals("..")) {
+                if (!parts.isEmpty()) {
+                    parts.remove(parts.size() - 1);
+                }
+                continue;
+            }
+            parts.add(s);
+        }
+        return parts;
+    }
+
+    /** The URL this location was made from, as given. */
+    public String url() {
+        return url;
+    }
+
+    /** How this location lies relative to {@code other}. */
+    public Relation relationTo(StoreLocation other) {
+        if (!scheme.equals(other.scheme) || !sameAuthority(other)) {
+            return Relation.APART;
+        }
+        int n = Math.min(segments.size(), other.segments.size());
+        if (!segments.subList(0, n).equals(other.segments.subList(0, n))) {
+            return Relation.APART;
+        }
+        if (segments.size() == other.segments.size()) {
+            return Relation.SAME;
+        }
+        return segments.size() > other.segments.size() ? Relation.INSIDE : Relation.CONTAINS;
+    }
+
+    /** True unless the two locations are {@link Relation#APART}. */
+    public boolean overlaps(StoreLocation other) {
+        return relationTo(other) != Relation.APART;
+    }
+
+    private boolean sameAuthority(StoreLocation other) {
+        if (scheme.equals("file") || scheme.equals("memory")) {
+            return authority.equals(other.authority);
+        }
+        // Host names and buckets are case-insensitive; an absent authority may be the default file system.
+        return authority.isEmpty() || other.authority.isEmpty() || authority.equalsIgnoreCase(other.authority);
+    }
+
+    /**
+     * Refuses to write {@code destination} when it is {@code source}, lies inside it or contains it: {@code what}
+     * names the operation, e.g. {@code "copy"}. The message names both locations as given and, when they differ, as
+     * resolved.
+     */
+    public static void requireApart(String what, String source, String destination) {
+        StoreLocation s = of(source);
+        StoreLocation d = of(destination);
+        Relation r = d.relationTo(s);
+        if (r == Relation.APART) {
+            return;
+        }
+        String how =
+                switch (r) {
+                    case SAME -> "is the source";
+                    case INSIDE -> "lies inside the source";
+                    default -> "contains the source";
+                };
+        throw new InvalidArgumentException(what + ": the destination " + d.describe() + " " + how + " " + s.describe()
+                + "; writing it would destroy or corrupt the source: choose a destination outside it");
+    }
+
+    /** The URL as given, followed by the resolved location when that reads differently. */
+    String describe() {
+        String resolved = toString();
+        String given = url.endsWith("/") && url.length() > 1 ? url.substring(0, url.length() - 1) : url;
+        return given.equals(resolved) ? given : given + " (" + resolved + ")";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof StoreLocation l
+                && scheme.equals(l.scheme)
+                && authority.equals(l.authority)
+                && segments.equals(l.segments);
+    }
+
+    @Override
+    public int hashCode() {
+        return hash;
+    }
+
+    /** The resolved location: an absolute path for local stores, {@code scheme://authority/path} otherwise. */
+    @Override
+    public String toString() {
+        if (scheme.equals("file")) {
+            String sep = java.io.File.separator;
+            String root = authority.isEmpty() ? "" : authority;
+            return root + String.join(sep, segments);
+        }
+        return shownScheme + "://" + authority + "/" + String.join("/", segments);
+    }
+
+    /** The path segments, for tests. */
+    List<String> segments() {
+        return segments;
+    }
+}
