@@ -72,9 +72,11 @@ class MemoryMeasurementTest {
             if (t < 2) {
                 // Reading the input holds its stored bytes and the decoded chunk (2 x 8 MB; uncompressed, the
                 // stored bytes are the decompressed bytes), writing holds the output chunk and its bytes: at least
-                // 16 MB live at some checkpoint, and never more than the plan projected.
+                // 16 MB live at some checkpoint, and never more than the plan projected. The measure is the live heap
+                // minus the heap live when the task began, so objects of that baseline that die during the task
+                // (tens of kB of the runtime's own) come off it: a 256 kB tolerance below.
                 assertThat(r.memoryMeasured()).isTrue();
-                assertThat(r.peakLiveBytes()).as("task %d", t).isBetween(2 * CHUNK, projected[0]);
+                assertThat(r.peakLiveBytes()).as("task %d", t).isBetween(2 * CHUNK - 256 * 1024, projected[0]);
             } else {
                 assertThat(r.memoryMeasured()).as("task %d is not measured", t).isFalse();
                 assertThat(r.peakLiveBytes()).isEqualTo(-1);

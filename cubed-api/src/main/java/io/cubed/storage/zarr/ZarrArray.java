@@ -191,6 +191,23 @@ public final class ZarrArray implements ChunkStore, Serializable {
     }
 
     private Chunk decodeChunk(byte[] stored, String key) {
+        Codec c = codec();
+        if (c != null && c.worksInBlocks() && metadata.order() == ZarrV2Metadata.Order.C) {
+            // Decompressed block by block straight into the chunk's elements: no array of the chunk's bytes.
+            Chunk chunk = Chunk.allocate(dtype(), metadata.chunks());
+            try {
+                c.decode(
+                        stored,
+                        metadata.chunkSizeBytes(),
+                        ChunkBytes.sinkInto(chunk, metadata.dataType().order()));
+            } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+                throw new StorageException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
+            }
+            // The stored bytes and the chunk: the most a read holds at once.
+            HeapProbe.checkpoint();
+            Reference.reachabilityFence(stored);
+            return chunk;
+        }
         byte[] raw = decodeBytes(stored, key);
         Chunk chunk = ElementBytes.decode(
                 raw,
@@ -302,11 +319,21 @@ public final class ZarrArray implements ChunkStore, Serializable {
             full = Chunk.full(dtype(), fillValue(), fullShape);
             Chunk.copyRegion(chunk, new int[shape.length], full, new int[shape.length], shape);
         }
-        byte[] raw = ElementBytes.encode(full, metadata.dataType().order(), metadata.order() == ZarrV2Metadata.Order.F);
+        Codec c = codec();
+        boolean fortran = metadata.order() == ZarrV2Metadata.Order.F;
+        // Compressed in C order straight from the chunk's elements, block by block: no array of the chunk's bytes.
+        boolean inBlocks = c != null && c.worksInBlocks() && !fortran;
+        byte[] raw =
+                inBlocks ? null : ElementBytes.encode(full, metadata.dataType().order(), fortran);
         Codec.Encoded stored;
         try {
-            Codec c = codec();
-            stored = c == null ? new Codec.Encoded(raw, raw.length) : c.encodeUntrimmed(raw);
+            if (c == null) {
+                stored = new Codec.Encoded(raw, raw.length);
+            } else if (raw == null) {
+                stored = c.encode(ChunkBytes.view(full, metadata.dataType().order()));
+            } else {
+                stored = c.encodeUntrimmed(raw);
+            }
         } catch (RuntimeException e) {
             throw new StorageException("cannot encode chunk " + describe(url, key) + ": " + e.getMessage(), e);
         }

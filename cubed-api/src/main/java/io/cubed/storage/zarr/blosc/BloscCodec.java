@@ -2,6 +2,8 @@ package io.cubed.storage.zarr.blosc;
 
 import io.cubed.error.StorageException;
 import io.cubed.storage.zarr.codec.Codec;
+import io.cubed.storage.zarr.codec.RawBytes;
+import io.cubed.storage.zarr.codec.RawBytesSink;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -53,6 +55,24 @@ public final class BloscCodec implements Codec {
     public Encoded encodeUntrimmed(byte[] raw) {
         Objects.requireNonNull(raw, "raw");
         return BloscEncoder.encode(raw, cname, clevel, shuffle.resolve(typesize), blocksize, typesize);
+    }
+
+    @Override
+    public boolean worksInBlocks() {
+        return true;
+    }
+
+    /** Compresses the raw bytes {@code raw} gives block by block, without gathering them into one array. */
+    @Override
+    public Encoded encode(RawBytes raw) {
+        Objects.requireNonNull(raw, "raw");
+        return BloscEncoder.encode(raw, cname, clevel, shuffle.resolve(typesize), blocksize, typesize);
+    }
+
+    /** Decompresses one Blosc-1 frame block by block into {@code sink}, without a chunk-sized array. */
+    @Override
+    public void decode(byte[] encoded, int decodedSizeBytes, RawBytesSink sink) {
+        BloscDecoder.decode(encoded, decodedSizeBytes, sink);
     }
 
     /** Decompresses one Blosc-1 frame that must decode to exactly {@code decodedSizeBytes} bytes. */

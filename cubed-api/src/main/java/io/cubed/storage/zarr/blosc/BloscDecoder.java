@@ -11,6 +11,7 @@ import static io.cubed.storage.zarr.blosc.BloscEncoder.MAX_SPLITS;
 import static io.cubed.storage.zarr.blosc.BloscEncoder.MIN_BUFFERSIZE;
 
 import io.cubed.error.StorageException;
+import io.cubed.storage.zarr.codec.RawBytesSink;
 
 /**
  * Reads any Blosc-1 frame: every parameter (element size, block size, filters, internal codec, split, stored flags)
@@ -21,6 +22,24 @@ final class BloscDecoder {
 
     /** Decodes {@code frame}, which must describe exactly {@code expectedBytes} decoded bytes. */
     static byte[] decode(byte[] frame, int expectedBytes) {
+        byte[] out = new byte[Math.max(0, expectedBytes)];
+        decode(frame, expectedBytes, (at, src, srcOff, length) -> System.arraycopy(src, srcOff, out, at, length), out);
+        return out;
+    }
+
+    /**
+     * Decodes {@code frame}, which must describe exactly {@code expectedBytes} decoded bytes, giving {@code sink} each
+     * block as it is decoded, in order, from a per-thread block buffer: no chunk-sized array is allocated.
+     */
+    static void decode(byte[] frame, int expectedBytes, RawBytesSink sink) {
+        decode(frame, expectedBytes, sink, null);
+    }
+
+    /**
+     * The decoder: blocks go to {@code sink}, except that unfiltered blocks are decompressed straight into {@code
+     * direct} when it is given (the array {@code sink} copies into), saving a copy.
+     */
+    private static void decode(byte[] frame, int expectedBytes, RawBytesSink sink, byte[] direct) {
         if (frame == null) {
             throw new StorageException("blosc frame is null");
         }
@@ -47,9 +66,8 @@ final class BloscDecoder {
             throw new StorageException("blosc header says the data decodes to " + toUnsigned(nbytes) + " bytes but "
                     + expectedBytes + " were expected");
         }
-        byte[] out = new byte[nbytes];
         if (nbytes == 0) {
-            return out;
+            return;
         }
         if ((flags & FLAG_RESERVED) != 0) {
             throw new StorageException("blosc header has the reserved flag bit 3 set (flags 0x"
@@ -67,8 +85,8 @@ final class BloscDecoder {
                 throw new StorageException("stored blosc frame must have " + ((long) nbytes + HEADER_BYTES)
                         + " bytes for " + nbytes + " decoded bytes but has " + cbytes);
             }
-            System.arraycopy(frame, HEADER_BYTES, out, 0, nbytes);
-            return out;
+            sink.accept(0, frame, HEADER_BYTES, nbytes);
+            return;
         }
         int format = (flags >>> 5) & 7;
         InternalCodecs.Decompressor decompressor = InternalCodecs.decompressor(format);
@@ -85,15 +103,17 @@ final class BloscDecoder {
         boolean bitshuffle = !shuffle && (flags & FLAG_BITSHUFFLE) != 0;
         boolean splittable =
                 (flags & FLAG_DONT_SPLIT) == 0 && typesize <= MAX_SPLITS && blocksize / typesize >= MIN_BUFFERSIZE;
-        byte[] tmp = shuffle || bitshuffle ? new byte[blocksize] : null;
+        byte[] tmp = BlockBuffers.decoder(0, blocksize);
+        byte[] unshuffled = shuffle || bitshuffle ? BlockBuffers.decoder(1, blocksize) : null;
         for (int j = 0; j < nblocks; j++) {
             int blockOff = j * blocksize;
             int bsize = Math.min(blocksize, nbytes - blockOff);
             boolean leftover = bsize < blocksize;
             boolean bitshuffleBlock = bitshuffle && bsize >= typesize;
             boolean filtered = shuffle || bitshuffleBlock;
-            byte[] target = filtered ? tmp : out;
-            int targetOff = filtered ? 0 : blockOff;
+            boolean straight = !filtered && direct != null;
+            byte[] target = straight ? direct : tmp;
+            int targetOff = straight ? blockOff : 0;
             int nsplits = splittable && !leftover ? typesize : 1;
             int neblock = bsize / nsplits;
             if (neblock * nsplits != bsize) {
@@ -128,12 +148,15 @@ final class BloscDecoder {
                 pos += streamBytes;
             }
             if (shuffle) {
-                ByteShuffle.unshuffle(typesize, bsize, tmp, 0, out, blockOff);
+                ByteShuffle.unshuffle(typesize, bsize, tmp, 0, unshuffled, 0);
+                sink.accept(blockOff, unshuffled, 0, bsize);
             } else if (bitshuffleBlock) {
-                BitShuffle.unshuffle(typesize, bsize, tmp, 0, out, blockOff);
+                BitShuffle.unshuffle(typesize, bsize, tmp, 0, unshuffled, 0);
+                sink.accept(blockOff, unshuffled, 0, bsize);
+            } else if (!straight) {
+                sink.accept(blockOff, tmp, 0, bsize);
             }
         }
-        return out;
     }
 
     private static long toUnsigned(int v) {

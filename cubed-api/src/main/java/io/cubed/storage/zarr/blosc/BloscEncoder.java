@@ -2,6 +2,7 @@ package io.cubed.storage.zarr.blosc;
 
 import io.cubed.error.StorageException;
 import io.cubed.storage.zarr.codec.Codec;
+import io.cubed.storage.zarr.codec.RawBytes;
 
 /**
  * Writes Blosc-1 frames the way c-blosc 1.x does: same block size choice, split decision, header flags, stream layout
@@ -37,7 +38,17 @@ final class BloscEncoder {
      */
     static Codec.Encoded encode(
             byte[] src, BloscCname cname, int clevel, BloscShuffle shuffle, int forcedBlocksize, int typesizeBytes) {
-        int nbytes = src.length;
+        return encode(RawBytes.of(src), cname, clevel, shuffle, forcedBlocksize, typesizeBytes);
+    }
+
+    /**
+     * Encodes the raw bytes {@code src} gives as one frame, asking for one block at a time (into a per-thread block
+     * buffer) unless they are already in an array; otherwise as {@link #encode(byte[], BloscCname, int, BloscShuffle,
+     * int, int)}.
+     */
+    static Codec.Encoded encode(
+            RawBytes src, BloscCname cname, int clevel, BloscShuffle shuffle, int forcedBlocksize, int typesizeBytes) {
+        int nbytes = src.size();
         if (nbytes > MAX_BUFFERSIZE) {
             throw new StorageException(
                     "blosc cannot encode " + nbytes + " bytes: the limit is " + MAX_BUFFERSIZE + " bytes");
@@ -66,7 +77,7 @@ final class BloscEncoder {
         }
         if (ntbytes == 0) {
             flags |= FLAG_MEMCPYED;
-            System.arraycopy(src, 0, dest, HEADER_BYTES, nbytes);
+            src.copyTo(0, dest, HEADER_BYTES, nbytes);
             ntbytes = HEADER_BYTES + nbytes;
         }
         dest[0] = VERSION_FORMAT;
@@ -89,7 +100,7 @@ final class BloscEncoder {
      * data does not fit in {@code dest} (the caller then stores it).
      */
     private static int compressBlocks(
-            byte[] src,
+            RawBytes raw,
             byte[] dest,
             InternalCodecs.Compressor compressor,
             int flags,
@@ -97,11 +108,13 @@ final class BloscEncoder {
             int blocksize,
             int nblocks,
             boolean split) {
-        int nbytes = src.length;
+        int nbytes = raw.size();
         int maxbytes = dest.length;
         boolean shuffle = (flags & FLAG_SHUFFLE) != 0 && typesize > 1;
         boolean bitshuffle = (flags & FLAG_BITSHUFFLE) != 0;
-        byte[] tmp = shuffle || bitshuffle ? new byte[blocksize] : null;
+        byte[] array = raw.array();
+        byte[] block = array == null ? BlockBuffers.encoder(0, blocksize) : null;
+        byte[] tmp = shuffle || bitshuffle ? BlockBuffers.encoder(1, blocksize) : null;
         int ntbytes = HEADER_BYTES + 4 * nblocks;
         if (ntbytes > maxbytes) {
             return 0;
@@ -111,14 +124,21 @@ final class BloscEncoder {
             int blockOff = j * blocksize;
             int bsize = Math.min(blocksize, nbytes - blockOff);
             boolean leftover = bsize < blocksize;
+            byte[] src = array;
+            int srcOff = blockOff;
+            if (array == null) {
+                raw.copyTo(blockOff, block, 0, bsize);
+                src = block;
+                srcOff = 0;
+            }
             byte[] in = src;
-            int inOff = blockOff;
+            int inOff = srcOff;
             if (shuffle) {
-                ByteShuffle.shuffle(typesize, bsize, src, blockOff, tmp, 0);
+                ByteShuffle.shuffle(typesize, bsize, src, srcOff, tmp, 0);
                 in = tmp;
                 inOff = 0;
             } else if (bitshuffle && bsize >= typesize) {
-                BitShuffle.shuffle(typesize, bsize, src, blockOff, tmp, 0);
+                BitShuffle.shuffle(typesize, bsize, src, srcOff, tmp, 0);
                 in = tmp;
                 inOff = 0;
             }

@@ -9,13 +9,39 @@ final class ByteShuffle {
     private static final long MASK_16 = 0x0000FFFF0000FFFFL;
     private static final long MASK_8 = 0x00FF00FF00FF00FFL;
 
+    /**
+     * Whether 8-byte elements are shuffled with {@link VectorByteShuffle}: when the JVM has the Vector API ({@code
+     * --add-modules jdk.incubator.vector}) with at least two long lanes, unless the system property {@value
+     * #VECTOR_PROPERTY} is {@code false}.
+     */
+    static final boolean VECTOR = vectorEnabled();
+
+    /** System property that turns the Vector API shuffle off ({@code false}), for comparisons and diagnosis. */
+    static final String VECTOR_PROPERTY = "cubed.blosc.vector";
+
     private ByteShuffle() {}
+
+    private static boolean vectorEnabled() {
+        if ("false".equalsIgnoreCase(System.getProperty(VECTOR_PROPERTY))) {
+            return false;
+        }
+        if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+            return false;
+        }
+        try {
+            return VectorByteShuffle.AVAILABLE;
+        } catch (LinkageError e) {
+            return false;
+        }
+    }
 
     /** Shuffles the {@code blockBytes} bytes at {@code src[srcOff]} into {@code dst[dstOff]}. */
     static void shuffle(int typesize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
         int n = blockBytes / typesize;
-        if (typesize == 8) {
-            shuffle8(n, src, srcOff, dst, dstOff);
+        if (typesize == 8 && VECTOR) {
+            VectorByteShuffle.shuffle8(n, src, srcOff, dst, dstOff);
+        } else if (typesize == 8) {
+            shuffle8From(0, n, src, srcOff, dst, dstOff);
         } else if (typesize == 4) {
             for (int i = 0; i < n; i++) {
                 int v = LittleEndian.getInt(src, srcOff + 4 * i);
@@ -41,8 +67,10 @@ final class ByteShuffle {
     /** Reverses {@link #shuffle}: unshuffles the {@code blockBytes} bytes at {@code src[srcOff]} into {@code dst}. */
     static void unshuffle(int typesize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
         int n = blockBytes / typesize;
-        if (typesize == 8) {
-            unshuffle8(n, src, srcOff, dst, dstOff);
+        if (typesize == 8 && VECTOR) {
+            VectorByteShuffle.unshuffle8(n, src, srcOff, dst, dstOff);
+        } else if (typesize == 8) {
+            unshuffle8From(0, n, src, srcOff, dst, dstOff);
         } else if (typesize == 4) {
             unshuffle4(n, src, srcOff, dst, dstOff);
         } else if (typesize == 2) {
@@ -65,10 +93,13 @@ final class ByteShuffle {
         System.arraycopy(src, srcOff + whole, dst, dstOff + whole, blockBytes - whole);
     }
 
-    /** Shuffles 8-byte elements, 8 at a time: 8 elements (rows) become 8 runs of one byte each (columns). */
-    private static void shuffle8(int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
+    /**
+     * Shuffles elements {@code from} (a multiple of 8) to {@code n} of {@code n} 8-byte elements, 8 at a time: 8
+     * elements (rows) become 8 runs of one byte each (columns).
+     */
+    static void shuffle8From(int from, int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
         long[] m = new long[8];
-        int i = 0;
+        int i = from;
         for (; i + 8 <= n; i += 8) {
             int s = srcOff + 8 * i;
             for (int r = 0; r < 8; r++) {
@@ -89,10 +120,13 @@ final class ByteShuffle {
         }
     }
 
-    /** Unshuffles 8-byte elements, 8 at a time: 8 runs of one byte each become 8 elements. */
-    private static void unshuffle8(int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
+    /**
+     * Unshuffles elements {@code from} (a multiple of 8) to {@code n} of {@code n} 8-byte elements, 8 at a time: 8 runs
+     * of one byte each become 8 elements.
+     */
+    static void unshuffle8From(int from, int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
         long[] m = new long[8];
-        int i = 0;
+        int i = from;
         for (; i + 8 <= n; i += 8) {
             int s = srcOff + i;
             for (int r = 0; r < 8; r++) {

@@ -34,4 +34,36 @@ public interface Codec {
      * to allocate once. Throws {@link io.cubed.error.StorageException} on corrupt input; the caller adds the chunk key.
      */
     byte[] decode(byte[] encoded, int decodedSizeBytes);
+
+    /**
+     * True when {@link #encode(RawBytes)} and {@link #decode(byte[], int, RawBytesSink)} work block by block, without
+     * an array of the chunk's raw bytes (Blosc); false when they gather or produce the whole chunk's bytes (the
+     * defaults), so that callers may as well use the array forms.
+     */
+    default boolean worksInBlocks() {
+        return false;
+    }
+
+    /**
+     * Compresses the raw bytes {@code raw} gives, possibly in a buffer longer than the result (see {@link
+     * #encodeUntrimmed}). Codecs that compress block by block override it to ask {@code raw} for one block at a time;
+     * the default gathers the bytes into one array first.
+     */
+    default Encoded encode(RawBytes raw) {
+        return encodeUntrimmed(raw.toArray());
+    }
+
+    /**
+     * Decompresses {@code encoded}, which must decode to exactly {@code decodedSizeBytes}, giving the raw bytes to
+     * {@code sink}. Codecs that decompress block by block override it to hand over each block as it is decoded; the
+     * default decodes the whole chunk and hands it over at once.
+     */
+    default void decode(byte[] encoded, int decodedSizeBytes, RawBytesSink sink) {
+        byte[] raw = decode(encoded, decodedSizeBytes);
+        if (raw.length != decodedSizeBytes) {
+            throw new io.cubed.error.StorageException(
+                    "it decodes to " + raw.length + " bytes but " + decodedSizeBytes + " were expected");
+        }
+        sink.accept(0, raw, 0, raw.length);
+    }
 }

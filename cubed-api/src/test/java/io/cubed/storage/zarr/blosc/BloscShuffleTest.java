@@ -33,6 +33,44 @@ class BloscShuffleTest {
         }
     }
 
+    /**
+     * The Vector API shuffle of 8-byte elements, which the build's test JVMs have ({@code --add-modules
+     * jdk.incubator.vector}), against the definition and against the scalar transpose: sizes around its step (8
+     * elements per long lane) so that the scalar tail is covered too, and offsets not aligned to 8.
+     */
+    @org.junit.jupiter.api.Test
+    void vectorShuffleOf8ByteElementsMatchesTheDefinitionAndTheScalarCode() {
+        assertThat(ByteShuffle.VECTOR)
+                .as("the tests run with --add-modules jdk.incubator.vector, so the vector path is on")
+                .isTrue();
+        for (int n : new int[] {0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 1000, 4097}) {
+            byte[] src = BloscTestData.random(8 * n + 3, n);
+            byte[] expected = new byte[8 * n];
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < 8; j++) {
+                    expected[j * n + i] = src[3 + i * 8 + j];
+                }
+            }
+            byte[] vector = new byte[8 * n + 5];
+            VectorByteShuffle.shuffle8(n, src, 3, vector, 5);
+            assertThat(java.util.Arrays.copyOfRange(vector, 5, 5 + 8 * n))
+                    .as("shuffle %d", n)
+                    .isEqualTo(expected);
+            byte[] scalar = new byte[8 * n + 5];
+            ByteShuffle.shuffle8From(0, n, src, 3, scalar, 5);
+            assertThat(scalar).isEqualTo(vector);
+
+            byte[] back = new byte[8 * n + 1];
+            VectorByteShuffle.unshuffle8(n, vector, 5, back, 1);
+            assertThat(java.util.Arrays.copyOfRange(back, 1, 1 + 8 * n))
+                    .as("unshuffle %d", n)
+                    .isEqualTo(java.util.Arrays.copyOfRange(src, 3, 3 + 8 * n));
+            byte[] backScalar = new byte[8 * n + 1];
+            ByteShuffle.unshuffle8From(0, n, vector, 5, backScalar, 1);
+            assertThat(backScalar).isEqualTo(back);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 4, 8, 16, 33})
     void bitShuffleMatchesDefinition(int typesize) {

@@ -1,0 +1,262 @@
+package io.cubed.storage.zarr;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.storage.zarr.codec.RawBytes;
+import io.cubed.storage.zarr.codec.RawBytesSink;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * A C-order chunk seen as its raw element bytes, run by run: {@link #view} gives any byte range of the chunk's stored
+ * form on demand (for encoding block by block), {@link #sinkInto} converts decoded runs straight into the chunk's
+ * elements. Neither holds the chunk's bytes in one array. Runs may start and end anywhere, even inside an element; a
+ * decoded element split between two runs is put together when its second part arrives.
+ */
+final class ChunkBytes {
+    private ChunkBytes() {}
+
+    /** Converts between slots of a primitive array and bytes in one byte order. */
+    private interface Slots {
+        /** Bytes of slots {@code [slot, slot + n)} into {@code dst[off...]}. */
+        void toBytes(int slot, int n, byte[] dst, int off);
+
+        /** Slots {@code [slot, slot + n)} from the bytes at {@code src[off...]}. */
+        void fromBytes(byte[] src, int off, int slot, int n);
+    }
+
+    /** The stored bytes of {@code chunk}, a whole C-order chunk, in byte order {@code order}. */
+    static RawBytes view(Chunk chunk, ByteOrder order) {
+        DType dtype = chunk.dtype();
+        int slotBytes = dtype.itemSizeBytes() / dtype.slotsPerElement();
+        Slots slots = slots(chunk.data(), dtype, order);
+        int size = Math.toIntExact(chunk.nbytes());
+        return new RawBytes() {
+            @Override
+            public int size() {
+                return size;
+            }
+
+            @Override
+            public void copyTo(int from, byte[] dst, int dstOff, int length) {
+                if (from < 0 || length < 0 || from + length > size) {
+                    throw new IndexOutOfBoundsException(
+                            "bytes [" + from + ", " + (from + length) + ") of a " + size + "-byte chunk");
+                }
+                int head = Math.min(length, (slotBytes - from % slotBytes) % slotBytes);
+                if (head > 0) {
+                    partial(slots, slotBytes, from, dst, dstOff, head);
+                }
+                int whole = (length - head) / slotBytes;
+                if (whole > 0) {
+                    slots.toBytes((from + head) / slotBytes, whole, dst, dstOff + head);
+                }
+                int done = head + whole * slotBytes;
+                if (done < length) {
+                    partial(slots, slotBytes, from + done, dst, dstOff + done, length - done);
+                }
+            }
+        };
+    }
+
+    /** Bytes {@code [from, from + length)} lying within one slot. */
+    private static void partial(Slots slots, int slotBytes, int from, byte[] dst, int dstOff, int length) {
+        byte[] one = new byte[slotBytes];
+        slots.toBytes(from / slotBytes, 1, one, 0);
+        System.arraycopy(one, from % slotBytes, dst, dstOff, length);
+    }
+
+    /** A sink that converts decoded runs into {@code chunk}, a whole C-order chunk stored in byte order {@code order}. */
+    static RawBytesSink sinkInto(Chunk chunk, ByteOrder order) {
+        DType dtype = chunk.dtype();
+        int slotBytes = dtype.itemSizeBytes() / dtype.slotsPerElement();
+        Slots slots = slots(chunk.data(), dtype, order);
+        int size = Math.toIntExact(chunk.nbytes());
+        return new RawBytesSink() {
+            /** The slot whose bytes arrived in part, and how many of them. */
+            private final byte[] pending = new byte[slotBytes];
+
+            private int pendingSlot = -1;
+            private int pendingBytes;
+
+            @Override
+            public void accept(int at, byte[] src, int srcOff, int length) {
+                if (at < 0 || length < 0 || at + length > size) {
+                    throw new IndexOutOfBoundsException(
+                            "bytes [" + at + ", " + (at + length) + ") of a " + size + "-byte chunk");
+                }
+                int head = Math.min(length, (slotBytes - at % slotBytes) % slotBytes);
+                if (head > 0) {
+                    collect(at, src, srcOff, head);
+                }
+                int whole = (length - head) / slotBytes;
+                if (whole > 0) {
+                    slots.fromBytes(src, srcOff + head, (at + head) / slotBytes, whole);
+                }
+                int done = head + whole * slotBytes;
+                if (done < length) {
+                    collect(at + done, src, srcOff + done, length - done);
+                }
+            }
+
+            /** Part of one slot: kept until the slot's last byte arrives, then converted. */
+            private void collect(int at, byte[] src, int srcOff, int length) {
+                int slot = at / slotBytes;
+                if (pendingSlot != slot) {
+                    pendingSlot = slot;
+                    pendingBytes = 0;
+                }
+                System.arraycopy(src, srcOff, pending, at % slotBytes, length);
+                pendingBytes += length;
+                if (pendingBytes == slotBytes) {
+                    slots.fromBytes(pending, 0, slot, 1);
+                    pendingSlot = -1;
+                }
+            }
+        };
+    }
+
+    private static Slots slots(Object data, DType dtype, ByteOrder order) {
+        switch (dtype) {
+            case BOOL: {
+                boolean[] a = (boolean[]) data;
+                return new Slots() {
+                    @Override
+                    public void toBytes(int slot, int n, byte[] dst, int off) {
+                        for (int i = 0; i < n; i++) {
+                            dst[off + i] = (byte) (a[slot + i] ? 1 : 0);
+                        }
+                    }
+
+                    @Override
+                    public void fromBytes(byte[] src, int off, int slot, int n) {
+                        for (int i = 0; i < n; i++) {
+                            a[slot + i] = src[off + i] != 0;
+                        }
+                    }
+                };
+            }
+            case INT8:
+            case UINT8: {
+                byte[] a = (byte[]) data;
+                return new Slots() {
+                    @Override
+                    public void toBytes(int slot, int n, byte[] dst, int off) {
+                        System.arraycopy(a, slot, dst, off, n);
+                    }
+
+                    @Override
+                    public void fromBytes(byte[] src, int off, int slot, int n) {
+                        System.arraycopy(src, off, a, slot, n);
+                    }
+                };
+            }
+            case INT16:
+            case UINT16: {
+                short[] a = (short[]) data;
+                return new Slots() {
+                    @Override
+                    public void toBytes(int slot, int n, byte[] dst, int off) {
+                        ByteBuffer.wrap(dst, off, 2 * n)
+                                .order(order)
+                                .asShortBuffer()
+                                .put(a, slot, n);
+                    }
+
+                    @Override
+                    public void fromBytes(byte[] src, int off, int slot, int n) {
+                        ByteBuffer.wrap(src, off, 2 * n)
+                                .order(order)
+                                .asShortBuffer()
+                                .get(a, slot, n);
+                    }
+                };
+            }
+            case INT32:
+            case UINT32: {
+                int[] a = (int[]) data;
+                return new Slots() {
+                    @Override
+                    public void toBytes(int slot, int n, byte[] dst, int off) {
+                        ByteBuffer.wrap(dst, off, 4 * n)
+                                .order(order)
+                                .asIntBuffer()
+                                .put(a, slot, n);
+                    }
+
+                    @Override
+                    public void fromBytes(byte[] src, int off, int slot, int n) {
+                        ByteBuffer.wrap(src, off, 4 * n)
+                                .order(order)
+                                .asIntBuffer()
+                                .get(a, slot, n);
+                    }
+                };
+            }
+            case INT64:
+            case UINT64: {
+                long[] a = (long[]) data;
+                return new Slots() {
+                    @Override
+                    public void toBytes(int slot, int n, byte[] dst, int off) {
+                        ByteBuffer.wrap(dst, off, 8 * n)
+                                .order(order)
+                                .asLongBuffer()
+                                .put(a, slot, n);
+                    }
+
+                    @Override
+                    public void fromBytes(byte[] src, int off, int slot, int n) {
+                        ByteBuffer.wrap(src, off, 8 * n)
+                                .order(order)
+                                .asLongBuffer()
+                                .get(a, slot, n);
+                    }
+                };
+            }
+            case FLOAT32:
+            case COMPLEX64: {
+                float[] a = (float[]) data;
+                return new Slots() {
+                    @Override
+                    public void toBytes(int slot, int n, byte[] dst, int off) {
+                        ByteBuffer.wrap(dst, off, 4 * n)
+                                .order(order)
+                                .asFloatBuffer()
+                                .put(a, slot, n);
+                    }
+
+                    @Override
+                    public void fromBytes(byte[] src, int off, int slot, int n) {
+                        ByteBuffer.wrap(src, off, 4 * n)
+                                .order(order)
+                                .asFloatBuffer()
+                                .get(a, slot, n);
+                    }
+                };
+            }
+            case FLOAT64:
+            case COMPLEX128: {
+                double[] a = (double[]) data;
+                return new Slots() {
+                    @Override
+                    public void toBytes(int slot, int n, byte[] dst, int off) {
+                        ByteBuffer.wrap(dst, off, 8 * n)
+                                .order(order)
+                                .asDoubleBuffer()
+                                .put(a, slot, n);
+                    }
+
+                    @Override
+                    public void fromBytes(byte[] src, int off, int slot, int n) {
+                        ByteBuffer.wrap(src, off, 8 * n)
+                                .order(order)
+                                .asDoubleBuffer()
+                                .get(a, slot, n);
+                    }
+                };
+            }
+        }
+        throw new AssertionError(dtype);
+    }
+}
