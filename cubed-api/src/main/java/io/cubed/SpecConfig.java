@@ -132,7 +132,11 @@ public final class SpecConfig {
 
     /** Every setting in documentation order. */
     public static final List<Key> KEYS = List.of(
-            new Key(WORK_DIR, "<java.io.tmpdir>/cubed", "Directory or URI for intermediate arrays", Kind.STRING),
+            new Key(
+                    WORK_DIR,
+                    "<java.io.tmpdir>/cubed-<user.name>",
+                    "Directory or URI for intermediate arrays",
+                    Kind.STRING),
             new Key(ALLOWED_MEM, Spec.DEFAULT_ALLOWED_MEM.toString(), "Memory one task may use", Kind.MEMORY),
             new Key(
                     RESERVED_MEM,
@@ -312,7 +316,27 @@ public final class SpecConfig {
 
     /** The spec with the local executor: {@link #specBuilder()} built. */
     public Spec toSpec() {
-        return specBuilder().build();
+        return build(specBuilder());
+    }
+
+    /**
+     * {@code builder} built; a work directory that cannot be created or written is refused naming where the setting
+     * came from and the ways to set another.
+     */
+    public Spec build(Spec.Builder builder) {
+        try {
+            return builder.build();
+        } catch (InvalidArgumentException e) {
+            Value w = get(WORK_DIR);
+            if (e.getMessage() != null && e.getMessage().startsWith("workDir '")) {
+                throw new InvalidArgumentException(
+                        e.getMessage() + " (workDir from " + w.origin() + "); choose a"
+                                + " writable directory with --work-dir DIR, the environment variable CUBED_WORK_DIR, the Spark"
+                                + " setting spark.cubed.workDir or workDir in cubed.properties",
+                        e);
+            }
+            throw e;
+        }
     }
 
     /** One line per setting, {@code key = value (origin)}, then the store options. */
@@ -446,8 +470,7 @@ public final class SpecConfig {
         private static String cubedDefault(Key k) {
             switch (k.name()) {
                 case WORK_DIR:
-                    return Path.of(System.getProperty("java.io.tmpdir"), "cubed")
-                            .toString();
+                    return Spec.defaultWorkDir();
                 case THREADS:
                     return Integer.toString(Runtime.getRuntime().availableProcessors());
                 case OPTIMIZE:

@@ -43,11 +43,48 @@ class SpecConfigTest {
         assertThat(c.maxAttempts()).isEqualTo(3);
         assertThat(c.keepIntermediates()).isFalse();
         assertThat(c.workDir())
-                .isEqualTo(
-                        Path.of(System.getProperty("java.io.tmpdir"), "cubed").toString());
+                .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "cubed-" + System.getProperty("user.name"))
+                        .toString());
         assertThat(c.get(SpecConfig.ALLOWED_MEM).source()).isEqualTo(Source.DEFAULT);
         assertThat(c.storeOptions()).isEqualTo(StoreOptions.empty());
         assertThat(c.configFile()).isNull();
+    }
+
+    @Test
+    void theDefaultWorkDirectoryIsOnePerUserAndOwnerOnly() throws Exception {
+        String tmpdir = System.getProperty("java.io.tmpdir");
+        String user = System.getProperty("user.name");
+        try {
+            System.setProperty("java.io.tmpdir", tmp.toString());
+            System.setProperty("user.name", "ann o'neil");
+            io.cubed.plan.Spec spec = bare().load().toSpec();
+            Path dir = tmp.resolve("cubed-ann_o_neil");
+            assertThat(spec.workDir()).isEqualTo(dir.toString());
+            assertThat(Files.isDirectory(dir)).isTrue();
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)))
+                    .isEqualTo("rwx------");
+            // Another user gets another directory.
+            System.setProperty("user.name", "bob");
+            assertThat(bare().load().toSpec().workDir())
+                    .isEqualTo(tmp.resolve("cubed-bob").toString());
+        } finally {
+            System.setProperty("java.io.tmpdir", tmpdir);
+            System.setProperty("user.name", user);
+        }
+    }
+
+    @Test
+    void aWorkDirectoryThatCannotBeWrittenIsRefusedNamingTheSettingAndHowToChangeIt() throws Exception {
+        Path file = file("not-a-dir", "x");
+        String bad = file.resolve("work").toString();
+        assertThatThrownBy(() -> bare().option(SpecConfig.WORK_DIR, bad).load().toSpec())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageStartingWith("workDir '" + bad + "' cannot be written: ")
+                .hasMessageContaining("(workDir from option --work-dir); choose a writable directory with --work-dir"
+                        + " DIR, the environment variable CUBED_WORK_DIR");
+        assertThatThrownBy(() ->
+                        bare().environment(Map.of("CUBED_WORK_DIR", bad)).load().toSpec())
+                .hasMessageContaining("(workDir from environment variable CUBED_WORK_DIR)");
     }
 
     @Test

@@ -48,7 +48,10 @@ public final class Spec {
         return new Builder();
     }
 
-    /** The default spec: work directory {@code <java.io.tmpdir>/cubed}, 2 GB / 100 MB, local executor. Shared. */
+    /**
+     * The default spec: work directory {@code <java.io.tmpdir>/cubed-<user.name>}, 2 GB / 100 MB, local executor.
+     * Shared.
+     */
     public static Spec defaults() {
         Spec s = defaults;
         if (s == null) {
@@ -133,10 +136,20 @@ public final class Spec {
                 + ", executor=" + executor.name() + "}";
     }
 
+    /**
+     * The default work directory: {@code <java.io.tmpdir>/cubed-<user.name>}, one per user, so that users of one
+     * machine never share (or fight over the permissions of) each other's intermediate arrays. {@link Builder#build}
+     * creates it readable by its owner only.
+     */
+    public static String defaultWorkDir() {
+        String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
+        return Path.of(System.getProperty("java.io.tmpdir"), "cubed-" + (user.isEmpty() ? "user" : user))
+                .toString();
+    }
+
     /** Builder of {@link Spec}; {@link #build} checks the memory sizes and that the work directory can be written. */
     public static final class Builder {
-        private String workDir =
-                Path.of(System.getProperty("java.io.tmpdir"), "cubed").toString();
+        private String workDir = defaultWorkDir();
         private MemorySize allowedMem = DEFAULT_ALLOWED_MEM;
         private MemorySize reservedMem = DEFAULT_RESERVED_MEM;
         private Executor executor = LocalExecutor.defaults();
@@ -218,6 +231,9 @@ public final class Spec {
 
         private static void checkWritable(Spec spec) {
             String probe = ".cubed-probe-" + UUID.randomUUID();
+            if (spec.workDir.equals(defaultWorkDir())) {
+                createOwnerOnly(Path.of(spec.workDir));
+            }
             try {
                 Store store = Stores.open(spec.workDir, spec.storeOptions);
                 store.put(probe, "probe".getBytes(StandardCharsets.UTF_8));
@@ -225,6 +241,30 @@ public final class Spec {
             } catch (CubedException e) {
                 throw new InvalidArgumentException(
                         "workDir '" + spec.workDir + "' cannot be written: " + e.getMessage(), e);
+            }
+        }
+
+        /**
+         * Creates the default work directory with owner-only permissions (rwx------) where the file system has POSIX
+         * permissions; an existing directory is left as it is.
+         */
+        private static void createOwnerOnly(Path dir) {
+            if (java.nio.file.Files.isDirectory(dir)) {
+                return;
+            }
+            try {
+                if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                    java.nio.file.Files.createDirectories(
+                            dir,
+                            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+                } else {
+                    java.nio.file.Files.createDirectories(dir);
+                }
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // Made by another thread or process meanwhile: checked for writing next.
+            } catch (java.io.IOException e) {
+                throw new InvalidArgumentException("workDir '" + dir + "' cannot be created: " + e, e);
             }
         }
     }

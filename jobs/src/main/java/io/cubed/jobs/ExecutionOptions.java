@@ -40,7 +40,7 @@ public final class ExecutionOptions {
     @Option(
             names = "--work-dir",
             paramLabel = "DIR",
-            description = "Directory or URI for intermediate arrays (default: <tmpdir>/cubed).")
+            description = "Directory or URI for intermediate arrays (default: <tmpdir>/cubed-<user>, one per user).")
     String workDir;
 
     @Option(

@@ -29,7 +29,7 @@ final class SparkExecution implements Execution {
         this.created = created;
         this.executor = SparkExecutor.create(session);
         this.config = config;
-        this.spec = config.specBuilder(executor, executor.storeOptions()).build();
+        this.spec = config.build(config.specBuilder(executor, executor.storeOptions()));
     }
 
     static SparkExecution start(String command, ExecutionOptions options, Map<String, String> storeConf, int threads) {

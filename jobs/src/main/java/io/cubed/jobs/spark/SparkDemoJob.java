@@ -75,7 +75,7 @@ public final class SparkDemoJob implements Callable<Integer> {
                     .option(SpecConfig.WORK_DIR, workDir)
                     .option(SpecConfig.ALLOWED_MEM, allowedMem)
                     .load();
-            Spec cubed = settings.specBuilder(executor, executor.storeOptions()).build();
+            Spec cubed = settings.build(settings.specBuilder(executor, executor.storeOptions()));
             SparkMemoryCheck check = executor.memoryCheck();
             out.println("memory: " + check);
             check.check(cubed.allowedMem().bytes(), "allowedMem");
