@@ -462,7 +462,9 @@ public final class SpecConfig {
             Value reserved = values.get(RESERVED_MEM);
             if (MemorySize.parse(reserved.value()).compareTo(MemorySize.parse(allowed.value())) >= 0) {
                 throw new InvalidArgumentException("reservedMem " + reserved.value() + " (from " + reserved.origin()
-                        + ") must be less than allowedMem " + allowed.value() + " (from " + allowed.origin() + ")");
+                        + ") must be less than allowedMem " + allowed.value() + " (from " + allowed.origin()
+                        + "); raise allowedMem (--allowed-mem, CUBED_ALLOWED_MEM) or lower reservedMem"
+                        + " (--reserved-mem, CUBED_RESERVED_MEM)");
             }
             return new SpecConfig(values, store, file);
         }

@@ -105,12 +105,22 @@ final class CopyCommand implements Callable<Integer> {
 
     private int copy(Execution run) {
         StoreOptions options = run.spec().storeOptions();
-        Compressor requested = codec == null ? null : Compressor.parseSpec(codec);
+        Compressor requested = codec == null ? null : parseCodec(codec);
         DType type = dtype == null ? null : DType.fromName(dtype);
         if (zarrFormat != null && zarrFormat != 2 && zarrFormat != 3) {
             throw new InvalidArgumentException("copy: --zarr-format must be 2 or 3, got " + zarrFormat);
         }
         ChunkStore source = Zarr.open(src, options);
+        if (chunks != null) {
+            Checks.chunks("copy", "--chunks", chunks, source.grid().ndim(), src);
+        }
+        if (!overwrite && !resume) {
+            Checks.newDestination(
+                    "copy",
+                    dst,
+                    options,
+                    "pass --overwrite to replace it, --resume to finish an interrupted copy, or choose another DST");
+        }
         ZarrFormat format = targetFormat(source, requested);
         if (chunks != null || type != null) {
             return transform(run, source, format, type);
@@ -173,10 +183,6 @@ final class CopyCommand implements Callable<Integer> {
         DType to = type == null ? source.dtype() : type;
         CubedArray y = Elementwise.astype(x, to);
         if (chunks != null) {
-            if (chunks.length != x.ndim()) {
-                throw new InvalidArgumentException("copy: --chunks " + Arrays.toString(chunks) + " has " + chunks.length
-                        + " entries but " + src + " has " + x.ndim() + " axes");
-            }
             y = Manipulation.rechunk(y, chunks);
         }
         ZarrFormat f = format.withFillValue(convertFill(format.fillValue(), to));
@@ -222,6 +228,16 @@ final class CopyCommand implements Callable<Integer> {
             out.println(tally.summary());
         }
         return 0;
+    }
+
+    /** The compressor of {@code --codec}: a bad spec names the flag. */
+    static Compressor parseCodec(String spec) {
+        try {
+            return Compressor.parseSpec(spec);
+        } catch (InvalidArgumentException e) {
+            String m = e.getMessage();
+            throw new InvalidArgumentException("--codec" + (m.startsWith("codec ") ? m.substring(5) : ": " + m), e);
+        }
     }
 
     /** {@code fill} as a value of {@code to}: converted as astype converts elements, refused where it has none. */

@@ -49,6 +49,7 @@ public final class CubedCli implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler(CubedCli::handle);
+        cl.setParameterExceptionHandler(CubedCli::usageError);
         int code = cl.execute(args);
         out.flush();
         err.flush();
@@ -60,12 +61,29 @@ public final class CubedCli implements Runnable {
      * or written ({@link InvalidArgumentException}, as picocli's usage errors), 1 for a failure while running; other
      * exceptions (bugs) propagate with their stack trace.
      */
-    static int handle(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) throws Exception {
+    public static int handle(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult)
+            throws Exception {
         if (e instanceof CubedException) {
             commandLine.getErr().println("cubed: " + e.getMessage());
             return e instanceof InvalidArgumentException ? 2 : 1;
         }
         throw e;
+    }
+
+    /**
+     * Prints a usage error (an unknown option, a missing or unparsable value) as one line in the command line's words,
+     * and where to find the usage, instead of the whole usage text; exit code 2.
+     */
+    public static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cl = e.getCommandLine();
+        String message = String.valueOf(e.getMessage())
+                .replace("' is not an int", "' is not a whole number")
+                .replace("' is not a long", "' is not a whole number")
+                .replace("' is not a double", "' is not a number")
+                .replace("' is not a float", "' is not a number");
+        cl.getErr().println("cubed: " + message);
+        cl.getErr().println("Usage: " + cl.getCommandSpec().qualifiedName() + " --help");
+        return 2;
     }
 
     /**

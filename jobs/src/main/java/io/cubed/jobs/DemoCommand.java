@@ -45,6 +45,8 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Checks.positive("demo", "--size-mb", sizeMb);
+        Checks.positive("demo", "--chunk-mb", chunkMb);
         claimDirectory(dir);
         try (Execution run = execution.start("demo", new CubedCli.StoreArgs())) {
             return demo(run);

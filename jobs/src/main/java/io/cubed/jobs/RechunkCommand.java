@@ -96,9 +96,13 @@ public class RechunkCommand implements Callable<Integer> {
         PrintWriter out = cli.commandLine().getOut();
         Spec spec = spec(run);
         CubedArray x = Cubed.fromZarr(src, spec);
-        if (chunks.length != x.ndim()) {
-            throw new InvalidArgumentException("--chunks " + Arrays.toString(chunks) + " has " + chunks.length
-                    + " entries but " + src + " has " + x.ndim() + " axes");
+        Checks.chunks("rechunk", "--chunks", chunks, x.ndim(), src);
+        if (resume == null && savePlan == null && !dryRun) {
+            Checks.newDestination(
+                    "rechunk",
+                    dst,
+                    spec.storeOptions(),
+                    "remove it or choose another DST, or pass --resume to continue an interrupted rechunk");
         }
         CubedArray y = Manipulation.rechunk(x, chunks);
         out.println("rechunk " + src + " " + Arrays.toString(x.shape()) + " " + x.dtype() + " from chunks "

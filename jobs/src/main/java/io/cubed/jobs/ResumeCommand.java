@@ -37,6 +37,7 @@ final class ResumeCommand implements Callable<Integer> {
         cl.setOut(cli.commandLine().getOut());
         cl.setErr(cli.commandLine().getErr());
         cl.setExecutionExceptionHandler(CubedCli::handle);
+        cl.setParameterExceptionHandler(CubedCli::usageError);
         List<String> args = saved.arguments().subList(1, saved.arguments().size());
         return cl.execute(args.toArray(String[]::new));
     }

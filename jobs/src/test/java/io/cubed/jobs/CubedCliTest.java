@@ -55,8 +55,8 @@ class CubedCliTest {
                 .contains("{id=zstd, level=3}")
                 .contains("2 written of 2");
         CliRun again = run("copy", src, dst);
-        assertThat(again.code()).isEqualTo(1);
-        assertThat(again.err()).contains("already exists");
+        assertThat(again.code()).isEqualTo(2);
+        assertThat(again.err()).contains("already holds a Zarr array; pass --overwrite to replace it");
     }
 
     @Test
@@ -94,7 +94,7 @@ class CubedCliTest {
                 .doesNotContain("\tat ");
         CliRun bad = run("copy", "a", "b", "--codec", "snappy");
         assertThat(bad.code()).isEqualTo(2);
-        assertThat(bad.err()).contains("unknown compressor 'snappy'");
+        assertThat(bad.err()).contains("unknown codec 'snappy'");
         CliRun usage = run("info");
         assertThat(usage.code()).isEqualTo(2);
     }

@@ -181,44 +181,93 @@ public sealed interface Compressor extends Serializable
 
     /**
      * Parses a compact compressor spec as used on command lines and in configuration: {@code none}, {@code
-     * zlib[:LEVEL]}, {@code gzip[:LEVEL]}, {@code zstd[:LEVEL]}, {@code lz4}, {@code bz2[:LEVEL]}, or {@code
-     * blosc[:CNAME[:CLEVEL[:SHUFFLE]]]} with SHUFFLE one of {@code noshuffle}, {@code shuffle}, {@code bitshuffle};
-     * returns {@code null} for {@code none}.
+     * zlib[:LEVEL]}, {@code gzip[:LEVEL]}, {@code zstd[:LEVEL]}, {@code lz4[:ACCELERATION]}, {@code bz2[:LEVEL]}, or
+     * {@code blosc[:CNAME[:CLEVEL[:SHUFFLE]]]} with SHUFFLE {@code noshuffle} (or 0), {@code shuffle} (1), {@code
+     * bitshuffle} (2) or {@code autoshuffle} (-1), numcodecs' names and codes; returns {@code null} for {@code none}.
+     * A bad spec is an {@link InvalidArgumentException} that names the part at fault and the values allowed.
      */
-    static Compressor parseSpec(String spec) {
-        String[] p = spec.trim().toLowerCase(java.util.Locale.ROOT).split(":");
+    public static Compressor parseSpec(String spec) {
+        String[] p = spec.trim().toLowerCase(java.util.Locale.ROOT).split(":", -1);
+        String name = p[0];
+        int max = name.equals("blosc") ? 4 : name.equals("none") ? 1 : 2;
+        if (p.length > max) {
+            throw new InvalidArgumentException("codec '" + spec + "' has " + (p.length - 1) + " parameters but " + name
+                    + " takes " + (max - 1) + (name.equals("blosc") ? " (blosc:CNAME:CLEVEL:SHUFFLE)" : ""));
+        }
         try {
-            switch (p[0]) {
+            switch (name) {
                 case "none":
                     return null;
                 case "zlib":
-                    return new Zlib(p.length > 1 ? Integer.parseInt(p[1]) : 1);
+                    return new Zlib(intPart(spec, p, 1, "level", 1, 0, 9));
                 case "gzip":
-                    return new Gzip(p.length > 1 ? Integer.parseInt(p[1]) : 1);
+                    return new Gzip(intPart(spec, p, 1, "level", 1, 0, 9));
                 case "zstd":
-                    return new Zstd(p.length > 1 ? Integer.parseInt(p[1]) : 1, false);
+                    return new Zstd(intPart(spec, p, 1, "level", 1, -131072, 22), false);
                 case "lz4":
-                    return new Lz4(p.length > 1 ? Integer.parseInt(p[1]) : 1);
+                    return new Lz4(intPart(spec, p, 1, "acceleration", 1, 1, Integer.MAX_VALUE));
                 case "bz2":
-                    return new Bz2(p.length > 1 ? Integer.parseInt(p[1]) : 1);
+                    return new Bz2(intPart(spec, p, 1, "level", 1, 1, 9));
                 case "blosc":
-                    BloscShuffle shuffle = BloscShuffle.SHUFFLE;
-                    if (p.length > 3) {
-                        shuffle = BloscShuffle.valueOf(p[3].toUpperCase(java.util.Locale.ROOT));
-                    }
                     return new Blosc(
-                            p.length > 1 ? BloscCname.fromJsonName(p[1]) : BloscCname.LZ4,
-                            p.length > 2 ? Integer.parseInt(p[2]) : 5,
-                            shuffle,
-                            0);
+                            bloscCname(spec, p), intPart(spec, p, 2, "clevel", 5, 0, 9), bloscShuffle(spec, p), 0);
                 default:
                     break;
             }
-        } catch (IllegalArgumentException | StorageException e) {
-            throw new InvalidArgumentException("bad compressor spec '" + spec + "': " + e.getMessage(), e);
+        } catch (StorageException e) {
+            throw new InvalidArgumentException("codec '" + spec + "': " + e.getMessage(), e);
         }
-        throw new InvalidArgumentException("unknown compressor '" + p[0] + "' in spec '" + spec + "'; expected none, "
-                + "zlib[:LEVEL], gzip[:LEVEL], zstd[:LEVEL], lz4, bz2[:LEVEL] or blosc[:CNAME[:CLEVEL[:SHUFFLE]]]");
+        throw new InvalidArgumentException("unknown codec '" + name + "' in '" + spec + "'; expected none, "
+                + "zlib[:LEVEL], gzip[:LEVEL], zstd[:LEVEL], lz4[:ACCELERATION], bz2[:LEVEL] or"
+                + " blosc[:CNAME[:CLEVEL[:SHUFFLE]]]");
+    }
+
+    /** Part {@code i} of a spec as a whole number within {@code [min, max]}, {@code absent} when not given. */
+    private static int intPart(String spec, String[] p, int i, String what, int absent, int min, int max) {
+        if (p.length <= i || p[i].isEmpty()) {
+            return absent;
+        }
+        String range = max == Integer.MAX_VALUE ? "at least " + min : "from " + min + " to " + max;
+        int v;
+        try {
+            v = Integer.parseInt(p[i].trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidArgumentException(
+                    "codec '" + spec + "': " + p[0] + " " + what + " '" + p[i] + "' is not a whole number " + range, e);
+        }
+        if (v < min || v > max) {
+            throw new InvalidArgumentException(
+                    "codec '" + spec + "': " + p[0] + " " + what + " must be " + range + ", got " + v);
+        }
+        return v;
+    }
+
+    private static BloscCname bloscCname(String spec, String[] p) {
+        if (p.length <= 1 || p[1].isEmpty()) {
+            return BloscCname.LZ4;
+        }
+        for (BloscCname c : BloscCname.values()) {
+            if (c.jsonName().equals(p[1].trim())) {
+                return c;
+            }
+        }
+        throw new InvalidArgumentException("codec '" + spec + "': unknown Blosc compressor '" + p[1]
+                + "'; expected blosclz, lz4, lz4hc, zlib or zstd");
+    }
+
+    private static BloscShuffle bloscShuffle(String spec, String[] p) {
+        if (p.length <= 3 || p[3].isEmpty()) {
+            return BloscShuffle.SHUFFLE;
+        }
+        String s = p[3].trim();
+        for (BloscShuffle b : BloscShuffle.values()) {
+            if (b.name().toLowerCase(java.util.Locale.ROOT).equals(s)
+                    || Integer.toString(b.code()).equals(s)) {
+                return b;
+            }
+        }
+        throw new InvalidArgumentException("codec '" + spec + "': unknown Blosc shuffle '" + p[3]
+                + "'; expected noshuffle (0), shuffle (1), bitshuffle (2) or autoshuffle (-1)");
     }
 
     /**

@@ -74,6 +74,17 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter log = cli.commandLine().getOut();
+        if (!(scale > 0) || Double.isInfinite(scale)) {
+            throw new io.cubed.error.InvalidArgumentException("bench: --scale must be a number above 0, got " + scale);
+        }
+        if (measureMemory != null && measureMemory < 0) {
+            throw new io.cubed.error.InvalidArgumentException(
+                    "bench: --measure-memory must be 0 (off) or a positive number of tasks, got " + measureMemory);
+        }
+        if (threads < 1) {
+            throw new io.cubed.error.InvalidArgumentException(
+                    "bench: --threads must be a positive whole number, got " + threads);
+        }
         List<Workload> chosen = new ArrayList<>();
         for (Workload w : Workloads.all()) {
             if (workloads.isEmpty() || workloads.contains(w.id())) {

@@ -7,6 +7,7 @@ import io.cubed.array.CubedArray;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.error.CubedException;
+import io.cubed.jobs.CubedCli;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.Callback;
 import io.cubed.spark.SparkExecutor;
@@ -129,13 +130,8 @@ public final class SparkDemoJob implements Callable<Integer> {
 
     public static void main(String[] args) {
         CommandLine cl = new CommandLine(new SparkDemoJob());
-        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof CubedException) {
-                commandLine.getErr().println("spark-demo: " + e.getMessage());
-                return 1;
-            }
-            throw e;
-        });
+        cl.setExecutionExceptionHandler(CubedCli::handle);
+        cl.setParameterExceptionHandler(CubedCli::usageError);
         int code = cl.execute(args);
         if (code != 0) {
             System.exit(code);

@@ -1,6 +1,6 @@
 package io.cubed.jobs.spark;
 
-import io.cubed.error.CubedException;
+import io.cubed.jobs.CubedCli;
 import io.cubed.jobs.Execution;
 import io.cubed.jobs.RechunkCommand;
 import io.cubed.plan.Spec;
@@ -47,13 +47,8 @@ public final class SparkRechunkJob extends RechunkCommand {
 
     public static void main(String[] args) {
         CommandLine cl = new CommandLine(new SparkRechunkJob());
-        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof CubedException) {
-                commandLine.getErr().println("spark-rechunk: " + e.getMessage());
-                return 1;
-            }
-            throw e;
-        });
+        cl.setExecutionExceptionHandler(CubedCli::handle);
+        cl.setParameterExceptionHandler(CubedCli::usageError);
         int code = cl.execute(args);
         if (code != 0) {
             System.exit(code);

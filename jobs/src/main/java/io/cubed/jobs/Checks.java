@@ -1,0 +1,64 @@
+package io.cubed.jobs;
+
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.zarr.Zarr;
+import java.util.Arrays;
+
+/**
+ * Checks of command-line values made before anything is read or written, with messages in the command line's words
+ * (the flag, the value given and the values allowed): a failed check is an {@link InvalidArgumentException}, exit code 2.
+ */
+final class Checks {
+    private Checks() {}
+
+    /** Refuses a {@code flag} value below 1. */
+    static void positive(String command, String flag, long value) {
+        if (value < 1) {
+            throw new InvalidArgumentException(
+                    command + ": " + flag + " must be a positive whole number, got " + value);
+        }
+    }
+
+    /** Refuses a {@code flag} value that is not a finite number above 0. */
+    static void positive(String command, String flag, double value) {
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new InvalidArgumentException(command + ": " + flag + " must be a number above 0, got " + value);
+        }
+    }
+
+    /**
+     * Refuses chunk lengths ({@code flag}, one per axis of {@code src}'s {@code ndim} axes) that are not positive or -1
+     * (a whole axis).
+     */
+    static void chunks(String command, String flag, int[] chunks, int ndim, String src) {
+        if (chunks.length != ndim) {
+            throw new InvalidArgumentException(command + ": " + flag + " " + join(chunks) + " gives " + chunks.length
+                    + (chunks.length == 1 ? " length" : " lengths") + " but " + src + " has " + ndim
+                    + (ndim == 1 ? " axis" : " axes") + ": give one chunk length per axis, -1 for a whole axis");
+        }
+        for (int a = 0; a < chunks.length; a++) {
+            if (chunks[a] < 1 && chunks[a] != -1) {
+                throw new InvalidArgumentException(command + ": " + flag + " " + join(chunks) + ": the length for axis "
+                        + a + " is " + chunks[a] + "; chunk lengths must be positive, or -1 for a whole axis");
+            }
+        }
+    }
+
+    /**
+     * Refuses a destination that already holds a Zarr array (v2 or v3) unless one of {@code ways} (the flags that
+     * replace or continue it) was given.
+     */
+    static void newDestination(String command, String dst, StoreOptions options, String ways) {
+        if (Zarr.arrayExists(dst, options)) {
+            throw new InvalidArgumentException(command + ": " + dst + " already holds a Zarr array; " + ways);
+        }
+    }
+
+    private static String join(int[] values) {
+        return Arrays.stream(values)
+                .mapToObj(Integer::toString)
+                .reduce((x, y) -> x + "," + y)
+                .orElse("");
+    }
+}
