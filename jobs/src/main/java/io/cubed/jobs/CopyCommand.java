@@ -107,9 +107,6 @@ final class CopyCommand implements Callable<Integer> {
         StoreOptions options = run.spec().storeOptions();
         Compressor requested = codec == null ? null : parseCodec(codec);
         DType type = dtype == null ? null : DType.fromName(dtype);
-        if (zarrFormat != null && zarrFormat != 2 && zarrFormat != 3) {
-            throw new InvalidArgumentException("copy: --zarr-format must be 2 or 3, got " + zarrFormat);
-        }
         ChunkStore source = Zarr.open(src, options);
         if (chunks != null) {
             Checks.chunks("copy", "--chunks", chunks, source.grid().ndim(), src);
@@ -155,6 +152,25 @@ final class CopyCommand implements Callable<Integer> {
      * version has no codec for the compressor.
      */
     private ZarrFormat targetFormat(ChunkStore source, Compressor requested) {
+        return targetFormat("copy", src, dst, source, codec, requested, zarrFormat);
+    }
+
+    /**
+     * The format a command writes {@code dst} in: {@code source}'s (version, codecs, fill value, chunk keys), in version
+     * {@code zarrFormat} (null: the source's) and with compressor {@code requested} when {@code codec} (the spec given)
+     * is not null; refused before anything is written when the version has no codec for the compressor.
+     */
+    static ZarrFormat targetFormat(
+            String command,
+            String src,
+            String dst,
+            ChunkStore source,
+            String codec,
+            Compressor requested,
+            Integer zarrFormat) {
+        if (zarrFormat != null && zarrFormat != 2 && zarrFormat != 3) {
+            throw new InvalidArgumentException(command + ": --zarr-format must be 2 or 3, got " + zarrFormat);
+        }
         ZarrFormat f = ZarrFormat.of(source);
         int version = zarrFormat == null ? f.version() : zarrFormat;
         try {
@@ -162,8 +178,26 @@ final class CopyCommand implements Callable<Integer> {
                     ? f.withVersion(version)
                     : f.withCompressor(null).withVersion(version).withCompressor(requested);
         } catch (InvalidArgumentException e) {
-            throw new InvalidArgumentException("cannot copy " + src + " to " + dst + " as Zarr v" + version + ": "
-                    + e.getMessage() + (codec == null ? "; choose a compressor with --codec" : ""));
+            throw new InvalidArgumentException("cannot " + command + " " + src + " to " + dst + " as Zarr v" + version
+                    + ": " + e.getMessage() + (codec == null ? "; choose a compressor with --codec" : ""));
+        }
+    }
+
+    /**
+     * Refuses, before anything is written, chunks that cannot be the shards of a sharded {@code format}: they must be
+     * multiples of its inner chunks (those of {@code src}).
+     */
+    static void checkShards(String command, String src, String dst, ZarrFormat format, int[] chunks) {
+        int[] inner = format.innerChunks();
+        if (inner != null && inner.length == chunks.length) {
+            for (int a = 0; a < inner.length; a++) {
+                if (chunks[a] % inner[a] != 0) {
+                    throw new InvalidArgumentException(command + ": the chunks " + Arrays.toString(chunks)
+                            + " are the shards of the sharded copy to " + dst + ", so they must be multiples of the"
+                            + " inner chunks " + Arrays.toString(inner) + " of " + src + "; choose other --chunks, or"
+                            + " --zarr-format 2");
+                }
+            }
         }
     }
 
@@ -186,17 +220,7 @@ final class CopyCommand implements Callable<Integer> {
             y = Manipulation.rechunk(y, chunks);
         }
         ZarrFormat f = format.withFillValue(convertFill(format.fillValue(), to));
-        int[] inner = f.innerChunks();
-        if (inner != null && inner.length == y.ndim()) {
-            for (int a = 0; a < inner.length; a++) {
-                if (y.chunkShape()[a] % inner[a] != 0) {
-                    throw new InvalidArgumentException("copy: the chunks " + Arrays.toString(y.chunkShape())
-                            + " are the shards of the sharded copy to " + dst + ", so they must be multiples of the"
-                            + " inner chunks " + Arrays.toString(inner) + " of " + src + "; choose other --chunks, or"
-                            + " --zarr-format 2");
-                }
-            }
-        }
+        checkShards("copy", src, dst, f, y.chunkShape());
         f.check(dst, y.shape(), y.chunkShape(), to);
         ComputeOptions.Builder options = ComputeOptions.builder().zarrFormat(f);
         if (resume) {

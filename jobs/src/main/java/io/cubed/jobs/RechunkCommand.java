@@ -7,7 +7,11 @@ import io.cubed.array.Manipulation;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.HistoryCallback;
+import io.cubed.storage.ChunkStore;
 import io.cubed.storage.fs.StoreLocation;
+import io.cubed.storage.zarr.Compressor;
+import io.cubed.storage.zarr.Zarr;
+import io.cubed.storage.zarr.ZarrFormat;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,8 +49,21 @@ public class RechunkCommand implements Callable<Integer> {
             description = "Target chunk length per axis, comma-separated; -1 for a whole axis.")
     protected int[] chunks;
 
-    @Option(names = "--dry-run", description = "Print the plan and stop.")
+    @Option(names = "--dry-run", description = "Print the plan and stop (with --save-plan, save it too).")
     protected boolean dryRun;
+
+    @Option(
+            names = "--codec",
+            paramLabel = "SPEC",
+            description = "Compressor of DST, as for copy (default: the source's).")
+    protected String codec;
+
+    @Option(
+            names = "--zarr-format",
+            paramLabel = "2|3",
+            description = "Zarr version of DST (default: the source's; a sharded source's DST is sharded with the same"
+                    + " inner chunks, so --chunks must be multiples of them).")
+    protected Integer zarrFormat;
 
     @Option(
             names = "--resume",
@@ -105,6 +122,12 @@ public class RechunkCommand implements Callable<Integer> {
                     "remove it or choose another DST, or pass --resume to continue an interrupted rechunk");
         }
         CubedArray y = Manipulation.rechunk(x, chunks);
+        // DST keeps the source's format (version, compressor, fill value, chunk keys) unless told otherwise.
+        ChunkStore source = Zarr.open(src, spec.storeOptions());
+        Compressor requested = codec == null ? null : CopyCommand.parseCodec(codec);
+        ZarrFormat format = CopyCommand.targetFormat("rechunk", src, dst, source, codec, requested, zarrFormat);
+        CopyCommand.checkShards("rechunk", src, dst, format, y.chunkShape());
+        format.check(dst, y.shape(), y.chunkShape(), y.dtype());
         out.println("rechunk " + src + " " + Arrays.toString(x.shape()) + " " + x.dtype() + " from chunks "
                 + Arrays.toString(x.chunkShape()) + " to " + Arrays.toString(y.chunkShape()) + " with " + spec);
         String explain = y.explain();
@@ -118,29 +141,30 @@ public class RechunkCommand implements Callable<Integer> {
                     + " saved one (did the input array or the settings change?)\nsaved:\n"
                     + String.join("\n", expected.plan()) + "\nnow:\n" + explain);
         }
-        if (dryRun) {
-            return 0;
-        }
         if (savePlan != null && resume == null) {
             resume = "";
         }
-        ComputeOptions options = ComputeOptions.defaults();
+        ComputeOptions.Builder options = ComputeOptions.builder().zarrFormat(format);
         if (resume != null) {
             String id = resume.isEmpty() ? resumeId(spec) : resume;
             out.println("resume id " + id);
-            options = ComputeOptions.builder().resume(id).build();
+            options.resume(id);
             if (savePlan != null) {
+                // Saved with --dry-run too: a plan prepared on one machine, run from the file on another.
                 new PlanFile("rechunk", savedArguments(run, id), id, PlanFile.lines(explain)).write(savePlan);
-                out.println("plan saved to " + savePlan + " (resume it with: cubed resume " + savePlan + ")");
+                out.println("plan saved to " + savePlan + " (run or resume it with: cubed resume " + savePlan + ")");
             }
+        }
+        if (dryRun) {
+            return 0;
         }
         Resume.TaskTally tally = new Resume.TaskTally();
         HistoryCallback recorder = history == null ? null : new HistoryCallback();
         long start = System.nanoTime();
         if (recorder != null) {
-            y.toZarr(dst, options, tally, recorder);
+            y.toZarr(dst, options.build(), tally, recorder);
         } else {
-            y.toZarr(dst, options, tally);
+            y.toZarr(dst, options.build(), tally);
         }
         long nanos = System.nanoTime() - start;
         out.println(tally.summary());
@@ -166,7 +190,9 @@ public class RechunkCommand implements Callable<Integer> {
                         Resume.canonicalUrl(dst),
                         Arrays.toString(chunks),
                         String.valueOf(spec.allowedMem().bytes()),
-                        String.valueOf(spec.reservedMem().bytes())));
+                        String.valueOf(spec.reservedMem().bytes()),
+                        String.valueOf(codec),
+                        String.valueOf(zarrFormat)));
     }
 
     /**
@@ -193,6 +219,14 @@ public class RechunkCommand implements Callable<Integer> {
                 Integer.toString(run.config().threads()),
                 "--resume",
                 id));
+        if (codec != null) {
+            args.add("--codec");
+            args.add(codec);
+        }
+        if (zarrFormat != null) {
+            args.add("--zarr-format");
+            args.add(zarrFormat.toString());
+        }
         for (Map.Entry<String, String> e : store.conf.entrySet()) {
             args.add("--conf");
             args.add(e.getKey() + "=" + e.getValue());
