@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import java.util.zip.Inflater;
 import net.jpountz.lz4.LZ4Compressor;
@@ -107,13 +106,110 @@ final class SimpleCodecs {
             return bytes.toByteArray();
         }
 
+        /**
+         * Reads the members one after another as Python's {@code gzip} module (numcodecs' decoder) does: zero bytes
+         * after a member are padding and skipped, anything else must be another member; each member's CRC-32 and size
+         * are checked.
+         */
         @Override
         public byte[] decode(byte[] encoded, int decodedSizeBytes) {
-            try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(encoded), 64 * 1024)) {
-                return readExactly(in, decodedSizeBytes, "gzip");
-            } catch (IOException e) {
+            byte[] out = new byte[decodedSizeBytes];
+            int produced = 0;
+            int pos = 0;
+            java.util.zip.Inflater inflater = new java.util.zip.Inflater(true);
+            try {
+                while (true) {
+                    while (pos < encoded.length && encoded[pos] == 0) {
+                        pos++;
+                    }
+                    if (pos == encoded.length) {
+                        break;
+                    }
+                    if (pos + 10 > encoded.length || encoded[pos] != 0x1f || (encoded[pos + 1] & 0xff) != 0x8b) {
+                        throw new StorageException("corrupt gzip stream: " + (encoded.length - pos) + " bytes at byte "
+                                + pos + " are neither a gzip member nor zero padding");
+                    }
+                    pos = gzipBody(encoded, pos);
+                    inflater.reset();
+                    inflater.setInput(encoded, pos, encoded.length - pos);
+                    int start = produced;
+                    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+                    while (!inflater.finished()) {
+                        if (produced == out.length) {
+                            byte[] probe = new byte[1];
+                            if (inflater.inflate(probe) > 0) {
+                                throw new StorageException(
+                                        "gzip stream holds more than the expected " + decodedSizeBytes + " bytes");
+                            }
+                        } else {
+                            produced += inflater.inflate(out, produced, out.length - produced);
+                        }
+                        if (!inflater.finished() && (inflater.needsInput() || inflater.needsDictionary())) {
+                            throw new StorageException(
+                                    "corrupt gzip stream: a member ends before its deflate data does");
+                        }
+                    }
+                    crc.update(out, start, produced - start);
+                    pos = encoded.length - inflater.getRemaining();
+                    if (pos + 8 > encoded.length) {
+                        throw new StorageException("corrupt gzip stream: a member lacks its 8-byte trailer");
+                    }
+                    long storedCrc = readLe32(encoded, pos);
+                    long storedSize = readLe32(encoded, pos + 4);
+                    if (storedCrc != crc.getValue() || storedSize != ((produced - start) & 0xffffffffL)) {
+                        throw new StorageException(
+                                "corrupt gzip stream: a member's CRC-32 or size does not match its" + " data");
+                    }
+                    pos += 8;
+                }
+            } catch (java.util.zip.DataFormatException e) {
                 throw new StorageException("corrupt gzip stream: " + e.getMessage(), e);
+            } finally {
+                inflater.end();
             }
+            if (produced != decodedSizeBytes) {
+                throw new StorageException(
+                        "gzip stream ended after " + produced + " of " + decodedSizeBytes + " bytes");
+            }
+            return out;
+        }
+
+        /** The offset of a member's deflate data: after the 10-byte header and the optional fields its flags name. */
+        private static int gzipBody(byte[] b, int member) {
+            if (b[member + 2] != 8) {
+                throw new StorageException(
+                        "corrupt gzip stream: compression method " + b[member + 2] + " is not deflate");
+            }
+            int flags = b[member + 3] & 0xff;
+            int pos = member + 10;
+            try {
+                if ((flags & 4) != 0) {
+                    pos += 2 + ((b[pos] & 0xff) | (b[pos + 1] & 0xff) << 8);
+                }
+                if ((flags & 8) != 0) {
+                    while (b[pos++] != 0) {
+                        // the file name, zero-terminated
+                    }
+                }
+                if ((flags & 16) != 0) {
+                    while (b[pos++] != 0) {
+                        // the comment, zero-terminated
+                    }
+                }
+                if ((flags & 2) != 0) {
+                    pos += 2;
+                }
+            } catch (ArrayIndexOutOfBoundsException e) {
+                throw new StorageException("corrupt gzip stream: a member header is cut short", e);
+            }
+            if (pos > b.length) {
+                throw new StorageException("corrupt gzip stream: a member header is cut short");
+            }
+            return pos;
+        }
+
+        private static long readLe32(byte[] b, int at) {
+            return (b[at] & 0xffL) | (b[at + 1] & 0xffL) << 8 | (b[at + 2] & 0xffL) << 16 | (b[at + 3] & 0xffL) << 24;
         }
     }
 
@@ -213,10 +309,32 @@ final class SimpleCodecs {
             return bytes.toByteArray();
         }
 
+        /**
+         * Reads concatenated streams as Python's {@code bz2.decompress} (numcodecs' decoder) does: after at least one
+         * whole stream, bytes that do not start another stream are ignored; a stream cut short is an error.
+         */
         @Override
         public byte[] decode(byte[] encoded, int decodedSizeBytes) {
             try (InputStream in = new BZip2CompressorInputStream(new ByteArrayInputStream(encoded), true)) {
-                return readExactly(in, decodedSizeBytes, "bz2");
+                byte[] out = new byte[decodedSizeBytes];
+                int n = in.readNBytes(out, 0, decodedSizeBytes);
+                if (n != decodedSizeBytes) {
+                    throw new StorageException("bz2 stream ended after " + n + " of " + decodedSizeBytes + " bytes");
+                }
+                int more;
+                try {
+                    more = in.read();
+                } catch (IOException e) {
+                    if (String.valueOf(e.getMessage()).startsWith("Garbage after a valid BZip2 stream")) {
+                        return out;
+                    }
+                    throw e;
+                }
+                if (more >= 0) {
+                    throw new StorageException(
+                            "bz2 stream holds more than the expected " + decodedSizeBytes + " bytes");
+                }
+                return out;
             } catch (IOException e) {
                 throw new StorageException("corrupt bz2 stream: " + e.getMessage(), e);
             }

@@ -15,7 +15,8 @@ import io.cubed.storage.zarr.codec.RawBytesSink;
 
 /**
  * Reads any Blosc-1 frame: every parameter (element size, block size, filters, internal codec, split, stored flags)
- * comes from the header, and every size and offset is validated before use. Sizes are in bytes.
+ * comes from the header, and every size and offset is validated before use, within the frame's size as its header gives
+ * it (bytes after it are ignored, as by c-blosc). Sizes are in bytes.
  */
 final class BloscDecoder {
     private BloscDecoder() {}
@@ -58,9 +59,11 @@ final class BloscDecoder {
             throw new StorageException("unsupported blosc format version " + version
                     + " (Blosc-1 frames have version 1 or 2; Blosc2 frames are not supported)");
         }
-        if (cbytes != frame.length) {
-            throw new StorageException(
-                    "blosc header says " + toUnsigned(cbytes) + " bytes but " + frame.length + " were given");
+        // Bytes after the frame are ignored, as c-blosc (which is never told the buffer's size) and so zarr-python do;
+        // a frame cut short is refused (c-blosc would read past the buffer).
+        if (cbytes < HEADER_BYTES || cbytes > frame.length) {
+            throw new StorageException("blosc header says the frame has " + toUnsigned(cbytes) + " bytes but "
+                    + frame.length + " were given" + (cbytes > frame.length ? ": truncated" : ""));
         }
         if (nbytes != expectedBytes) {
             throw new StorageException("blosc header says the data decodes to " + toUnsigned(nbytes) + " bytes but "
