@@ -308,6 +308,10 @@ public final class LocalExecutor implements Executor {
                         probe == null ? -1 : probe.peakBytes());
             } catch (RuntimeException e) {
                 last = e;
+                if (io.cubed.error.CorruptDataException.in(e) != null) {
+                    // Corrupt stored data reads the same every time: fail at once, naming the chunk.
+                    throw new TaskFailedException(stage.id(), stage.description(), index, attempt, e);
+                }
             } finally {
                 if (probe != null) {
                     probe.close();

@@ -1,5 +1,6 @@
 package io.cubed.docs;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cubed.Cubed;
@@ -119,11 +120,15 @@ class ErrorCatalogueIT {
                 .hasMessageContaining("bad.zarr");
         String corrupt = zarr("corrupt.zarr");
         Files.write(Path.of(corrupt, "1.1"), new byte[] {1, 2, 3});
-        CubedArray x = Cubed.fromZarr(corrupt, spec());
+        Spec retrying = spec().toBuilder().executor(new LocalExecutor(1, 3, 0)).build();
+        CubedArray x = Cubed.fromZarr(corrupt, retrying);
         assertThatThrownBy(() ->
                         Elementwise.negative(x).toZarr(tmp.resolve("out.zarr").toString()))
                 .isInstanceOf(TaskFailedException.class)
-                .hasStackTraceContaining("1.1");
+                .hasMessageContaining("failed after 1 attempt: corrupt chunk " + corrupt + "/1.1")
+                .hasRootCauseInstanceOf(io.cubed.error.StorageException.class)
+                .satisfies(e ->
+                        assertThat(io.cubed.error.CorruptDataException.in(e)).isNotNull());
         Files.writeString(tmp.resolve("marker"), "", StandardCharsets.UTF_8);
     }
 

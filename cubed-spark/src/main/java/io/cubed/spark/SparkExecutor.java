@@ -261,7 +261,9 @@ public final class SparkExecutor implements Executor {
                                 new TaskEndReporter(computeId, stage, callbacks),
                                 PartitionResults.CLASS_TAG);
             } catch (Exception e) {
-                // SparkException is checked in Java's eyes but thrown by runJob() all the same.
+                // SparkException is checked in Java's eyes but thrown by runJob() all the same. The job's tasks still
+                // running (a failure reported by the result handler does not stop them) are cancelled.
+                jsc.cancelJobGroup(jobGroup(computeId, stage));
                 throw SparkFailures.translate(stage, e, defaultMaxFailures());
             } finally {
                 jsc.clearJobGroup();
@@ -283,9 +285,21 @@ public final class SparkExecutor implements Executor {
             this.callbacks = callbacks;
         }
 
+        /**
+         * Reports the partition's tasks; a task that met corrupt data fails the job here, on the driver (Spark fails
+         * the job when its result handler throws), instead of being retried on an executor.
+         */
         @Override
         public BoxedUnit apply(Object partition, TaskResult[] results) {
             for (TaskResult r : results) {
+                if (r.failed()) {
+                    throw new io.cubed.error.TaskFailedException(
+                            stage.id(),
+                            stage.description(),
+                            r.taskIndex(),
+                            r.attempts(),
+                            new io.cubed.error.CorruptDataException(r.failure()));
+                }
                 callbacks.forEach(c -> c.onTaskEnd(new Callback.TaskEnd(computeId, stage, r)));
             }
             return BoxedUnit.UNIT;

@@ -3,6 +3,7 @@ package io.cubed.storage.zarr;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
+import io.cubed.error.CorruptDataException;
 import io.cubed.error.StorageException;
 import io.cubed.memory.HeapProbe;
 import io.cubed.storage.zarr.blosc.BloscCodec;
@@ -133,7 +134,7 @@ final class V3Codecs {
         if (a2bCodec instanceof V3Codec.Bytes b) {
             long expected = (long) Chunk.elementCount(arrShape) * dtype.itemSizeBytes();
             if (bytes.length != expected) {
-                throw new StorageException("corrupt chunk " + where + ": it decodes to " + bytes.length
+                throw new CorruptDataException("corrupt chunk " + where + ": it decodes to " + bytes.length
                         + " bytes but a " + "chunk of " + Arrays.toString(arrShape) + " " + dtype + " has " + expected);
             }
             c = ElementBytes.decode(
@@ -226,14 +227,15 @@ final class V3Codecs {
 
     static byte[] checkCrc(byte[] bytes, String where) {
         if (bytes.length < 4) {
-            throw new StorageException("corrupt chunk " + where + ": " + bytes.length + " bytes cannot hold a crc32c");
+            throw new CorruptDataException(
+                    "corrupt chunk " + where + ": " + bytes.length + " bytes cannot hold a crc32c");
         }
         int n = bytes.length - 4;
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, n);
         int stored = ByteBuffer.wrap(bytes, n, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
         if (stored != (int) crc.getValue()) {
-            throw new StorageException("corrupt chunk " + where + ": crc32c mismatch (stored "
+            throw new CorruptDataException("corrupt chunk " + where + ": crc32c mismatch (stored "
                     + Integer.toHexString(stored) + ", computed " + Long.toHexString(crc.getValue()) + ")");
         }
         return Arrays.copyOf(bytes, n);

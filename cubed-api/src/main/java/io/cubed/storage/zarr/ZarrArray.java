@@ -3,6 +3,7 @@ package io.cubed.storage.zarr;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
+import io.cubed.error.CorruptDataException;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
@@ -201,7 +202,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
                         metadata.chunkSizeBytes(),
                         ChunkBytes.sinkInto(chunk, metadata.dataType().order()));
             } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
-                throw new StorageException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
+                throw new CorruptDataException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
             }
             // The stored bytes and the chunk: the most a read holds at once.
             HeapProbe.checkpoint();
@@ -230,10 +231,10 @@ public final class ZarrArray implements ChunkStore, Serializable {
             Codec c = codec();
             raw = c == null ? stored : c.decode(stored, expected);
         } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
-            throw new StorageException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
+            throw new CorruptDataException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
         }
         if (raw.length != expected) {
-            throw new StorageException("corrupt chunk " + describe(url, key) + ": it decodes to " + raw.length
+            throw new CorruptDataException("corrupt chunk " + describe(url, key) + ": it decodes to " + raw.length
                     + " bytes but a chunk of " + Arrays.toString(metadata.chunks()) + " " + dtype() + " has "
                     + expected);
         }

@@ -3,6 +3,7 @@ package io.cubed.storage.zarr;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
+import io.cubed.error.CorruptDataException;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
@@ -161,7 +162,7 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         } catch (StorageException e) {
             throw corrupt(key, e);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
-            throw new StorageException("corrupt chunk " + ZarrArray.describe(url, key) + ": " + e.getMessage(), e);
+            throw new CorruptDataException("corrupt chunk " + ZarrArray.describe(url, key) + ": " + e.getMessage(), e);
         }
         return clip(full, shape);
     }
@@ -170,7 +171,7 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         String where = ZarrArray.describe(url, key);
         return e.getMessage().contains(where)
                 ? e
-                : new StorageException("corrupt chunk " + where + ": " + e.getMessage(), e);
+                : new CorruptDataException("corrupt chunk " + where + ": " + e.getMessage(), e);
     }
 
     private Chunk clip(Chunk full, int[] shape) {

@@ -30,6 +30,10 @@ public final class SparkFailures {
         String sparkMessage = String.valueOf(failure.getMessage());
         int attempts = attemptsIn(sparkMessage, defaultAttempts);
         for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof TaskFailedException) {
+                // Thrown by the driver's result handler (a task that met corrupt data), wrapped by Spark.
+                return (TaskFailedException) t;
+            }
             if (t instanceof TaskIndexFailure) {
                 TaskIndexFailure f = (TaskIndexFailure) t;
                 Throwable root = f.getCause() != null ? f.getCause() : f;

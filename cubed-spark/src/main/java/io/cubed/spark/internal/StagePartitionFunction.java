@@ -1,5 +1,6 @@
 package io.cubed.spark.internal;
 
+import io.cubed.error.CorruptDataException;
 import io.cubed.runtime.TaskFunction;
 import io.cubed.runtime.TaskIo;
 import io.cubed.runtime.TaskResult;
@@ -43,7 +44,12 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
         while (ranges.hasNext()) {
             TaskRange range = ranges.next();
             for (long i = range.start(); i < range.end(); i++) {
-                results.add(run(i, attempt));
+                TaskResult r = run(i, attempt);
+                results.add(r);
+                if (r.failed()) {
+                    // Reported to the driver, which fails the stage: the partition's other tasks are not run.
+                    return results.iterator();
+                }
             }
         }
         return results.iterator();
@@ -57,6 +63,11 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
         try {
             io = task.run(index);
         } catch (RuntimeException e) {
+            CorruptDataException corrupt = CorruptDataException.in(e);
+            if (corrupt != null) {
+                // Not thrown: Spark would retry the task, and the chunk would read as corrupt again.
+                return TaskResult.corrupt(stageId, index, attempt, corrupt.getMessage());
+            }
             throw new TaskIndexFailure(stageId, index, e);
         }
         long end = System.currentTimeMillis();

@@ -1,0 +1,30 @@
+package io.cubed.error;
+
+/**
+ * Stored data that cannot be decoded (a corrupt chunk, a checksum mismatch, a chunk of the wrong size): reading it again
+ * gives the same bytes, so the task that met it fails at once instead of being retried; the message names the chunk.
+ */
+public class CorruptDataException extends StorageException {
+    private static final long serialVersionUID = 1L;
+
+    public CorruptDataException(String message) {
+        super(message);
+    }
+
+    public CorruptDataException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    /** The corrupt-data exception in {@code t}'s cause chain, or null: a failure that retrying cannot mend. */
+    public static CorruptDataException in(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof CorruptDataException) {
+                return (CorruptDataException) c;
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        return null;
+    }
+}
