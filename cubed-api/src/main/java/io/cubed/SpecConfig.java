@@ -74,7 +74,7 @@ public final class SpecConfig {
     /** The properties file looked up at the root of the classpath when no file is named. */
     public static final String RESOURCE = "cubed.properties";
     /** {@code CUBED_*} variables that are not settings (read by {@code bin/cubed} or naming the file). */
-    public static final Set<String> OTHER_ENV = Set.of(ENV_CONFIG, "CUBED_JAVA_OPTS", "CUBED_HOME");
+    public static final Set<String> OTHER_ENV = Set.of(ENV_CONFIG, "CUBED_JAVA_OPTS", "CUBED_HOME", "CUBED_CLASSPATH");
 
     /** Where a value came from, lowest precedence first. */
     public enum Source {
@@ -353,7 +353,11 @@ public final class SpecConfig {
             line(sb, width, e.getKey(), e.getValue());
         }
         for (Map.Entry<String, Value> e : storeOptions.entrySet()) {
-            line(sb, width, STORE_PREFIX + e.getKey(), e.getValue());
+            Value v = e.getValue();
+            if (StoreOptions.isSensitive(e.getKey())) {
+                v = new Value(StoreOptions.REDACTED, v.source(), v.origin());
+            }
+            line(sb, width, STORE_PREFIX + e.getKey(), v);
         }
         sb.append("config file: ")
                 .append(configFile == null ? "none" : configFile)

@@ -8,6 +8,7 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.HistoryCallback;
 import io.cubed.storage.ChunkStore;
+import io.cubed.storage.StoreOptions;
 import io.cubed.storage.fs.StoreLocation;
 import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.Zarr;
@@ -227,9 +228,11 @@ public class RechunkCommand implements Callable<Integer> {
             args.add("--zarr-format");
             args.add(zarrFormat.toString());
         }
+        // Credentials are not saved: the resuming run takes them again (cubed resume FILE --conf KEY=VALUE, the Hadoop
+        // configuration, its credential providers or the environment).
         for (Map.Entry<String, String> e : store.conf.entrySet()) {
             args.add("--conf");
-            args.add(e.getKey() + "=" + e.getValue());
+            args.add(e.getKey() + "=" + (StoreOptions.isSensitive(e.getKey()) ? StoreOptions.REDACTED : e.getValue()));
         }
         return args;
     }

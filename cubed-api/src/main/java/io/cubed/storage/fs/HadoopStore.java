@@ -96,8 +96,37 @@ public final class HadoopStore implements Store {
             return new HadoopStore(
                     normalized, ops, closeable ? fs : null, conf, new Path(u), OBJECT_STORE_SCHEMES.contains(scheme));
         } catch (Exception e) {
+            String missing = missingConnector(e);
+            if (missing != null) {
+                throw new StorageException(
+                        "cannot open store '" + uri + "': no Hadoop file system for "
+                                + uri.substring(0, Math.max(0, uri.indexOf(':'))) + ":// on the class path (" + missing
+                                + " not found): add its connector jars (for s3a://, hadoop-aws 3.3.4 and its AWS SDK bundle):"
+                                + " bin/cubed --jars A.jar,B.jar, CUBED_CLASSPATH or HADOOP_HOME; spark-submit --jars or"
+                                + " --packages",
+                        e);
+            }
             throw new StorageException("cannot open store '" + uri + "' through Hadoop: " + e, e);
         }
+    }
+
+    /** The connector class whose absence {@code e} reports (Hadoop's "Class … not found", "No FileSystem for scheme"). */
+    private static String missingConnector(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = String.valueOf(t.getMessage());
+            java.util.regex.Matcher c =
+                    java.util.regex.Pattern.compile("Class (\\S+) not found").matcher(m);
+            if (t instanceof ClassNotFoundException || c.find()) {
+                return c.find(0) ? c.group(1) : m;
+            }
+            if (m.startsWith("No FileSystem for scheme")) {
+                return "a FileSystem implementation";
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return null;
     }
 
     @Override

@@ -18,20 +18,29 @@ public final class S3TestServer implements AutoCloseable {
 
     private final S3Proxy proxy;
     private final String bucket;
+    private final String accessKey;
+    private final String secretKey;
 
-    private S3TestServer(S3Proxy proxy, String bucket) {
+    private S3TestServer(S3Proxy proxy, String bucket, String accessKey, String secretKey) {
         this.proxy = proxy;
         this.bucket = bucket;
+        this.accessKey = accessKey;
+        this.secretKey = secretKey;
     }
 
     /** Starts a server with bucket {@code bucket} on a free port of 127.0.0.1 and waits until it serves. */
     public static S3TestServer start(String bucket) throws Exception {
+        return start(bucket, ACCESS_KEY, SECRET_KEY);
+    }
+
+    /** As {@link #start(String)}, accepting the credentials {@code accessKey} and {@code secretKey}. */
+    public static S3TestServer start(String bucket, String accessKey, String secretKey) throws Exception {
         BlobStore blobs = new AtomicObjectsBlobStore(new TransientNio2BlobStore());
         blobs.createContainer(bucket);
         S3Proxy proxy = S3Proxy.builder()
                 .blobStore(blobs)
                 .endpoint(URI.create("http://127.0.0.1:0"))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
                 .build();
         proxy.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -42,7 +51,7 @@ public final class S3TestServer implements AutoCloseable {
             }
             Thread.sleep(10);
         }
-        return new S3TestServer(proxy, bucket);
+        return new S3TestServer(proxy, bucket, accessKey, secretKey);
     }
 
     public int port() {
@@ -56,7 +65,7 @@ public final class S3TestServer implements AutoCloseable {
 
     /** s3a options for this server (path-style access, test credentials, small retry limits). */
     public StoreOptions options() {
-        return S3StoreIT.s3Options(port());
+        return S3StoreIT.s3Options(port()).with("fs.s3a.access.key", accessKey).with("fs.s3a.secret.key", secretKey);
     }
 
     @Override
