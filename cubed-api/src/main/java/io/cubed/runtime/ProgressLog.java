@@ -76,8 +76,14 @@ public final class ProgressLog implements Callback {
         this.timer = timer;
     }
 
-    /** A progress log when INFO is enabled on {@code io.cubed.progress}, otherwise {@code null}. */
+    /**
+     * A progress log when INFO is enabled on {@code io.cubed.progress}, otherwise {@code null}; without any SLF4J
+     * provider (a jar run with {@code java -jar} outside Spark), the lines go to standard error.
+     */
     public static ProgressLog ifEnabled() {
+        if (org.slf4j.LoggerFactory.getILoggerFactory() instanceof org.slf4j.helpers.NOPLoggerFactory) {
+            return new ProgressLog(line -> System.err.println("progress: " + line), 10_000);
+        }
         return LOG.isInfoEnabled() ? new ProgressLog() : null;
     }
 

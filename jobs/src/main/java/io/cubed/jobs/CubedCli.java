@@ -91,6 +91,11 @@ public final class CubedCli implements Runnable {
      * must on platforms that run it in a shared driver (Databricks' spark_jar_task).
      */
     public static void main(String[] args) {
+        // Run with java -jar outside Spark there is no SLF4J provider: progress then goes to standard error, so SLF4J's
+        // three-line note about it is noise.
+        if (System.getProperty("slf4j.internal.verbosity") == null) {
+            System.setProperty("slf4j.internal.verbosity", "ERROR");
+        }
         int code = run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
         if (code != 0) {
             System.exit(code);

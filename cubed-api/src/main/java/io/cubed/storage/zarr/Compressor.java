@@ -22,6 +22,33 @@ public sealed interface Compressor extends Serializable
     /** The codec for chunks whose elements are {@code typeSizeBytes} bytes wide (Blosc shuffles by element). */
     Codec codec(int typeSizeBytes);
 
+    /**
+     * Checks, once per compressor and JVM, that this JVM can run the codec (its library, e.g. zstd-jni or lz4-java,
+     * is on the class path and loads): a round trip of a few bytes; called before an array's metadata is written, so
+     * that a codec that cannot run leaves nothing behind. {@code url} names the array in the error.
+     */
+    default void requireUsable(String url) {
+        if (UsableCodecs.CHECKED.contains(this)) {
+            return;
+        }
+        try {
+            Codec c = codec(8);
+            byte[] probe = new byte[256];
+            byte[] back = c.decode(c.encode(probe), probe.length);
+            if (!java.util.Arrays.equals(back, probe)) {
+                throw new StorageException("the " + id().jsonId() + " codec does not round-trip in this JVM");
+            }
+        } catch (LinkageError e) {
+            throw new StorageException(
+                    "cannot write " + url + " with the " + id().jsonId() + " codec: its library"
+                            + " cannot be loaded in this JVM (" + e
+                            + "); run with bin/cubed or spark-submit, or add the"
+                            + " codec's jar (zstd-jni, lz4-java) to the class path",
+                    e);
+        }
+        UsableCodecs.CHECKED.add(this);
+    }
+
     /** The numcodecs configuration, e.g. {@code {"id": "zlib", "level": 1}}. */
     Map<String, Object> toJson();
 

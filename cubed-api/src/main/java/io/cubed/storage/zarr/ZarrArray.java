@@ -82,6 +82,9 @@ public final class ZarrArray implements ChunkStore, Serializable {
     /** Creates an array at {@code url} with store options; see {@link #create(String, ZarrCreateOptions)}. */
     public static ZarrArray create(String url, ZarrCreateOptions options, StoreOptions storeOptions) {
         ZarrV2Metadata metadata = options.toMetadata();
+        if (metadata.compressor() != null) {
+            metadata.compressor().requireUsable(url);
+        }
         StoreSupplier supplier = Stores.supplier(url, storeOptions);
         Store store = supplier.open();
         if (store.exists(ZarrGroup.ZGROUP)) {

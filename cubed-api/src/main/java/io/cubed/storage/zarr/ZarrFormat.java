@@ -227,6 +227,10 @@ public final class ZarrFormat implements Serializable {
 
     /** Creates an array of {@code grid} and {@code dtype} at {@code url} in this format. */
     public ChunkStore create(String url, ChunkGrid grid, DType dtype, boolean overwrite, StoreOptions options) {
+        // Nothing is written with a codec this JVM cannot run.
+        if (compressor != null) {
+            compressor.requireUsable(url);
+        }
         if (version == 2) {
             return ZarrArray.create(url, v2Options(grid.shape(), grid.chunkShape(), dtype, overwrite), options);
         }

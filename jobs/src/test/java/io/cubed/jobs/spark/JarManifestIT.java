@@ -109,4 +109,106 @@ class JarManifestIT {
                 .contains("org/apache/spark");
         assertThat(Files.exists(Path.of(noSpark))).isFalse();
     }
+
+    /**
+     * {@code java -jar} reads and writes every codec (zstd-jni, lz4-java and commons-compress are in the jar) and, with
+     * no logging provider outside Spark, shows progress on standard error.
+     */
+    @Test
+    void javaJarReadsAndWritesEveryCodec() throws Exception {
+        String src = tmp.resolve("src.zarr").toString();
+        ZarrArray a = ZarrArray.create(
+                src,
+                ZarrCreateOptions.builder(new long[] {6, 4}, new int[] {3, 4}, DType.FLOAT64)
+                        .compressor(io.cubed.storage.zarr.Compressor.parseSpec("zstd:1"))
+                        .build());
+        a.writeChunk(
+                Chunk.wrap(
+                        DType.FLOAT64,
+                        new int[] {3, 4},
+                        java.util.stream.DoubleStream.iterate(0.5, d -> d + 1)
+                                .limit(12)
+                                .toArray()),
+                0,
+                0);
+        a.writeChunk(
+                Chunk.wrap(
+                        DType.FLOAT64,
+                        new int[] {3, 4},
+                        java.util.stream.DoubleStream.iterate(12.5, d -> d + 1)
+                                .limit(12)
+                                .toArray()),
+                1,
+                0);
+        for (String codec : List.of(
+                "none",
+                "zlib:1",
+                "gzip:1",
+                "zstd:3",
+                "lz4",
+                "bz2:1",
+                "blosc:lz4:5:1",
+                "blosc:zstd:3:2",
+                "blosc:blosclz:5:0")) {
+            String dst = tmp.resolve("c-" + codec.replace(':', '-') + ".zarr").toString();
+            Run r = javaJar("copy", src, dst, "--codec", codec);
+            assertThat(r.code()).as(codec + ": " + r.output()).isZero();
+            double[] v = ZarrArray.open(dst)
+                    .readRegion(new long[] {0, 0}, new int[] {6, 4})
+                    .doubles();
+            for (int i = 0; i < 24; i++) {
+                assertThat(v[i]).as(codec).isEqualTo(i + 0.5);
+            }
+        }
+        String cols = tmp.resolve("cols.zarr").toString();
+        Run rechunk = javaJar("rechunk", src, cols, "--chunks", "6,1", "--codec", "blosc:lz4:5:1");
+        assertThat(rechunk.code()).as(rechunk.output()).isZero();
+        assertThat(rechunk.output()).contains("progress: op-").doesNotContain("SLF4J");
+        assertThat(ZarrArray.open(cols).readChunk(0, 3).doubles()).containsExactly(3.5, 7.5, 11.5, 15.5, 19.5, 23.5);
+    }
+
+    /**
+     * A JVM without a codec's library (here: the command line's jars without zstd-jni) refuses to write with that codec
+     * before anything is written, in one line naming the array and the missing library.
+     */
+    @Test
+    void aCodecWhoseLibraryIsMissingIsRefusedBeforeAnythingIsWritten() throws Exception {
+        String src = tmp.resolve("in.zarr").toString();
+        ZarrArray a = ZarrArray.create(
+                src,
+                ZarrCreateOptions.builder(new long[] {4}, new int[] {2}, DType.FLOAT64)
+                        .compressor(io.cubed.storage.zarr.Compressor.parseSpec("zlib:1"))
+                        .build());
+        a.writeChunk(Chunk.wrap(DType.FLOAT64, new int[] {2}, new double[] {1, 2}), 0);
+        Path target = Path.of("target").toAbsolutePath();
+        List<String> cp =
+                new ArrayList<>(List.of(target.resolve("cubed-jobs.jar").toString()));
+        try (java.util.stream.Stream<Path> lib = Files.list(target.resolve("lib"))) {
+            lib.filter(p -> !p.getFileName().toString().startsWith("zstd-jni")).forEach(p -> cp.add(p.toString()));
+        }
+        String dst = tmp.resolve("zstd.zarr").toString();
+        List<String> cmd = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                String.join(java.io.File.pathSeparator, cp),
+                "io.cubed.jobs.CubedCli",
+                "copy",
+                src,
+                dst,
+                "--codec",
+                "zstd:1");
+        Path log = Files.createTempFile(tmp, "no-zstd", ".log");
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = Files.readString(log);
+        assertThat(p.exitValue()).as(out).isEqualTo(1);
+        assertThat(out)
+                .contains("cubed: cannot write " + dst + " with the zstd codec: its library cannot be loaded")
+                .contains("com/github/luben/zstd");
+        assertThat(Path.of(dst)).as("nothing written").doesNotExist();
+    }
 }

@@ -86,4 +86,66 @@ class SparkSubmitIT {
         assertThat(b.readChunk(1).longs()).containsExactly(10, 11);
         assertThat(b.readChunk(2).longs()).containsExactly(20, 21);
     }
+
+    /**
+     * Under spark-submit every codec works with the libraries Spark provides (zstd-jni, lz4-java) and the ones in the jar
+     * (commons-compress, relocated): a Zstandard array rechunked to LZ4, then copied to bzip2, values checked.
+     */
+    @Test
+    void sparkSubmitReadsAndWritesTheCodecsWhoseLibrariesSparkProvides() throws Exception {
+        String src = tmp.resolve("zstd.zarr").toString();
+        ZarrArray a = ZarrArray.create(
+                src,
+                io.cubed.storage.zarr.ZarrCreateOptions.builder(
+                                new long[] {4, 6}, new int[] {2, 6}, io.cubed.dtype.DType.FLOAT64)
+                        .compressor(io.cubed.storage.zarr.Compressor.parseSpec("zstd:1"))
+                        .build());
+        for (long c = 0; c < 2; c++) {
+            double[] values = new double[12];
+            for (int k = 0; k < 12; k++) {
+                values[k] = 12 * c + k;
+            }
+            a.writeChunk(io.cubed.chunk.Chunk.wrap(io.cubed.dtype.DType.FLOAT64, new int[] {2, 6}, values), c, 0);
+        }
+        String lz4 = tmp.resolve("lz4.zarr").toString();
+        String bz2 = tmp.resolve("bz2.zarr").toString();
+        List<List<String>> commands = List.of(
+                List.of(
+                        "rechunk",
+                        src,
+                        lz4,
+                        "--chunks",
+                        "4,3",
+                        "--codec",
+                        "lz4",
+                        "--work-dir",
+                        tmp.resolve("w").toString()),
+                List.of("copy", lz4, bz2, "--codec", "bz2:1"));
+        int n = 0;
+        for (List<String> command : commands) {
+            List<String> args = new java.util.ArrayList<>(List.of(
+                    "--master",
+                    "local[2]",
+                    "--conf",
+                    "spark.ui.enabled=false",
+                    "--conf",
+                    "spark.cubed.executor=spark",
+                    "--class",
+                    "io.cubed.jobs.CubedCli",
+                    SparkSubmitProcess.jobsJar().toString()));
+            args.addAll(command);
+            SparkSubmitProcess.Result r =
+                    SparkSubmitProcess.run("1g", args, tmp.resolve("codecs-" + n++ + ".log"), 150);
+            assertThat(r.exitCode()).as(r.output()).isZero();
+        }
+        for (String url : List.of(lz4, bz2)) {
+            ZarrArray b = ZarrArray.open(url);
+            double[] v = b.readRegion(new long[] {0, 0}, new int[] {4, 6}).doubles();
+            for (int k = 0; k < 24; k++) {
+                assertThat(v[k]).as(url).isEqualTo(k);
+            }
+        }
+        assertThat(ZarrArray.open(bz2).metadata().compressor())
+                .isEqualTo(io.cubed.storage.zarr.Compressor.parseSpec("bz2:1"));
+    }
 }
