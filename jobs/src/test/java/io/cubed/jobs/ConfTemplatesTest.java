@@ -202,7 +202,14 @@ class ConfTemplatesTest {
         // The cluster's spark_conf is the Databricks spark-defaults template's (less what Databricks sets itself).
         Map<String, String> template = sparkDefaults("spark-defaults.databricks.conf");
         conf.forEach((k, v) -> assertThat(template).containsEntry(k, v));
-        assertThat(map(cluster.get("spark_env_vars")).get("JNAME")).asString().contains("17");
+        // Java 17 on a Spark 3.5 runtime: 14.3 and 15.4 LTS default to Java 8, so JNAME selects 17
+        // (docs/configuration.md).
+        String runtime = (String) cluster.get("spark_version");
+        double version = Double.parseDouble(runtime.substring(0, runtime.indexOf(".x")));
+        assertThat(version).as(runtime).isGreaterThanOrEqualTo(14.3);
+        if (version < 16) {
+            assertThat(map(cluster.get("spark_env_vars")).get("JNAME")).isEqualTo("zulu17-ca-amd64");
+        }
     }
 
     @Test
