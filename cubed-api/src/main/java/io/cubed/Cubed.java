@@ -12,6 +12,7 @@ import io.cubed.runtime.Callback;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.RegroupedChunkStore;
 import io.cubed.storage.VirtualArray;
+import io.cubed.storage.zarr.IncompleteMark;
 import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
@@ -34,7 +35,9 @@ public final class Cubed {
      * v3 array.
      */
     public static CubedArray fromZarr(String url, Spec spec) {
-        return CubedArray.of(ArrayNode.source(Zarr.open(url, spec.storeOptions())), spec);
+        ChunkStore stored = Zarr.open(url, spec.storeOptions());
+        IncompleteMark.requireComplete(stored, spec.storeOptions());
+        return CubedArray.of(ArrayNode.source(stored), spec);
     }
 
     /**
@@ -43,6 +46,7 @@ public final class Cubed {
      */
     public static CubedArray fromZarr(String url, Spec spec, int... chunks) {
         ChunkStore stored = Zarr.open(url, spec.storeOptions());
+        IncompleteMark.requireComplete(stored, spec.storeOptions());
         ChunkGrid wanted = Chunking.grid(stored.grid().shape(), chunks, url);
         ChunkStore view = RegroupedChunkStore.of(stored, wanted.chunkShape());
         return CubedArray.of(ArrayNode.source(view), spec);

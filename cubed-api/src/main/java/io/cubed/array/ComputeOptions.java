@@ -21,6 +21,8 @@ public final class ComputeOptions {
     private final String resumeId;
     private final boolean deleteIntermediatesEarly;
     private final ZarrFormat zarrFormat;
+    private final String writer;
+    private final String resumeHint;
 
     private ComputeOptions(Builder b) {
         this.optimize = b.optimize;
@@ -31,6 +33,18 @@ public final class ComputeOptions {
         this.resumeId = b.resumeId;
         this.deleteIntermediatesEarly = b.deleteIntermediatesEarly;
         this.zarrFormat = b.zarrFormat;
+        this.writer = b.writer;
+        this.resumeHint = b.resumeHint;
+    }
+
+    /** What the targets' incomplete marks say writes them, or null for the default. */
+    String writer() {
+        return writer;
+    }
+
+    /** How the targets' incomplete marks say to finish them, or null for the default. */
+    String resumeHint() {
+        return resumeHint;
     }
 
     /** The format targets are written in. */
@@ -72,6 +86,8 @@ public final class ComputeOptions {
         private String resumeId;
         private boolean deleteIntermediatesEarly;
         private ZarrFormat zarrFormat = ZarrFormat.v2();
+        private String writer;
+        private String resumeHint;
 
         private Builder() {}
 
@@ -139,6 +155,17 @@ public final class ComputeOptions {
          */
         public Builder deleteIntermediatesEarly(boolean early) {
             this.deleteIntermediatesEarly = early;
+            return this;
+        }
+
+        /**
+         * What the targets' incomplete marks ({@link io.cubed.storage.zarr.IncompleteMark}) name as their writer, e.g.
+         * {@code "cubed rechunk"}, and how they say to finish a target left incomplete, e.g. {@code "run the same
+         * command with --resume"}; by default the computation and {@code ComputeOptions.resume}.
+         */
+        public Builder writtenBy(String writer, String resumeHint) {
+            this.writer = writer;
+            this.resumeHint = resumeHint;
             return this;
         }
 

@@ -92,7 +92,8 @@ public final class Execution {
         }
         Computation c = Computation.prepare(spec, nodes, targets, options.fusion(spec), options.resumeId())
                 .deleteIntermediatesEarly(options.deleteIntermediatesEarly())
-                .targetFormat(options.zarrFormat());
+                .targetFormat(options.zarrFormat())
+                .writtenBy(options.writer(), options.resumeHint());
         boolean ok = false;
         try {
             c.run(withProgress(callbacks));

@@ -13,6 +13,7 @@ import io.cubed.runtime.Stage;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.Store;
 import io.cubed.storage.fs.Stores;
+import io.cubed.storage.zarr.IncompleteMark;
 import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrFormat;
 import java.time.LocalDateTime;
@@ -40,6 +41,8 @@ public final class Computation {
     private final boolean resume;
     private boolean deleteEarly;
     private ZarrFormat targetFormat = ZarrFormat.v2();
+    private String writer;
+    private String resumeHint;
     private final java.util.Set<ArrayNode> targetNodes = new java.util.HashSet<>();
     private final Map<ArrayNode, String> urls = new HashMap<>();
     private final Map<OpNode, Long> projected = new LinkedHashMap<>();
@@ -323,6 +326,13 @@ public final class Computation {
             all.add(new EarlyCleanup());
         }
         spec.executor().execute(new ExecutionPlan(computeId, stages), all);
+        // Every task succeeded: the targets are complete.
+        for (ArrayNode t : targetNodes) {
+            ChunkStore s = stores.get(t);
+            if (s != null) {
+                stores.put(t, IncompleteMark.clear(s));
+            }
+        }
     }
 
     /**
@@ -411,7 +421,29 @@ public final class Computation {
         }
         // Targets (toZarr, store) are written in the chosen format; intermediates always as Zarr v2.
         ZarrFormat format = targetNodes.contains(out) ? targetFormat : ZarrFormat.v2();
-        return format.create(url, out.grid(), out.dtype(), false, spec.storeOptions());
+        ChunkStore created = format.create(url, out.grid(), out.dtype(), false, spec.storeOptions());
+        if (!targetNodes.contains(out)) {
+            return created;
+        }
+        // A target is marked incomplete until the computation has written all of it.
+        String by = writer != null ? writer : "a Cubed computation (" + out.name() + ")";
+        String hint = resumeHint != null
+                ? resumeHint
+                : resume
+                        ? "compute it again with ComputeOptions.resume(\"" + computeId + "\")"
+                        : "it was not resumable: delete it and compute it again, with ComputeOptions.resume to be able"
+                                + " to finish a failed run";
+        return IncompleteMark.set(created, by, hint);
+    }
+
+    /**
+     * What the targets' incomplete marks name as their writer and how they say to finish a target (null: the
+     * computation and {@code ComputeOptions.resume}).
+     */
+    public Computation writtenBy(String writer, String resumeHint) {
+        this.writer = writer;
+        this.resumeHint = resumeHint;
+        return this;
     }
 
     /**

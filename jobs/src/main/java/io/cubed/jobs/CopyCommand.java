@@ -7,16 +7,16 @@ import io.cubed.array.Elementwise;
 import io.cubed.array.Manipulation;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
+import io.cubed.error.CubedException;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.fs.StoreLocation;
 import io.cubed.storage.zarr.Compressor;
+import io.cubed.storage.zarr.IncompleteMark;
 import io.cubed.storage.zarr.Zarr;
-import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrFormat;
-import io.cubed.storage.zarr.ZarrV3Array;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -108,6 +108,7 @@ final class CopyCommand implements Callable<Integer> {
         Compressor requested = codec == null ? null : parseCodec(codec);
         DType type = dtype == null ? null : DType.fromName(dtype);
         ChunkStore source = Zarr.open(src, options);
+        IncompleteMark.requireComplete(source, options);
         if (chunks != null) {
             Checks.chunks("copy", "--chunks", chunks, source.grid().ndim(), src);
         }
@@ -126,11 +127,18 @@ final class CopyCommand implements Callable<Integer> {
         ChunkStore target = resume && !overwrite ? existing(dst, format, grid, source.dtype(), options) : null;
         if (target == null) {
             target = format.create(dst, grid, source.dtype(), overwrite, options);
+            target = IncompleteMark.set(target, "cubed copy", RESUME_HINT);
         }
         // Resuming: chunks already at DST are whole (writes are atomic) and are not copied again.
         long skipped = resume ? Zarr.writtenChunkCount(target) : 0;
         long start = System.nanoTime();
-        long copied = copy(src, dst, options, run, resume);
+        long copied;
+        try {
+            copied = copy(src, dst, options, run, resume);
+        } catch (CubedException e) {
+            throw leftIncomplete(e, dst, options);
+        }
+        IncompleteMark.clear(target);
         long nanos = System.nanoTime() - start;
         double bytes =
                 (double) copied * elements(grid.chunkShape()) * source.dtype().itemSizeBytes();
@@ -222,7 +230,7 @@ final class CopyCommand implements Callable<Integer> {
         ZarrFormat f = format.withFillValue(convertFill(format.fillValue(), to));
         checkShards("copy", src, dst, f, y.chunkShape());
         f.check(dst, y.shape(), y.chunkShape(), to);
-        ComputeOptions.Builder options = ComputeOptions.builder().zarrFormat(f);
+        ComputeOptions.Builder options = ComputeOptions.builder().zarrFormat(f).writtenBy("cubed copy", RESUME_HINT);
         if (resume) {
             List<String> planArguments = new ArrayList<>(List.of(
                     Resume.canonicalUrl(src),
@@ -239,7 +247,11 @@ final class CopyCommand implements Callable<Integer> {
         }
         Resume.TaskTally tally = new Resume.TaskTally();
         long start = System.nanoTime();
-        y.toZarr(dst, options.build(), tally);
+        try {
+            y.toZarr(dst, options.build(), tally);
+        } catch (CubedException e) {
+            throw leftIncomplete(e, dst, plan.storeOptions());
+        }
         long nanos = System.nanoTime() - start;
         double bytes = (double) x.nbytes();
         PrintWriter out = spec.commandLine().getOut();
@@ -252,6 +264,31 @@ final class CopyCommand implements Callable<Integer> {
             out.println(tally.summary());
         }
         return 0;
+    }
+
+    /** What a copy left incomplete says to do. */
+    static final String RESUME_HINT = "run the same cubed copy command with --resume";
+
+    /**
+     * {@code e}, with what to do about {@code dst} when the failure left it marked incomplete: finish it with {@code
+     * --resume}, or delete it.
+     */
+    static CubedException leftIncomplete(CubedException e, String dst, StoreOptions options) {
+        if (e instanceof InvalidArgumentException) {
+            return e;
+        }
+        try {
+            ChunkStore there = Zarr.open(dst, options);
+            if (IncompleteMark.of(there).isEmpty()) {
+                return e;
+            }
+        } catch (RuntimeException notThere) {
+            return e;
+        }
+        return new CubedException(
+                e.getMessage() + "; " + dst + " is left incomplete (marked so in its attributes):"
+                        + " run the same command with --resume to finish it, or delete it",
+                e);
     }
 
     /** The compressor of {@code --codec}: a bad spec names the flag. */
@@ -330,7 +367,7 @@ final class CopyCommand implements Callable<Integer> {
             return null;
         }
         ChunkStore there = Zarr.open(url, options);
-        Object have = there instanceof ZarrV3Array v3 ? v3.metadata() : ((ZarrArray) there).metadata();
+        Object have = IncompleteMark.identity(there);
         Object wanted = format.version() == 2
                 ? format.v2Metadata(grid.shape(), grid.chunkShape(), dtype)
                 : format.v3Metadata(url, grid.shape(), grid.chunkShape(), dtype);

@@ -2,6 +2,7 @@ package io.cubed.jobs;
 
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.StoreOptions;
+import io.cubed.storage.zarr.IncompleteMark;
 import io.cubed.storage.zarr.V3Codec;
 import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrArray;
@@ -39,6 +40,11 @@ final class InfoCommand implements Callable<Integer> {
         } else {
             printV2((ZarrArray) a, out);
         }
+        out.println("status:       "
+                + IncompleteMark.of(a)
+                        .map(m -> "INCOMPLETE (" + IncompleteMark.describe(m) + "; to finish it: " + m.get("resume")
+                                + "; or delete it)")
+                        .orElse("complete"));
         return 0;
     }
 

@@ -115,7 +115,12 @@ final class QuadraticMeansCommand implements Callable<Integer> {
             callbacks.add(recorder);
         }
         long start = System.nanoTime();
-        result.toZarr(output, callbacks.toArray(new Callback[0]));
+        result.toZarr(
+                output,
+                ComputeOptions.builder()
+                        .writtenBy("cubed quadratic-means", "delete it and run the same command again")
+                        .build(),
+                callbacks.toArray(new Callback[0]));
         long nanos = System.nanoTime() - start;
 
         Chunk written = Cubed.fromZarr(output, spec).compute();

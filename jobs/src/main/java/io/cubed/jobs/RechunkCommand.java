@@ -145,7 +145,9 @@ public class RechunkCommand implements Callable<Integer> {
         if (savePlan != null && resume == null) {
             resume = "";
         }
-        ComputeOptions.Builder options = ComputeOptions.builder().zarrFormat(format);
+        ComputeOptions.Builder options = ComputeOptions.builder()
+                .zarrFormat(format)
+                .writtenBy("cubed rechunk", "run the same cubed rechunk command with --resume");
         if (resume != null) {
             String id = resume.isEmpty() ? resumeId(spec) : resume;
             out.println("resume id " + id);
@@ -162,10 +164,14 @@ public class RechunkCommand implements Callable<Integer> {
         Resume.TaskTally tally = new Resume.TaskTally();
         HistoryCallback recorder = history == null ? null : new HistoryCallback();
         long start = System.nanoTime();
-        if (recorder != null) {
-            y.toZarr(dst, options.build(), tally, recorder);
-        } else {
-            y.toZarr(dst, options.build(), tally);
+        try {
+            if (recorder != null) {
+                y.toZarr(dst, options.build(), tally, recorder);
+            } else {
+                y.toZarr(dst, options.build(), tally);
+            }
+        } catch (io.cubed.error.CubedException e) {
+            throw CopyCommand.leftIncomplete(e, dst, spec.storeOptions());
         }
         long nanos = System.nanoTime() - start;
         out.println(tally.summary());

@@ -50,6 +50,7 @@ class InfoCommandTest {
                         "size:         560 B uncompressed",
                         "chunk size:   224 B",
                         "chunks:       2 written of 3",
+                        "status:       complete",
                         ""));
     }
 
