@@ -5,6 +5,7 @@ import io.cubed.array.ComputeOptions;
 import io.cubed.array.CubedArray;
 import io.cubed.array.Elementwise;
 import io.cubed.array.Manipulation;
+import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
 import io.cubed.error.CubedException;
@@ -343,18 +344,32 @@ final class CopyCommand implements Callable<Integer> {
         ChunkStore source = Zarr.open(src, options);
         ChunkStore target = Zarr.open(dst, options);
         requireSameGrid(source, target);
-        return run.forEachChunk(source.grid().numChunks(), "copy of " + source.url() + " to " + target.url(), () -> {
-            ChunkStore s = Zarr.open(src, options);
-            ChunkStore t = Zarr.open(dst, options);
-            return i -> {
-                long[] c = s.grid().chunkCoordsOf(i);
-                if (!s.chunkExists(c) || (skipWritten && t.chunkExists(c))) {
-                    return 0;
-                }
-                t.writeChunk(s.readChunk(c), c);
-                return 1;
-            };
-        });
+        // A task holds one chunk and its stored bytes as it reads, the same as it writes (BufferCopies), plus the
+        // runtime's reserve.
+        long chunk =
+                (long) elements(source.grid().chunkShape()) * source.dtype().itemSizeBytes();
+        long projected = run.spec().reservedMem().bytes()
+                + chunk * (1 + source.bufferCopies().read())
+                + chunk * (1 + target.bufferCopies().write());
+        if (projected > run.spec().allowedMem().bytes()) {
+            throw new InvalidArgumentException("copy of " + source.url() + ": a chunk of "
+                    + Sizes.format(chunk) + " needs " + Sizes.format(projected) + " per task with the reserve, more"
+                    + " than --allowed-mem " + run.spec().allowedMem() + "; raise --allowed-mem");
+        }
+        return run.forEachChunk(
+                source.grid().numChunks(), "copy of " + source.url() + " to " + target.url(), projected, () -> {
+                    ChunkStore s = Zarr.open(src, options);
+                    ChunkStore t = Zarr.open(dst, options);
+                    return i -> {
+                        long[] c = s.grid().chunkCoordsOf(i);
+                        if (!s.chunkExists(c) || (skipWritten && t.chunkExists(c))) {
+                            return 0;
+                        }
+                        Chunk read = s.readChunk(c);
+                        t.writeChunk(read, c);
+                        return Math.max(1, read.nbytes());
+                    };
+                });
     }
 
     /**

@@ -3,7 +3,6 @@ package io.cubed.jobs;
 import io.cubed.SpecConfig;
 import io.cubed.plan.Spec;
 import java.io.Serializable;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -21,18 +20,44 @@ public interface Execution extends AutoCloseable {
     String name();
 
     /**
-     * Runs {@link ChunkWork#open()}'s function for every index in {@code [0, n)} and returns the sum of its results;
-     * {@code what} names the work in errors.
+     * Runs {@link ChunkWork#open()}'s function for every index in {@code [0, n)} as one stage of the spec's executor
+     * (threads in this JVM, or Spark tasks), each task projected to hold {@code projectedMemBytes}, with progress (a bar
+     * on a terminal, log lines otherwise) and the executor's retries; returns the number of indexes whose function
+     * returned a positive number of bytes (work done, not skipped). {@code what} names the stage.
      */
-    long forEachChunk(long n, String what, ChunkWork work);
+    default long forEachChunk(long n, String what, long projectedMemBytes, ChunkWork work) {
+        java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        java.util.List<io.cubed.runtime.Callback> callbacks = new java.util.ArrayList<>();
+        callbacks.add(new io.cubed.runtime.Callback() {
+            @Override
+            public void onTaskEnd(TaskEnd event) {
+                if (event.result().bytesWritten() > 0) {
+                    done.incrementAndGet();
+                }
+            }
+        });
+        io.cubed.runtime.Callback progress = io.cubed.runtime.ProgressBar.forConsole();
+        if (progress == null) {
+            progress = io.cubed.runtime.ProgressLog.ifEnabled();
+        }
+        if (progress != null) {
+            callbacks.add(progress);
+        }
+        io.cubed.runtime.Stage stage = new io.cubed.runtime.Stage(
+                "op-001", what, n, new ChunkWorkTask(work), projectedMemBytes, java.util.List.of());
+        String id = "chunks-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        spec().executor().execute(new io.cubed.runtime.ExecutionPlan(id, java.util.List.of(stage)), callbacks);
+        return done.get();
+    }
 
     /** Stops what the run started (a Spark session it created). */
     @Override
     void close();
 
     /**
-     * Work per chunk index: {@link #open} is called once per group of tasks (on a Spark executor: once per
-     * partition), so that it may open arrays once; it must be serializable to run on Spark.
+     * Work per chunk index, returning the bytes it wrote (0 when there was nothing to do): {@link #open} is called
+     * once per JVM that runs tasks (once per Spark task on Spark), so that it may open arrays once; the function it
+     * returns must be safe for concurrent use, and the work serializable to run on Spark.
      */
     @FunctionalInterface
     interface ChunkWork extends Serializable {
@@ -62,14 +87,6 @@ public interface Execution extends AutoCloseable {
         @Override
         public String name() {
             return "in-process executor (" + config.threads() + " threads)";
-        }
-
-        @Override
-        public long forEachChunk(long n, String what, ChunkWork work) {
-            LongUnaryOperator op = work.open();
-            AtomicLong sum = new AtomicLong();
-            ParallelChunks.forEachIndex(n, config.threads(), what, i -> sum.addAndGet(op.applyAsLong(i)));
-            return sum.get();
         }
 
         @Override

@@ -1,15 +1,10 @@
 package io.cubed.jobs;
 
 import io.cubed.SpecConfig;
-import io.cubed.error.CubedException;
 import io.cubed.plan.Spec;
 import io.cubed.spark.SparkExecutor;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.function.LongUnaryOperator;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import scala.Tuple2;
 
@@ -82,52 +77,6 @@ final class SparkExecution implements Execution {
     /** The executor's check that each concurrent Spark task gets the memory a task needs. */
     io.cubed.spark.SparkMemoryCheck memoryCheck() {
         return executor.memoryCheck();
-    }
-
-    @Override
-    public long forEachChunk(long n, String what, ChunkWork work) {
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(session.sparkContext());
-        int slices = (int) Math.max(1, Math.min(n, 4L * jsc.defaultParallelism()));
-        // One [start, end) range of chunk indices per partition: the driver never lists the chunks one by one.
-        List<long[]> ranges = new ArrayList<>(slices);
-        for (int k = 0; k < slices; k++) {
-            ranges.add(new long[] {n * k / slices, n * (k + 1) / slices});
-        }
-        jsc.setJobDescription(what);
-        try {
-            return jsc.parallelize(ranges, slices)
-                    .mapPartitions(it -> {
-                        LongUnaryOperator op = work.open();
-                        long sum = 0;
-                        while (it.hasNext()) {
-                            long[] range = it.next();
-                            for (long i = range[0]; i < range[1]; i++) {
-                                sum += op.applyAsLong(i);
-                            }
-                        }
-                        return List.of(sum).iterator();
-                    })
-                    .fold(0L, Long::sum);
-        } catch (CubedException e) {
-            throw e;
-        } catch (Exception e) {
-            // Spark wraps a task's exception into a SparkException: report the task's own error.
-            Throwable cause = rootCause(e);
-            if (cause instanceof CubedException) {
-                throw new CubedException(what + " failed on Spark: " + cause.getMessage(), e);
-            }
-            throw new CubedException(what + " failed on Spark: " + cause, e);
-        } finally {
-            jsc.setJobDescription(null);
-        }
-    }
-
-    private static Throwable rootCause(Throwable t) {
-        Throwable c = t;
-        while (c.getCause() != null && c.getCause() != c) {
-            c = c.getCause();
-        }
-        return c;
     }
 
     @Override

@@ -93,7 +93,12 @@ class BinCubedS3IT {
         Files.writeString(file, script, StandardCharsets.UTF_8);
         BinCubed.Result r = BinCubed.bash(tmp, Map.of("AWS_REGION", "us-east-1"), file);
         assertThat(r.code()).as(r.output()).isZero();
+        // Not a terminal: progress comes as log lines, with the operation, the tasks, the rates.
         assertThat(r.output())
+                .contains("INFO io.cubed.progress - op-001 copy of s3a://my-bucket/in.zarr to s3a://my-bucket/out.zarr:"
+                        + " 6 tasks")
+                .containsPattern(
+                        "io.cubed.progress - op-001 copy of .*: done, 6 tasks in [\\d.]+ s \\([\\d.]+ tasks/s\\)")
                 .contains("copied 6 of 6 chunks")
                 .contains("shape:        [6, 8]")
                 .contains("zstd");
