@@ -18,6 +18,7 @@ import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.IncompleteMark;
 import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrFormat;
+import io.cubed.storage.zarr.blosc.BloscThreads;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -356,20 +357,26 @@ final class CopyCommand implements Callable<Integer> {
                     + Sizes.format(chunk) + " needs " + Sizes.format(projected) + " per task with the reserve, more"
                     + " than --allowed-mem " + run.spec().allowedMem() + "; raise --allowed-mem");
         }
-        return run.forEachChunk(
-                source.grid().numChunks(), "copy of " + source.url() + " to " + target.url(), projected, () -> {
-                    ChunkStore s = Zarr.open(src, options);
-                    ChunkStore t = Zarr.open(dst, options);
-                    return i -> {
-                        long[] c = s.grid().chunkCoordsOf(i);
-                        if (!s.chunkExists(c) || (skipWritten && t.chunkExists(c))) {
-                            return 0;
-                        }
-                        Chunk read = s.readChunk(c);
-                        t.writeChunk(read, c);
-                        return Math.max(1, read.nbytes());
-                    };
+        // Fewer chunks than threads (in this JVM): each chunk's Blosc blocks are coded on the threads left idle.
+        long n = source.grid().numChunks();
+        int blockThreads = run instanceof Execution.Local && n < run.config().threads()
+                ? (int) Math.max(1, run.config().threads() / Math.max(1, n))
+                : 1;
+        return run.forEachChunk(n, "copy of " + source.url() + " to " + target.url(), projected, () -> {
+            ChunkStore s = Zarr.open(src, options);
+            ChunkStore t = Zarr.open(dst, options);
+            return i -> {
+                long[] c = s.grid().chunkCoordsOf(i);
+                if (!s.chunkExists(c) || (skipWritten && t.chunkExists(c))) {
+                    return 0;
+                }
+                return BloscThreads.with(blockThreads, () -> {
+                    Chunk read = s.readChunk(c);
+                    t.writeChunk(read, c);
+                    return Math.max(1L, read.nbytes());
                 });
+            };
+        });
     }
 
     /**

@@ -284,4 +284,27 @@ class CopyCommandTest {
             }
         }
     }
+
+    /**
+     * A copy of fewer chunks than threads codes each chunk's Blosc blocks on the idle threads: one 4 MB chunk (several
+     * blocks) copied with 4 threads to Blosc-Zstandard and to Blosc-LZ4 holds every value.
+     */
+    @Test
+    void aCopyOfFewerChunksThanThreadsSplitsEachChunksBlocks() {
+        String src = tmp.resolve("one-chunk.zarr").toString();
+        ZarrArray a = ZarrArray.create(
+                src,
+                ZarrCreateOptions.builder(new long[] {512, 1024}, new int[] {512, 1024}, DType.FLOAT64)
+                        .build());
+        Chunk c = Chunk.allocate(DType.FLOAT64, 512, 1024);
+        for (int i = 0; i < c.doubles().length; i++) {
+            c.doubles()[i] = 280 + Math.sin(i / 700.0) + (i % 13) * 1e-3;
+        }
+        a.writeChunk(c, 0, 0);
+        for (String codec : List.of("blosc:zstd:1:1", "blosc:lz4:5:1")) {
+            String dst = tmp.resolve("one-" + codec.replace(':', '-') + ".zarr").toString();
+            ok(CliRun.of("copy", src, dst, "--codec", codec, "--threads", "4"));
+            assertThat(ZarrArray.open(dst).readChunk(0, 0).doubles()).as(codec).containsExactly(c.doubles());
+        }
+    }
 }

@@ -106,9 +106,12 @@ final class BloscDecoder {
         boolean bitshuffle = !shuffle && (flags & FLAG_BITSHUFFLE) != 0;
         boolean splittable =
                 (flags & FLAG_DONT_SPLIT) == 0 && typesize <= MAX_SPLITS && blocksize / typesize >= MIN_BUFFERSIZE;
-        byte[] tmp = BlockBuffers.decoder(0, blocksize);
-        byte[] unshuffled = shuffle || bitshuffle ? BlockBuffers.decoder(1, blocksize) : null;
-        for (int j = 0; j < nblocks; j++) {
+        // Blocks decode independently; several threads take them when the caller allows (BloscThreads) and the sink
+        // can take runs in any order: every block boundary is a multiple of 8 bytes, so no element spans two runs.
+        int threads = direct != null || blocksize % 8 == 0 ? BloscThreads.current() : 1;
+        BloscThreads.forEachBlock(nblocks, threads, j -> {
+            byte[] tmp = BlockBuffers.decoder(0, blocksize);
+            byte[] unshuffled = shuffle || bitshuffle ? BlockBuffers.decoder(1, blocksize) : null;
             int blockOff = j * blocksize;
             int bsize = Math.min(blocksize, nbytes - blockOff);
             boolean leftover = bsize < blocksize;
@@ -159,7 +162,7 @@ final class BloscDecoder {
             } else if (!straight) {
                 sink.accept(blockOff, tmp, 0, bsize);
             }
-        }
+        });
     }
 
     private static long toUnsigned(int v) {

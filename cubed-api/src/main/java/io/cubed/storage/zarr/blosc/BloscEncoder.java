@@ -72,7 +72,16 @@ final class BloscEncoder {
         if (clevel > 0 && nbytes >= MIN_BUFFERSIZE) {
             try (InternalCodecs.Compressor compressor = InternalCodecs.compressor(cname, clevel)) {
                 ntbytes = compressBlocks(
-                        src, dest, compressor, flags, typesize, blocksize, nblocks, split && typesize > 1);
+                        src,
+                        dest,
+                        compressor,
+                        cname,
+                        clevel,
+                        flags,
+                        typesize,
+                        blocksize,
+                        nblocks,
+                        split && typesize > 1);
             }
         }
         if (ntbytes == 0) {
@@ -97,76 +106,125 @@ final class BloscEncoder {
 
     /**
      * Writes the block offsets and compressed blocks after the header; returns the frame size in bytes, or 0 when the
-     * data does not fit in {@code dest} (the caller then stores it).
+     * data does not fit in {@code dest} (the caller then stores it). With several threads allowed ({@link
+     * BloscThreads}), the blocks are compressed at the same time, each with a compressor of its own, and then laid out
+     * in order: the frame is byte for byte the one a single thread writes.
      */
     private static int compressBlocks(
             RawBytes raw,
             byte[] dest,
             InternalCodecs.Compressor compressor,
+            BloscCname cname,
+            int clevel,
             int flags,
             int typesize,
             int blocksize,
             int nblocks,
             boolean split) {
-        int nbytes = raw.size();
         int maxbytes = dest.length;
-        boolean shuffle = (flags & FLAG_SHUFFLE) != 0 && typesize > 1;
-        boolean bitshuffle = (flags & FLAG_BITSHUFFLE) != 0;
-        byte[] array = raw.array();
-        byte[] block = array == null ? BlockBuffers.encoder(0, blocksize) : null;
-        byte[] tmp = shuffle || bitshuffle ? BlockBuffers.encoder(1, blocksize) : null;
         int ntbytes = HEADER_BYTES + 4 * nblocks;
         if (ntbytes > maxbytes) {
             return 0;
         }
+        int threads = BloscThreads.current();
+        if (threads > 1 && nblocks > 1) {
+            byte[][] blocks = new byte[nblocks][];
+            int[] sizes = new int[nblocks];
+            BloscThreads.forEachRange(nblocks, threads, (from, to) -> {
+                try (InternalCodecs.Compressor own = InternalCodecs.compressor(cname, clevel)) {
+                    for (int j = from; j < to; j++) {
+                        int bsize = Math.min(blocksize, raw.size() - j * blocksize);
+                        int nsplits = split && bsize == blocksize ? typesize : 1;
+                        byte[] out = new byte[bsize + 4 * nsplits];
+                        sizes[j] = compressBlock(raw, j, own, flags, typesize, blocksize, split, out, 0, out.length);
+                        blocks[j] = out;
+                    }
+                }
+            });
+            for (int j = 0; j < nblocks; j++) {
+                LittleEndian.putInt(dest, HEADER_BYTES + 4 * j, ntbytes);
+                if (ntbytes + sizes[j] > maxbytes) {
+                    return 0;
+                }
+                System.arraycopy(blocks[j], 0, dest, ntbytes, sizes[j]);
+                ntbytes += sizes[j];
+            }
+            return ntbytes;
+        }
         for (int j = 0; j < nblocks; j++) {
             LittleEndian.putInt(dest, HEADER_BYTES + 4 * j, ntbytes);
-            int blockOff = j * blocksize;
-            int bsize = Math.min(blocksize, nbytes - blockOff);
-            boolean leftover = bsize < blocksize;
-            byte[] src = array;
-            int srcOff = blockOff;
-            if (array == null) {
-                raw.copyTo(blockOff, block, 0, bsize);
-                src = block;
-                srcOff = 0;
+            ntbytes = compressBlock(raw, j, compressor, flags, typesize, blocksize, split, dest, ntbytes, maxbytes);
+            if (ntbytes == 0) {
+                return 0;
             }
-            byte[] in = src;
-            int inOff = srcOff;
-            if (shuffle) {
-                ByteShuffle.shuffle(typesize, bsize, src, srcOff, tmp, 0);
-                in = tmp;
-                inOff = 0;
-            } else if (bitshuffle && bsize >= typesize) {
-                BitShuffle.shuffle(typesize, bsize, src, srcOff, tmp, 0);
-                in = tmp;
-                inOff = 0;
-            }
-            int nsplits = split && !leftover ? typesize : 1;
-            int neblock = bsize / nsplits;
-            for (int s = 0; s < nsplits; s++) {
-                int sizeAt = ntbytes;
-                ntbytes += 4;
-                int maxout = neblock;
-                if (ntbytes + maxout > maxbytes) {
-                    maxout = maxbytes - ntbytes;
-                    if (maxout <= 0) {
-                        return 0;
-                    }
+        }
+        return ntbytes;
+    }
+
+    /**
+     * Shuffles (as {@code flags} say) and compresses block {@code j} of {@code raw} into {@code dest} from {@code
+     * ntbytes}: its streams, each after its 4-byte size, stored when it does not compress. Returns the offset after the
+     * block, or 0 when it does not fit below {@code maxbytes}.
+     */
+    private static int compressBlock(
+            RawBytes raw,
+            int j,
+            InternalCodecs.Compressor compressor,
+            int flags,
+            int typesize,
+            int blocksize,
+            boolean split,
+            byte[] dest,
+            int ntbytes,
+            int maxbytes) {
+        boolean shuffle = (flags & FLAG_SHUFFLE) != 0 && typesize > 1;
+        boolean bitshuffle = (flags & FLAG_BITSHUFFLE) != 0;
+        int blockOff = j * blocksize;
+        int bsize = Math.min(blocksize, raw.size() - blockOff);
+        boolean leftover = bsize < blocksize;
+        byte[] array = raw.array();
+        byte[] src = array;
+        int srcOff = blockOff;
+        if (array == null) {
+            src = BlockBuffers.encoder(0, blocksize);
+            raw.copyTo(blockOff, src, 0, bsize);
+            srcOff = 0;
+        }
+        byte[] in = src;
+        int inOff = srcOff;
+        if (shuffle) {
+            in = BlockBuffers.encoder(1, blocksize);
+            ByteShuffle.shuffle(typesize, bsize, src, srcOff, in, 0);
+            inOff = 0;
+        } else if (bitshuffle && bsize >= typesize) {
+            in = BlockBuffers.encoder(1, blocksize);
+            BitShuffle.shuffle(typesize, bsize, src, srcOff, in, 0);
+            inOff = 0;
+        }
+        int nsplits = split && !leftover ? typesize : 1;
+        int neblock = bsize / nsplits;
+        for (int s = 0; s < nsplits; s++) {
+            int sizeAt = ntbytes;
+            ntbytes += 4;
+            int maxout = neblock;
+            if (ntbytes + maxout > maxbytes) {
+                maxout = maxbytes - ntbytes;
+                if (maxout <= 0) {
+                    return 0;
                 }
-                int streamOff = inOff + s * neblock;
-                int cbytes = compressor.compress(in, streamOff, neblock, dest, ntbytes, maxout);
-                if (cbytes <= 0 || cbytes >= neblock) {
-                    // Store the stream; a size equal to the stream length marks it as stored.
-                    if (ntbytes + neblock > maxbytes) {
-                        return 0;
-                    }
-                    System.arraycopy(in, streamOff, dest, ntbytes, neblock);
-                    cbytes = neblock;
-                }
-                LittleEndian.putInt(dest, sizeAt, cbytes);
-                ntbytes += cbytes;
             }
+            int streamOff = inOff + s * neblock;
+            int cbytes = compressor.compress(in, streamOff, neblock, dest, ntbytes, maxout);
+            if (cbytes <= 0 || cbytes >= neblock) {
+                // Store the stream; a size equal to the stream length marks it as stored.
+                if (ntbytes + neblock > maxbytes) {
+                    return 0;
+                }
+                System.arraycopy(in, streamOff, dest, ntbytes, neblock);
+                cbytes = neblock;
+            }
+            LittleEndian.putInt(dest, sizeAt, cbytes);
+            ntbytes += cbytes;
         }
         return ntbytes;
     }
