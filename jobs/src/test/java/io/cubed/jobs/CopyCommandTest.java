@@ -304,7 +304,7 @@ class CopyCommandTest {
         for (String codec : List.of("blosc:zstd:1:1", "blosc:lz4:5:1")) {
             String dst = tmp.resolve("one-" + codec.replace(':', '-') + ".zarr").toString();
             ok(CliRun.of("copy", src, dst, "--codec", codec, "--threads", "4"));
-            assertThat(ZarrArray.open(dst).readChunk(0, 0).doubles()).as(codec).containsExactly(c.doubles());
+            assertThat(ZarrArray.open(dst).readChunk(0, 0).doubles()).as(codec).isEqualTo(c.doubles());
         }
     }
 }
