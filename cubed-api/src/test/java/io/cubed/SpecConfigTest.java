@@ -304,7 +304,8 @@ class SpecConfigTest {
                         bare().environment(env).option("allowedMem", "1GB").load())
                 .hasMessage(
                         "reservedMem 2GB (from environment variable CUBED_RESERVED_MEM) must be less than allowedMem"
-                                + " 1GB (from option --allowed-mem)");
+                                + " 1GB (from option --allowed-mem); raise allowedMem (--allowed-mem, CUBED_ALLOWED_MEM) or"
+                                + " lower reservedMem (--reserved-mem, CUBED_RESERVED_MEM)");
     }
 
     @Test
