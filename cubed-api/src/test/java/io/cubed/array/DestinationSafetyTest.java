@@ -12,14 +12,11 @@ import io.cubed.plan.Spec;
 import io.cubed.runtime.LocalExecutor;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.cubed.testing.TreeSnapshot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,27 +51,14 @@ class DestinationSafetyTest {
                 .build();
     }
 
-    /** Every file under {@code dir} with its bytes. */
-    static Map<String, byte[]> files(Path dir) {
-        Map<String, byte[]> out = new TreeMap<>();
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.filter(Files::isRegularFile).toList()) {
-                out.put(dir.relativize(p).toString(), Files.readAllBytes(p));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out;
-    }
-
     private void assertRefusedAndSourceUnchanged(Runnable write, String words) {
-        Map<String, byte[]> before = files(tmp.resolve("data"));
+        Map<String, byte[]> before = TreeSnapshot.of(tmp.resolve("data"));
         assertThat(before).containsKeys("x.zarr/.zarray", "x.zarr/0.0", "x.zarr/1.1");
         assertThatThrownBy(write::run)
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining(words)
                 .hasMessageContaining(src.toString());
-        Map<String, byte[]> after = files(tmp.resolve("data"));
+        Map<String, byte[]> after = TreeSnapshot.of(tmp.resolve("data"));
         assertThat(after.keySet()).isEqualTo(before.keySet());
         for (String k : before.keySet()) {
             assertThat(after.get(k)).as(k).isEqualTo(before.get(k));

@@ -7,15 +7,13 @@ import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
+import io.cubed.testing.TreeSnapshot;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,21 +45,9 @@ class DestinationSafetyCliTest {
         }
     }
 
-    private static Map<String, byte[]> files(Path dir) {
-        Map<String, byte[]> out = new TreeMap<>();
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.filter(Files::isRegularFile).toList()) {
-                out.put(dir.relativize(p).toString(), Files.readAllBytes(p));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out;
-    }
-
     /** Runs the command, expects a refusal naming {@code src}, and checks that nothing under data/ changed. */
     private CliRun refused(String... args) {
-        Map<String, byte[]> before = files(data);
+        Map<String, byte[]> before = TreeSnapshot.of(data);
         assertThat(before).containsKeys("x.zarr/.zarray", "x.zarr/0.0", "x.zarr/1.1");
         CliRun r = CliRun.of(args);
         assertThat(r.code())
@@ -69,7 +55,7 @@ class DestinationSafetyCliTest {
                 .isEqualTo(2);
         assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
         assertThat(r.err()).contains(src.toString());
-        Map<String, byte[]> after = files(data);
+        Map<String, byte[]> after = TreeSnapshot.of(data);
         assertThat(after.keySet()).as(String.join(" ", args)).isEqualTo(before.keySet());
         for (String k : before.keySet()) {
             assertThat(after.get(k)).as(k).isEqualTo(before.get(k));
