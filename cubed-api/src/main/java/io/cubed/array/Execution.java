@@ -90,9 +90,9 @@ public final class Execution {
             nodes.add(n);
             targets.put(n, urls.get(i));
         }
-        Computation c = Computation.prepare(spec, nodes, targets, options.fusion(spec), options.resumeId())
+        Computation c = Computation.prepare(
+                        spec, nodes, targets, options.fusion(spec), options.resumeId(), options.zarrFormat())
                 .deleteIntermediatesEarly(options.deleteIntermediatesEarly())
-                .targetFormat(options.zarrFormat())
                 .writtenBy(options.writer(), options.resumeHint());
         boolean ok = false;
         try {

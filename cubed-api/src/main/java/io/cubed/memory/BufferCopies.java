@@ -6,7 +6,8 @@ import java.io.Serializable;
 /**
  * How many extra copies of a chunk a task holds while reading ({@code read}) and writing ({@code write}) it, besides
  * the decoded chunk itself: one for the compressed bytes on a file system, two on object stores, whose clients buffer
- * the whole object once more.
+ * the whole object once more, and one more for a codec that decodes the whole chunk's bytes into one array before
+ * converting them (every codec but Blosc, which converts block by block; see {@link #plus}).
  */
 public record BufferCopies(int read, int write) implements Serializable {
     /** Copies on local disk and other file systems. */
@@ -19,6 +20,11 @@ public record BufferCopies(int read, int write) implements Serializable {
             throw new InvalidArgumentException(
                     "buffer copies must not be negative, got read " + read + ", write " + write);
         }
+    }
+
+    /** These copies plus {@code extra} more while reading and while writing (a codec's own chunk-sized buffer). */
+    public BufferCopies plus(int extra) {
+        return extra == 0 ? this : new BufferCopies(read + extra, write + extra);
     }
 
     /** The copies for a store that is, or is not, an object store. */

@@ -40,7 +40,7 @@ public final class Computation {
     private final String computeId;
     private final boolean resume;
     private boolean deleteEarly;
-    private ZarrFormat targetFormat = ZarrFormat.v2();
+    private ZarrFormat targetFormat;
     private String writer;
     private String resumeHint;
     private final java.util.Set<ArrayNode> targetNodes = new java.util.HashSet<>();
@@ -50,8 +50,14 @@ public final class Computation {
     private final Fusion fusion;
 
     private Computation(
-            Spec spec, Plan plan, Map<ArrayNode, String> targetUrls, FusionOptions fusionOptions, String resumeId) {
+            Spec spec,
+            Plan plan,
+            Map<ArrayNode, String> targetUrls,
+            FusionOptions fusionOptions,
+            String resumeId,
+            ZarrFormat targetFormat) {
         this.spec = spec;
+        this.targetFormat = java.util.Objects.requireNonNull(targetFormat, "targetFormat");
         this.plan = plan;
         this.resume = resumeId != null;
         this.targetNodes.addAll(targetUrls.keySet());
@@ -93,7 +99,12 @@ public final class Computation {
                         return a.source().bufferCopies();
                     }
                     String url = urls.get(a);
-                    return url == null ? workCopies : byUrl.computeIfAbsent(url, u -> copiesOf(u, spec));
+                    if (url == null) {
+                        return workCopies;
+                    }
+                    // Targets hold their codec's buffers too; intermediates are Zarr v2 Blosc, which holds none.
+                    BufferCopies store = byUrl.computeIfAbsent(url, u -> copiesOf(u, spec));
+                    return targetUrls.containsKey(a) ? store.plus(targetFormat.codecCopies()) : store;
                 });
         for (OpNode op : plan.ops()) {
             if (!fusion.isFused(op)) {
@@ -129,7 +140,21 @@ public final class Computation {
             Map<ArrayNode, String> targetUrls,
             FusionOptions fusionOptions,
             String resumeId) {
-        Computation c = new Computation(spec, Plan.of(targets), targetUrls, fusionOptions, resumeId);
+        return prepare(spec, targets, targetUrls, fusionOptions, resumeId, ZarrFormat.v2());
+    }
+
+    /**
+     * As {@link #prepare(Spec, List, Map, FusionOptions, String)}, writing the targets in {@code targetFormat}, whose
+     * codec's buffers count in the memory of the tasks that write them.
+     */
+    public static Computation prepare(
+            Spec spec,
+            List<ArrayNode> targets,
+            Map<ArrayNode, String> targetUrls,
+            FusionOptions fusionOptions,
+            String resumeId,
+            ZarrFormat targetFormat) {
+        Computation c = new Computation(spec, Plan.of(targets), targetUrls, fusionOptions, resumeId, targetFormat);
         c.checkMemory();
         return c;
     }
@@ -140,7 +165,7 @@ public final class Computation {
      * not refused.
      */
     public static Computation inspect(Spec spec, List<ArrayNode> targets, FusionOptions fusionOptions) {
-        return new Computation(spec, Plan.of(targets), Map.of(), fusionOptions, null);
+        return new Computation(spec, Plan.of(targets), Map.of(), fusionOptions, null, ZarrFormat.v2());
     }
 
     /** Buffer copies of the store at {@code url}, opened with the spec's store options (shared, not left open). */
@@ -443,15 +468,6 @@ public final class Computation {
     public Computation writtenBy(String writer, String resumeHint) {
         this.writer = writer;
         this.resumeHint = resumeHint;
-        return this;
-    }
-
-    /**
-     * The Zarr format target arrays are written in (default {@link ZarrFormat#v2()}); a sharded v3 format makes each
-     * chunk of a target one shard, so one task writes each shard.
-     */
-    public Computation targetFormat(ZarrFormat format) {
-        this.targetFormat = java.util.Objects.requireNonNull(format, "format");
         return this;
     }
 

@@ -372,7 +372,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
 
     @Override
     public BufferCopies bufferCopies() {
-        return BufferCopies.forStore(store().isObjectStore());
+        return BufferCopies.forStore(store().isObjectStore()).plus(ZarrFormat.codecCopies(metadata.compressor()));
     }
 
     static String describe(String url, String key) {

@@ -225,6 +225,34 @@ public final class ZarrFormat implements Serializable {
                 shape, chunks, dtype, fillValue, withTypesize(codecs, dtype.itemSizeBytes()), v2KeyEncoding, separator);
     }
 
+    /**
+     * The chunk-sized buffers the codecs of this format hold besides the stored bytes and the chunk (for the memory
+     * projection, {@link io.cubed.memory.BufferCopies#plus}): 0 for no compressor and for Zarr v2 Blosc (decoded and
+     * encoded block by block), 1 for any other compressor, whose element bytes are one more array.
+     */
+    public int codecCopies() {
+        return version == 2 ? codecCopies(compressor) : v3CodecCopies(codecs);
+    }
+
+    /** {@link #codecCopies()} of a Zarr v2 array compressed with {@code compressor} (null: none). */
+    static int codecCopies(Compressor compressor) {
+        return compressor == null || compressor instanceof Compressor.Blosc ? 0 : 1;
+    }
+
+    /** {@link #codecCopies()} of a Zarr v3 codec chain: 1 when any codec compresses (its input is one more array). */
+    static int v3CodecCopies(List<V3Codec> codecs) {
+        for (V3Codec c : codecs) {
+            if (c instanceof V3Codec.Sharding s) {
+                if (v3CodecCopies(s.codecs()) > 0) {
+                    return 1;
+                }
+            } else if (c instanceof V3Codec.Gzip || c instanceof V3Codec.Zstd || c instanceof V3Codec.Blosc) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+
     /** Creates an array of {@code grid} and {@code dtype} at {@code url} in this format. */
     public ChunkStore create(String url, ChunkGrid grid, DType dtype, boolean overwrite, StoreOptions options) {
         // Nothing is written with a codec this JVM cannot run.

@@ -397,7 +397,7 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
 
     @Override
     public BufferCopies bufferCopies() {
-        return BufferCopies.forStore(store().isObjectStore());
+        return BufferCopies.forStore(store().isObjectStore()).plus(ZarrFormat.v3CodecCopies(metadata.codecs()));
     }
 
     @Override
