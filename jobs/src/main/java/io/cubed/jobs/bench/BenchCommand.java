@@ -125,13 +125,18 @@ public final class BenchCommand implements Callable<Integer> {
             }
             Spec.Builder builder = spark != null
                     ? spark.specBuilder()
-                    : Spec.builder()
-                            .executor(new LocalExecutor(Math.max(1, threads), 3).withMemoryMeasurement(measured));
+                    : Spec.builder().executor(new LocalExecutor(Math.max(1, threads), 3));
             Spec spec = builder.workDir(dir.resolve("work").toString())
                     .allowedMem(allowedMem)
                     .reservedMem(reservedMem)
                     .build();
-            return run(chosen, spec, log, spark == null ? "in-process executor" : spark.name());
+            // Memory is measured in a run of its own, after the timed one: its full collections must not be timed.
+            Spec measuring = measured == 0
+                    ? null
+                    : spec.toBuilder()
+                            .executor(new LocalExecutor(Math.max(1, threads), 3).withMemoryMeasurement(measured))
+                            .build();
+            return run(chosen, spec, measuring, log, spark == null ? "in-process executor" : spark.name());
         } finally {
             if (spark != null) {
                 spark.close();
@@ -139,9 +144,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private int run(List<Workload> chosen, Spec spec, PrintWriter log, String executorName) throws Exception {
+    private int run(List<Workload> chosen, Spec spec, Spec measuring, PrintWriter log, String executorName)
+            throws Exception {
         BenchData.Size size = BenchData.Size.of(scale, smoke);
-        List<BenchSuite.Result> results = BenchSuite.run(chosen, spec, size, dir, threads, log);
+        List<BenchSuite.Result> results = BenchSuite.run(chosen, spec, measuring, size, dir, threads, log);
         long reserved = spec.reservedMem().bytes();
         long baseline = BenchSuite.measureBaselineHeap();
         String header = String.format(

@@ -47,10 +47,18 @@ final class BenchSuite {
 
     /**
      * Runs {@code workloads} with {@code spec} on inputs of {@code size} kept under {@code dir}/inputs (generated when
-     * missing or of another size); outputs and scratch arrays are deleted after each workload.
+     * missing or of another size); outputs and scratch arrays are deleted after each workload. When {@code measuring}
+     * is not null, each workload runs once more with it (an executor that measures memory) after the timed run, so that
+     * the wall time never includes the measurement's garbage collections; the memory figures come from that run.
      */
     static List<Result> run(
-            List<Workload> workloads, Spec spec, BenchData.Size size, Path dir, int threads, PrintWriter log)
+            List<Workload> workloads,
+            Spec spec,
+            Spec measuring,
+            BenchData.Size size,
+            Path dir,
+            int threads,
+            PrintWriter log)
             throws Exception {
         Set<String> needed = new LinkedHashSet<>();
         for (Workload w : workloads) {
@@ -61,31 +69,26 @@ final class BenchSuite {
         }
         List<Result> results = new ArrayList<>();
         for (Workload w : workloads) {
-            List<CubedArray> in = new ArrayList<>();
             List<ZarrArray> raw = new ArrayList<>();
             long inputBytes = 0;
             for (String name : w.inputs()) {
-                String url = dir.resolve("inputs").resolve(name + ".zarr").toString();
-                in.add(Cubed.fromZarr(url, spec));
-                ZarrArray z = ZarrArray.open(url);
+                ZarrArray z = ZarrArray.open(
+                        dir.resolve("inputs").resolve(name + ".zarr").toString());
                 raw.add(z);
                 inputBytes += z.grid().size() * z.dtype().itemSizeBytes();
             }
-            List<CubedArray> outs = w.build(in, spec);
             Path outDir = dir.resolve("out-" + w.id());
-            deleteTree(outDir);
-            List<String> urls = new ArrayList<>();
-            long outputBytes = 0;
-            for (int k = 0; k < outs.size(); k++) {
-                urls.add(outDir.resolve("result-" + k + ".zarr").toString());
-                outputBytes += outs.get(k).nbytes();
-            }
-            StageRecorder rec = new StageRecorder();
             log.printf(Locale.ROOT, "%s: %s ...%n", w.id(), w.description());
             log.flush();
+            StageRecorder rec = new StageRecorder();
             long start = System.nanoTime();
-            Cubed.store(outs, urls, w.options(), rec);
+            long outputBytes = runOnce(w, spec, dir, outDir, rec);
             double seconds = (System.nanoTime() - start) / 1e9;
+            StageRecorder memory = rec;
+            if (measuring != null) {
+                memory = new StageRecorder();
+                runOnce(w, measuring, dir, outDir, memory);
+            }
             long read = 0;
             long written = 0;
             long tasks = 0;
@@ -108,7 +111,7 @@ final class BenchSuite {
                     outputBytes,
                     tasks,
                     rates.seconds(read, written),
-                    rec.stages());
+                    memory.stages());
             log.printf(
                     Locale.ROOT,
                     "%s: %.2f s, limit %.2f s (read %.0f MB/s, write %.0f MB/s), efficiency %.2f%n",
@@ -122,6 +125,27 @@ final class BenchSuite {
             results.add(r);
         }
         return results;
+    }
+
+    /**
+     * Computes workload {@code w} with {@code spec} into fresh arrays under {@code outDir}, reporting to {@code rec};
+     * returns the bytes of its outputs.
+     */
+    private static long runOnce(Workload w, Spec spec, Path dir, Path outDir, StageRecorder rec) throws Exception {
+        List<CubedArray> in = new ArrayList<>();
+        for (String name : w.inputs()) {
+            in.add(Cubed.fromZarr(dir.resolve("inputs").resolve(name + ".zarr").toString(), spec));
+        }
+        List<CubedArray> outs = w.build(in, spec);
+        deleteTree(outDir);
+        List<String> urls = new ArrayList<>();
+        long outputBytes = 0;
+        for (int k = 0; k < outs.size(); k++) {
+            urls.add(outDir.resolve("result-" + k + ".zarr").toString());
+            outputBytes += outs.get(k).nbytes();
+        }
+        Cubed.store(outs, urls, w.options(), rec);
+        return outputBytes;
     }
 
     /**
