@@ -85,6 +85,19 @@ public final class Contraction {
         if (rt.isFloating()) {
             double[] ad = Casting.toDoubles(a.dtype() == rt ? a : Casting.astype(a, rt));
             double[] bd = Casting.toDoubles(b.dtype() == rt ? b : Casting.astype(b, rt));
+            if (nb == 1
+                    && rt == DType.FLOAT64
+                    && rowMajor(aM, aK, k)
+                    && rowMajor(bK, bN, n)
+                    && rowMajor(oM, oN, n)
+                    && aB[0] == 0
+                    && bB[0] == 0
+                    && oB[0] == 0) {
+                // A plain product of row-major operands (matmul of 2-d chunks): straight into the result, no copies.
+                double[] r = new double[result.size()];
+                MatMul.multiply(ad, 0, bd, 0, r, 0, m, k, n);
+                return Chunk.wrap(rt, outShape, r);
+            }
             double[] r = new double[result.size()];
             double[] am = new double[m * k];
             double[] bm = new double[k * n];
@@ -176,6 +189,24 @@ public final class Contraction {
      * For every combination of {@code letters} (C order), the flat offset in {@code x} (letters {@code ix}); a letter
      * that {@code x} lacks or holds with length 1 contributes 0 (broadcast).
      */
+    /** True when {@code rows[i] == i · width} and {@code cols[j] == j}: a row-major block of {@code width} columns. */
+    private static boolean rowMajor(int[] rows, int[] cols, int width) {
+        if (cols.length != width) {
+            return false;
+        }
+        for (int i = 0; i < rows.length; i++) {
+            if (rows[i] != i * width) {
+                return false;
+            }
+        }
+        for (int j = 0; j < cols.length; j++) {
+            if (cols[j] != j) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static int[] offsets(String letters, Chunk a, String ia, Chunk b, String ib, Chunk x, String ix) {
         int count = size(letters, a, ia, b, ib);
         int[] stride = Chunk.strides(x.shape());

@@ -153,7 +153,7 @@ public final class BenchCommand implements Callable<Integer> {
         String header = String.format(
                 Locale.ROOT,
                 "## cubed bench, %s%n%n%s, %d threads, allowedMem %s, reservedMem %s, Java %s, %d cores, max heap %.0f MB"
-                        + ", %s",
+                        + ", %s, BLAS %s",
                 LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME),
                 smoke ? "smoke sizes" : "scale " + scale,
                 threads,
@@ -162,7 +162,8 @@ public final class BenchCommand implements Callable<Integer> {
                 System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() / 1e6,
-                executorName);
+                executorName,
+                io.cubed.chunk.MatMul.blasImplementation());
         Path report = out != null ? out : dir.resolve("report");
         Files.createDirectories(report);
         String md = BenchReport.markdown(results, header, reserved, baseline);
