@@ -68,6 +68,27 @@ public final class BenchCommand implements Callable<Integer> {
                     + " not available on Spark).")
     Integer measureMemory;
 
+    @Option(
+            names = "--peer",
+            paramLabel = "PEER",
+            description = "Also run every workload in a peer on the same inputs, alternating with ours, and report"
+                    + " ours / peer: dask (needs python3-dask and python3-zarr for /usr/bin/python3, or"
+                    + " CUBED_BENCH_PYTHON).")
+    String peer;
+
+    @Option(
+            names = "--rounds",
+            paramLabel = "N",
+            description = "Timed runs per workload (ours and the peer's alternating); the best counts (default:"
+                    + " ${DEFAULT-VALUE}).")
+    int rounds = 1;
+
+    @Option(
+            names = "--no-warmup",
+            description = "Time a cold JVM. By default every chosen workload first runs once on smoke-size inputs,"
+                    + " so that the timings show a warm JVM, as in a long-lived Spark executor.")
+    boolean noWarmup;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec cli;
 
@@ -85,6 +106,13 @@ public final class BenchCommand implements Callable<Integer> {
             throw new io.cubed.error.InvalidArgumentException(
                     "bench: --threads must be a positive whole number, got " + threads);
         }
+        if (rounds < 1) {
+            throw new io.cubed.error.InvalidArgumentException(
+                    "bench: --rounds must be a positive whole number, got " + rounds);
+        }
+        if (peer != null && !peer.equals("dask")) {
+            throw new io.cubed.error.InvalidArgumentException("bench: --peer must be dask, got '" + peer + "'");
+        }
         List<Workload> chosen = new ArrayList<>();
         for (Workload w : Workloads.all()) {
             if (workloads.isEmpty() || workloads.contains(w.id())) {
@@ -96,6 +124,7 @@ public final class BenchCommand implements Callable<Integer> {
                     "bench: no workload among " + workloads + "; choose from W1, W2, W3, W4, W5, W5u");
         }
         Files.createDirectories(dir);
+        DaskPeer dask = peer == null ? null : DaskPeer.start(dir.resolve("peer"), threads);
         if (!executor.equals("local") && !executor.equals("spark")) {
             throw new io.cubed.error.InvalidArgumentException(
                     "bench: --executor must be local or spark, got '" + executor + "'");
@@ -136,7 +165,7 @@ public final class BenchCommand implements Callable<Integer> {
                     : spec.toBuilder()
                             .executor(new LocalExecutor(Math.max(1, threads), 3).withMemoryMeasurement(measured))
                             .build();
-            return run(chosen, spec, measuring, log, spark == null ? "in-process executor" : spark.name());
+            return run(chosen, spec, measuring, dask, log, spark == null ? "in-process executor" : spark.name());
         } finally {
             if (spark != null) {
                 spark.close();
@@ -144,16 +173,40 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private int run(List<Workload> chosen, Spec spec, Spec measuring, PrintWriter log, String executorName)
+    private int run(
+            List<Workload> chosen, Spec spec, Spec measuring, DaskPeer dask, PrintWriter log, String executorName)
             throws Exception {
         BenchData.Size size = BenchData.Size.of(scale, smoke);
-        List<BenchSuite.Result> results = BenchSuite.run(chosen, spec, measuring, size, dir, threads, log);
+        if (!noWarmup) {
+            log.println("warm-up: every workload on smoke-size inputs ...");
+            log.flush();
+            BenchSuite.run(
+                    chosen,
+                    spec,
+                    null,
+                    BenchData.Size.of(1, true),
+                    dir.resolve("warmup"),
+                    threads,
+                    null,
+                    1,
+                    new PrintWriter(java.io.Writer.nullWriter()));
+        }
+        List<BenchSuite.Result> results =
+                BenchSuite.run(chosen, spec, measuring, size, dir, threads, dask, rounds, log);
+        DaskPeer.Floors floors = null;
+        if (dask != null) {
+            java.util.Set<String> inputs = new java.util.LinkedHashSet<>();
+            for (Workload w : chosen) {
+                inputs.addAll(w.inputs());
+            }
+            floors = dask.floors(dir, List.copyOf(inputs));
+        }
         long reserved = spec.reservedMem().bytes();
         long baseline = BenchSuite.measureBaselineHeap();
         String header = String.format(
                 Locale.ROOT,
                 "## cubed bench, %s%n%n%s, %d threads, allowedMem %s, reservedMem %s, Java %s, %d cores, max heap %.0f MB"
-                        + ", %s, BLAS %s",
+                        + ", %s, BLAS %s%s%s",
                 LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME),
                 smoke ? "smoke sizes" : "scale " + scale,
                 threads,
@@ -163,10 +216,12 @@ public final class BenchCommand implements Callable<Integer> {
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() / 1e6,
                 executorName,
-                io.cubed.chunk.MatMul.blasImplementation());
+                io.cubed.chunk.MatMul.blasImplementation(),
+                rounds > 1 ? ", best of " + rounds + " rounds" : "",
+                !noWarmup ? ", after a warm-up run of each workload on smoke-size inputs" : ", cold JVM (--no-warmup)");
         Path report = out != null ? out : dir.resolve("report");
         Files.createDirectories(report);
-        String md = BenchReport.markdown(results, header, reserved, baseline);
+        String md = BenchReport.markdown(results, header, reserved, baseline, floors, threads);
         Files.writeString(report.resolve("report.md"), md, StandardCharsets.UTF_8);
         Files.writeString(report.resolve("results.csv"), BenchReport.csv(results), StandardCharsets.UTF_8);
         Files.writeString(

@@ -36,14 +36,30 @@ final class BenchReport {
     }
 
     static String markdown(List<BenchSuite.Result> results, String header, long reserved, long baselineHeap) {
+        return markdown(results, header, reserved, baselineHeap, null, 1);
+    }
+
+    /**
+     * The report; with a peer, each workload's row gains the peer's time, ours / peer, both peak resident sets, and a
+     * floor from {@code floors} (native Blosc decode and encode of the bytes the workload moved, on {@code threads}).
+     */
+    static String markdown(
+            List<BenchSuite.Result> results,
+            String header,
+            long reserved,
+            long baselineHeap,
+            DaskPeer.Floors floors,
+            int threads) {
         StringBuilder sb = new StringBuilder(header).append("\n\n");
+        boolean peer = results.stream().anyMatch(r -> r.peer() != null);
         sb.append("| workload | what | wall s | input MB | MB/s of input | read MB | written MB | intermediate MB"
-                + " | tasks | raw limit s | limit / wall |\n");
-        sb.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + " | tasks | raw limit s | limit / wall |");
+        sb.append(peer ? " Dask s | ours / Dask | our RSS MB | Dask RSS MB | Blosc floor s |\n" : "\n");
+        sb.append("|---|---|---|---|---|---|---|---|---|---|---|").append(peer ? "---|---|---|---|---|\n" : "\n");
         for (BenchSuite.Result r : results) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "| %s | %s | %.2f | %s | %.0f | %s | %s | %s | %d | %.2f | %.2f |%n",
+                    "| %s | %s | %.2f | %s | %.0f | %s | %s | %s | %d | %.2f | %.2f |",
                     r.id(),
                     r.description(),
                     r.seconds(),
@@ -55,6 +71,49 @@ final class BenchReport {
                     r.tasks(),
                     r.limitSeconds(),
                     r.efficiency()));
+            if (peer) {
+                sb.append(
+                        r.peer() == null
+                                ? " n/a | n/a |"
+                                : String.format(
+                                        Locale.ROOT, " %.2f | %.2f |", r.peer().seconds(), r.peerRatio()));
+                sb.append(Double.isNaN(r.rssMb()) ? " n/a |" : String.format(Locale.ROOT, " %.0f |", r.rssMb()));
+                sb.append(
+                        r.peer() == null
+                                ? " n/a |"
+                                : String.format(Locale.ROOT, " %.0f |", r.peer().maxRssMb()));
+                sb.append(
+                        floors == null
+                                ? " n/a |"
+                                : String.format(
+                                        Locale.ROOT,
+                                        " %.2f |",
+                                        floors.codecSeconds(r.inputBytes(), r.outputBytes(), threads)));
+            }
+            sb.append('\n');
+        }
+        if (peer) {
+            sb.append("\nDask: Debian's python3-dask, threads scheduler with ")
+                    .append(threads)
+                    .append(" workers, the same input files, outputs written with the same compressor (Blosc-LZ4, byte"
+                            + " shuffle, level 5); its results were checked against ours (numpy.allclose). Each Dask run"
+                            + " is a new Python process right after ours (ours / Dask below 1: we are faster). RSS:"
+                            + " the peak resident set of our JVM during the timed run (it keeps the heap that earlier"
+                            + " workloads grew) and of Dask's process.");
+            if (floors != null) {
+                sb.append(String.format(
+                        Locale.ROOT,
+                        " Floors without our code: the stored bytes (%.1f MB) read from the page cache at %.0f MB/s"
+                                + " into one reused buffer; c-blosc (numcodecs) decodes their frames at %.0f MB/s and"
+                                + " encodes at %.0f MB/s on one thread. Blosc floor s: decoding the inputs once and"
+                                + " encoding the output at those rates on %d threads.",
+                        floors.storedMb(),
+                        floors.readMbPerSecond(),
+                        floors.decodeMbPerSecond(),
+                        floors.encodeMbPerSecond(),
+                        threads));
+            }
+            sb.append('\n');
         }
         sb.append("\nMemory per task: the projection (with and without reservedMem ")
                 .append(mb(reserved))
@@ -105,11 +164,11 @@ final class BenchReport {
     static String csv(List<BenchSuite.Result> results) {
         StringBuilder sb = new StringBuilder(
                 "workload,seconds,input_bytes,bytes_read,bytes_written,intermediate_bytes,output_bytes,tasks,"
-                        + "limit_seconds,efficiency\n");
+                        + "limit_seconds,efficiency,rss_mb,peer_seconds,ours_over_peer,peer_rss_mb\n");
         for (BenchSuite.Result r : results) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "%s,%.6f,%d,%d,%d,%d,%d,%d,%.6f,%.6f%n",
+                    "%s,%.6f,%d,%d,%d,%d,%d,%d,%.6f,%.6f,%s,%s,%s,%s%n",
                     r.id(),
                     r.seconds(),
                     r.inputBytes(),
@@ -119,7 +178,15 @@ final class BenchReport {
                     r.outputBytes(),
                     r.tasks(),
                     r.limitSeconds(),
-                    r.efficiency()));
+                    r.efficiency(),
+                    Double.isNaN(r.rssMb()) ? "" : String.format(Locale.ROOT, "%.1f", r.rssMb()),
+                    r.peer() == null
+                            ? ""
+                            : String.format(Locale.ROOT, "%.6f", r.peer().seconds()),
+                    r.peer() == null ? "" : String.format(Locale.ROOT, "%.4f", r.peerRatio()),
+                    r.peer() == null
+                            ? ""
+                            : String.format(Locale.ROOT, "%.1f", r.peer().maxRssMb())));
         }
         return sb.toString();
     }

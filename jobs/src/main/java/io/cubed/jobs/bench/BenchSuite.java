@@ -34,7 +34,9 @@ final class BenchSuite {
             long outputBytes,
             long tasks,
             double limitSeconds,
-            List<StageRecorder.StageFigures> stages) {
+            List<StageRecorder.StageFigures> stages,
+            double rssMb,
+            DaskPeer.Run peer) {
         long intermediateBytes() {
             return Math.max(0, bytesWritten - outputBytes);
         }
@@ -43,13 +45,21 @@ final class BenchSuite {
         double efficiency() {
             return limitSeconds / seconds;
         }
+
+        /** Our wall time over the peer's (below 1: faster than the peer); NaN without a peer. */
+        double peerRatio() {
+            return peer == null ? Double.NaN : seconds / peer.seconds();
+        }
     }
 
     /**
      * Runs {@code workloads} with {@code spec} on inputs of {@code size} kept under {@code dir}/inputs (generated when
      * missing or of another size); outputs and scratch arrays are deleted after each workload. When {@code measuring}
      * is not null, each workload runs once more with it (an executor that measures memory) after the timed run, so that
-     * the wall time never includes the measurement's garbage collections; the memory figures come from that run.
+     * the wall time never includes the measurement's garbage collections; the memory figures come from that run. When
+     * {@code peer} is not null, each timed run of ours is followed by the peer's run of the same workload on the same
+     * inputs, which also checks its results against ours. With {@code rounds} above 1, the timed runs (ours and the
+     * peer's, alternating) repeat and the best time of each side counts.
      */
     static List<Result> run(
             List<Workload> workloads,
@@ -58,6 +68,8 @@ final class BenchSuite {
             BenchData.Size size,
             Path dir,
             int threads,
+            DaskPeer peer,
+            int rounds,
             PrintWriter log)
             throws Exception {
         Set<String> needed = new LinkedHashSet<>();
@@ -80,10 +92,46 @@ final class BenchSuite {
             Path outDir = dir.resolve("out-" + w.id());
             log.printf(Locale.ROOT, "%s: %s ...%n", w.id(), w.description());
             log.flush();
-            StageRecorder rec = new StageRecorder();
-            long start = System.nanoTime();
-            long outputBytes = runOnce(w, spec, dir, outDir, rec);
-            double seconds = (System.nanoTime() - start) / 1e9;
+            StageRecorder rec = null;
+            long outputBytes = 0;
+            double seconds = Double.POSITIVE_INFINITY;
+            long rss = -1;
+            DaskPeer.Run peerRun = null;
+            for (int round = 0; round < rounds; round++) {
+                StageRecorder r = new StageRecorder();
+                boolean rssKnown = PeakRss.reset();
+                long start = System.nanoTime();
+                outputBytes = runOnce(w, spec, dir, outDir, r);
+                double s = (System.nanoTime() - start) / 1e9;
+                if (rssKnown) {
+                    rss = Math.max(rss, PeakRss.peakBytes());
+                }
+                if (s < seconds) {
+                    seconds = s;
+                    rec = r;
+                }
+                if (peer != null) {
+                    DaskPeer.Run p = peer.run(w.id(), dir, outDir);
+                    log.printf(
+                            Locale.ROOT,
+                            "%s: ours %.2f s, Dask %.2f s (%s)%n",
+                            w.id(),
+                            s,
+                            p.seconds(),
+                            p.check().equals("match") ? "same results" : "results: " + p.check());
+                    log.flush();
+                    if (!p.check().equals("match")) {
+                        throw new IllegalStateException("bench --peer dask: " + w.id()
+                                + " computed by Dask differs from ours (" + p.check() + ")");
+                    }
+                    peerRun = peerRun == null
+                            ? p
+                            : new DaskPeer.Run(
+                                    Math.min(p.seconds(), peerRun.seconds()),
+                                    Math.max(p.maxRssMb(), peerRun.maxRssMb()),
+                                    "match");
+                }
+            }
             StageRecorder memory = rec;
             if (measuring != null) {
                 memory = new StageRecorder();
@@ -111,7 +159,9 @@ final class BenchSuite {
                     outputBytes,
                     tasks,
                     rates.seconds(read, written),
-                    memory.stages());
+                    memory.stages(),
+                    rss < 0 ? Double.NaN : rss / 1e6,
+                    peerRun);
             log.printf(
                     Locale.ROOT,
                     "%s: %.2f s, limit %.2f s (read %.0f MB/s, write %.0f MB/s), efficiency %.2f%n",

@@ -163,4 +163,116 @@ class BenchCommandTest {
         assertThat(Long.parseLong(w1[3])).isEqualTo(2 * array);
         assertThat(Long.parseLong(w1[4])).isEqualTo(array);
     }
+
+    /**
+     * With --peer dask, every workload also runs in Dask on the same inputs; its results match ours (the run fails
+     * otherwise), and the report gives ours / Dask, both resident sets and the floors. Dask must be installed in CI.
+     */
+    @Test
+    void thePeerRunsEveryWorkloadInDaskAndTheReportComparesThem() throws Exception {
+        boolean dask = python("/usr/bin/python3", "import dask.array, zarr, numcodecs") == 0;
+        if (System.getenv("CI") != null) {
+            assertThat(dask).as("CI installs python3-dask and python3-zarr").isTrue();
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                dask, "/usr/bin/python3 cannot import dask and zarr (apt-get install python3-dask python3-zarr)");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = CubedCli.run(
+                new PrintWriter(out),
+                new PrintWriter(err),
+                "bench",
+                "--smoke",
+                "--peer",
+                "dask",
+                "--rounds",
+                "2",
+                "--no-warmup",
+                "--measure-memory",
+                "0",
+                "--threads",
+                "2",
+                "--workloads",
+                "W2,W4,W5",
+                "--dir",
+                tmp.resolve("peer-bench").toString(),
+                "--out",
+                tmp.resolve("peer-report").toString());
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString())
+                .contains("W2: ours ")
+                .contains("(same results)")
+                .doesNotContain("results: ");
+        List<String> rows = Files.readAllLines(tmp.resolve("peer-report/results.csv"));
+        assertThat(rows.get(0)).endsWith(",rss_mb,peer_seconds,ours_over_peer,peer_rss_mb");
+        assertThat(rows).hasSize(4);
+        for (String row : rows.subList(1, rows.size())) {
+            String[] f = row.split(",", -1);
+            double seconds = Double.parseDouble(f[1]);
+            double peer = Double.parseDouble(f[11]);
+            assertThat(peer).as(row).isPositive();
+            assertThat(Double.parseDouble(f[12]))
+                    .as(row)
+                    .isCloseTo(seconds / peer, org.assertj.core.data.Percentage.withPercentage(1));
+            // Resident sets: a JVM and a Python process with NumPy hold tens of MB at the least.
+            assertThat(Double.parseDouble(f[10])).as(row).isGreaterThan(20);
+            assertThat(Double.parseDouble(f[13])).as(row).isGreaterThan(20);
+        }
+        String md = Files.readString(tmp.resolve("peer-report/report.md"));
+        assertThat(md)
+                .contains("| Dask s | ours / Dask | our RSS MB | Dask RSS MB | Blosc floor s |")
+                .contains("best of 2 rounds")
+                .contains("cold JVM (--no-warmup)")
+                .containsPattern("read from the page cache at \\d+ MB/s")
+                .containsPattern("decodes their frames at \\d+ MB/s and encodes at \\d+ MB/s");
+    }
+
+    @Test
+    void aPeerThatCannotRunIsAUsageErrorNamingThePackages() throws Exception {
+        String before = System.getProperty(DaskPeer.PYTHON_PROPERTY);
+        System.setProperty(
+                DaskPeer.PYTHON_PROPERTY, tmp.resolve("no-such-python").toString());
+        try {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = CubedCli.run(
+                    new PrintWriter(out),
+                    new PrintWriter(err),
+                    "bench",
+                    "--smoke",
+                    "--peer",
+                    "dask",
+                    "--dir",
+                    tmp.resolve("nopeer").toString());
+            assertThat(code).isEqualTo(2);
+            assertThat(err.toString())
+                    .contains("bench --peer dask")
+                    .contains("no-such-python")
+                    .contains("python3-dask");
+            // Refused before anything was generated.
+            assertThat(tmp.resolve("nopeer/inputs")).doesNotExist();
+            code = CubedCli.run(
+                    new PrintWriter(out), new PrintWriter(err), "bench", "--smoke", "--peer", "numpy", "--dir", "x");
+            assertThat(code).isEqualTo(2);
+            assertThat(err.toString()).contains("--peer must be dask, got 'numpy'");
+        } finally {
+            if (before == null) {
+                System.clearProperty(DaskPeer.PYTHON_PROPERTY);
+            } else {
+                System.setProperty(DaskPeer.PYTHON_PROPERTY, before);
+            }
+        }
+    }
+
+    private static int python(String python, String code) throws Exception {
+        try {
+            Process p = new ProcessBuilder(python, "-c", code)
+                    .redirectErrorStream(true)
+                    .start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor();
+        } catch (java.io.IOException e) {
+            return -1;
+        }
+    }
 }

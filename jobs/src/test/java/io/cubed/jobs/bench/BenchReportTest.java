@@ -89,6 +89,6 @@ class BenchReportTest {
     private static BenchSuite.Result result(String id, List<StageRecorder.StageFigures> stages) {
         long tasks = stages.stream().mapToLong(s -> s.tasks).sum();
         long written = stages.stream().mapToLong(s -> s.bytesWritten).sum();
-        return new BenchSuite.Result(id, id, 1.0, 320_000, 0, written, written, tasks, 0.5, stages);
+        return new BenchSuite.Result(id, id, 1.0, 320_000, 0, written, written, tasks, 0.5, stages, Double.NaN, null);
     }
 }
