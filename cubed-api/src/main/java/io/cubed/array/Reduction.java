@@ -165,7 +165,10 @@ public final class Reduction {
 
     /**
      * Input chunks combined per task along each axis of {@code x}: 1 on kept axes; on reduced ones the per-axis
-     * splitEvery of {@code options} (2 where it names no number), or its single splitEvery spread over them.
+     * splitEvery of {@code options} (2 where it names no number), or its single splitEvery spread over the reduced axes
+     * that have more than one chunk (an axis of one chunk has nothing to combine, so it takes no share: the sum of all
+     * of a column of chunks combines as many chunks per task as its mean over the column's axis, and the two can share
+     * their reads).
      */
     static int[] splits(String op, CubedArray x, boolean[] reduced, ReductionOptions options) {
         int nd = reduced.length;
@@ -177,16 +180,19 @@ public final class Reduction {
                 normalized.put(normalizeAxis(op, x, e.getKey()), e.getValue());
             }
         }
+        long[] chunks = x.chunks().chunksPerAxis();
         int nReduced = 0;
-        for (boolean r : reduced) {
-            nReduced += r ? 1 : 0;
+        for (int a = 0; a < nd; a++) {
+            nReduced += reduced[a] && chunks[a] > 1 ? 1 : 0;
         }
         int per = splitPerAxis(options.splitEvery(), nReduced);
         for (int a = 0; a < nd; a++) {
             if (!reduced[a]) {
                 split[a] = 1;
+            } else if (byAxis != null) {
+                split[a] = normalized.getOrDefault(a, 2);
             } else {
-                split[a] = byAxis == null ? per : normalized.getOrDefault(a, 2);
+                split[a] = chunks[a] > 1 ? per : 1;
             }
         }
         return split;

@@ -48,6 +48,7 @@ public final class Computation {
     private final Map<OpNode, Long> projected = new LinkedHashMap<>();
     private final Map<ArrayNode, ChunkStore> stores = new HashMap<>();
     private final Fusion fusion;
+    private final SiblingReads siblings;
 
     private Computation(
             Spec spec,
@@ -88,29 +89,38 @@ public final class Computation {
         }
         BufferCopies workCopies = copiesOf(spec.workDir(), spec);
         Map<String, BufferCopies> byUrl = new HashMap<>();
+        java.util.function.Function<ArrayNode, BufferCopies> copies = a -> {
+            if (a.source() != null) {
+                return a.source().bufferCopies();
+            }
+            String url = urls.get(a);
+            if (url == null) {
+                return workCopies;
+            }
+            // Targets hold their codec's buffers too; intermediates are Zarr v2 Blosc, which holds none.
+            BufferCopies store = byUrl.computeIfAbsent(url, u -> copiesOf(u, spec));
+            return targetUrls.containsKey(a) ? store.plus(targetFormat.codecCopies()) : store;
+        };
         this.fusion = new Fusion(
                 plan,
                 new HashSet<>(plan.targets()),
                 fusionOptions,
                 spec.reservedMem().bytes(),
                 spec.allowedMem().bytes(),
-                a -> {
-                    if (a.source() != null) {
-                        return a.source().bufferCopies();
-                    }
-                    String url = urls.get(a);
-                    if (url == null) {
-                        return workCopies;
-                    }
-                    // Targets hold their codec's buffers too; intermediates are Zarr v2 Blosc, which holds none.
-                    BufferCopies store = byUrl.computeIfAbsent(url, u -> copiesOf(u, spec));
-                    return targetUrls.containsKey(a) ? store.plus(targetFormat.codecCopies()) : store;
-                });
+                copies);
         for (OpNode op : plan.ops()) {
             if (!fusion.isFused(op)) {
                 projected.put(op, fusion.projected().get(op));
             }
         }
+        this.siblings = new SiblingReads(
+                plan,
+                fusion,
+                fusionOptions.enabled(),
+                spec.reservedMem().bytes(),
+                spec.allowedMem().bytes(),
+                projected,
+                copies);
     }
 
     /**
@@ -205,9 +215,14 @@ public final class Computation {
         return projected;
     }
 
-    /** The optimizer's decisions, one line per fusion taken or refused (also logged at debug level). */
+    /**
+     * The optimizer's decisions, one line per fusion taken or refused and per operation run with a sibling that reads the
+     * same input (also logged at debug level).
+     */
     public List<String> fusionDecisions() {
-        return fusion.decisions();
+        List<String> all = new ArrayList<>(fusion.decisions());
+        all.addAll(siblings.decisions());
+        return all;
     }
 
     /** True when {@code op} runs inside the tasks of another operation. */
@@ -320,7 +335,7 @@ public final class Computation {
             }
         }
         for (OpNode op : plan.ops()) {
-            if (fusion.isFused(op)) {
+            if (fusion.isFused(op) || siblings.isFollower(op)) {
                 continue;
             }
             ChunkStore[] in = new ChunkStore[op.inputs().size()];
@@ -329,6 +344,11 @@ public final class Computation {
             }
             List<String> deps = new ArrayList<>();
             collectDependencies(op, deps);
+            List<OpNode> group = siblings.group(op);
+            if (!group.isEmpty()) {
+                stages.add(sharedReadStage(op, group, in, deps));
+                continue;
+            }
             ChunkStore[] out = op.outputs().stream().map(stores::get).toArray(ChunkStore[]::new);
             stages.add(new Stage(
                     op.id(),
@@ -403,7 +423,7 @@ public final class Computation {
                     }
                     java.util.Set<String> ids = new HashSet<>();
                     for (OpNode r : readers(out)) {
-                        ids.add(r.id());
+                        ids.add(siblings.stageOf(r).id());
                     }
                     pendingReaders.put(out.name(), ids);
                     urlOf.put(out.name(), urls.get(out));
@@ -471,6 +491,44 @@ public final class Computation {
         return this;
     }
 
+    /**
+     * The one stage of sibling operations that read their input once ({@link SiblingReads}): the leader's id, every
+     * operation's outputs, and a task that pushes each input chunk to all of them.
+     */
+    private Stage sharedReadStage(OpNode leader, List<OpNode> group, ChunkStore[] in, List<String> deps) {
+        List<ChunkStore> out = new ArrayList<>();
+        io.cubed.primitive.StreamingChunkFunction[] parts = new io.cubed.primitive.StreamingChunkFunction[group.size()];
+        int[] outputs = new int[group.size()];
+        List<String> names = new ArrayList<>();
+        for (int g = 0; g < group.size(); g++) {
+            OpNode op = group.get(g);
+            for (ArrayNode a : op.outputs()) {
+                out.add(stores.get(a));
+            }
+            parts[g] = (io.cubed.primitive.StreamingChunkFunction) op.function();
+            outputs[g] = op.outputs().size();
+            if (g > 0) {
+                names.add(op.id() + " " + op.name());
+            }
+        }
+        String name = leader.name() + " (blockwise, with " + String.join(", ", names) + ": reads "
+                + leader.inputs().get(0).name() + " once)";
+        return new Stage(
+                leader.id(),
+                name,
+                leader.numTasks(),
+                new BlockwiseTask(
+                        leader.id() + " " + name,
+                        in,
+                        out.toArray(ChunkStore[]::new),
+                        leader.keyFunction(),
+                        new io.cubed.primitive.SharedReadFunction(parts, outputs),
+                        leader.chunksPerTask(),
+                        resume),
+                siblings.projected(leader),
+                deps);
+    }
+
     /** How a stage is labelled: "(blockwise)", or "(blockwise, fuses op-003 negative, ...)". */
     private String stageSuffix(OpNode op) {
         List<String> names = new ArrayList<>();
@@ -494,8 +552,8 @@ public final class Computation {
             }
             if (fusion.isFused(p)) {
                 collectDependencies(p, deps);
-            } else if (!deps.contains(p.id())) {
-                deps.add(p.id());
+            } else if (!deps.contains(siblings.stageOf(p).id())) {
+                deps.add(siblings.stageOf(p).id());
             }
         }
     }

@@ -13,7 +13,7 @@ import java.util.Iterator;
  * Every round but the last writes the state (one output per field); the last writes the aggregated result, without
  * the reduced axes unless {@code keepdims}. Memory: one input chunk (per field) and two states at a time.
  */
-public final class PartialReduceFunction implements ChunkFunction {
+public final class PartialReduceFunction implements StreamingChunkFunction {
     private static final long serialVersionUID = 1L;
 
     private final Reducer reducer;
@@ -62,33 +62,55 @@ public final class PartialReduceFunction implements ChunkFunction {
     }
 
     @Override
-    public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
-        int nd = reduced.length;
-        int[] stateShape = new int[nd];
-        int o = 0;
-        for (int a = 0; a < nd; a++) {
-            boolean dropped = last && !keepdims && reduced[a] && a != groupAxis;
-            long c = dropped ? 0 : outputCoords[o++];
-            if (reduced[a]) {
-                stateShape[a] = stateLength[a];
-            } else {
-                long len = inputGrid.shape(a) - c * inputGrid.chunkShape(a);
-                stateShape[a] = (int) Math.min(inputGrid.chunkShape(a), len);
-            }
+    public boolean streamsOneInput() {
+        return first && groupAxis < 0;
+    }
+
+    @Override
+    public Fold start(long[] outputCoords) {
+        if (!streamsOneInput()) {
+            throw new IllegalStateException("only a first round without groups streams its input");
         }
+        int[] stateShape = stateShape(outputCoords);
         Chunk[] state = reducer.identity(stateShape);
+        return new Fold() {
+            @Override
+            public void accept(long[] inputKey, Chunk chunk) {
+                reducer.accumulate(
+                        state, chunk, ReduceLayout.of(reduced, inputGrid.chunkOffset(inputKey), arrayShape, argAxis));
+            }
+
+            @Override
+            public Chunk[] finish() {
+                return result(state, stateShape);
+            }
+        };
+    }
+
+    @Override
+    public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
         int n = args.count(0);
+        if (streamsOneInput()) {
+            Fold fold = start(outputCoords);
+            Iterator<Chunk> chunks = args.iterator(0);
+            for (int k = 0; k < n; k++) {
+                Chunk x = chunks.next();
+                fold.accept(args.key(0, k), x);
+            }
+            return fold.finish();
+        }
+        int nd = reduced.length;
+        int[] stateShape = stateShape(outputCoords);
+        Chunk[] state = reducer.identity(stateShape);
         if (first) {
             Iterator<Chunk> chunks = args.iterator(0);
-            Iterator<Chunk> labels = groupAxis >= 0 ? args.iterator(1) : null;
+            Iterator<Chunk> labels = args.iterator(1);
             for (int k = 0; k < n; k++) {
                 Chunk x = chunks.next();
                 long[] offset = inputGrid.chunkOffset(args.key(0, k));
                 ReduceLayout layout;
                 try {
-                    layout = groupAxis >= 0
-                            ? ReduceLayout.groups(nd, groupAxis, labelsOf(labels.next()), numGroups, offset[groupAxis])
-                            : ReduceLayout.of(reduced, offset, arrayShape, argAxis);
+                    layout = ReduceLayout.groups(nd, groupAxis, labelsOf(labels.next()), numGroups, offset[groupAxis]);
                 } catch (InvalidArgumentException e) {
                     throw new InvalidArgumentException(
                             "groupby_" + reducer.function().pythonName() + ": " + e.getMessage(), e);
@@ -110,12 +132,40 @@ public final class PartialReduceFunction implements ChunkFunction {
                 reducer.combine(state, other);
             }
         }
+        return result(state, stateShape);
+    }
+
+    /** The shape of the state of output chunk {@code outputCoords}. */
+    private int[] stateShape(long[] outputCoords) {
+        int nd = reduced.length;
+        int[] stateShape = new int[nd];
+        int o = 0;
+        for (int a = 0; a < nd; a++) {
+            boolean dropped = last && !keepdims && reduced[a] && a != groupAxis;
+            long c = dropped ? 0 : outputCoords[o++];
+            if (reduced[a]) {
+                stateShape[a] = stateLength[a];
+            } else {
+                long len = inputGrid.shape(a) - c * inputGrid.chunkShape(a);
+                stateShape[a] = (int) Math.min(inputGrid.chunkShape(a), len);
+            }
+        }
+        return stateShape;
+    }
+
+    /** What a task writes from its final state: the state itself, or in the last round the aggregated result. */
+    private Chunk[] result(Chunk[] state, int[] stateShape) {
         if (!last) {
             return state;
         }
         Chunk result = reducer.aggregate(state);
         if (!keepdims) {
-            int[] squeezed = new int[o];
+            int nd = reduced.length;
+            int kept = 0;
+            for (int a = 0; a < nd; a++) {
+                kept += !reduced[a] || a == groupAxis ? 1 : 0;
+            }
+            int[] squeezed = new int[kept];
             int s = 0;
             for (int a = 0; a < nd; a++) {
                 if (!reduced[a] || a == groupAxis) {

@@ -79,4 +79,43 @@ class SparkReductionTest {
         assertThat(r.get(4).shape()).containsExactly(cols, cols);
         assertThat(r.get(4).doubles()[2 * cols + 6]).isCloseTo(g, org.assertj.core.data.Offset.offset(1e-6 * g));
     }
+
+    /** Sibling first rounds that read the same chunks run as one stage on Spark too, reading each chunk once. */
+    @Test
+    void siblingReductionsShareTheirReadsOnSpark() {
+        Spec spec = SparkExecutor.create(jsc)
+                .specBuilder()
+                .workDir(tmp.resolve("work").toString())
+                .build();
+        int rows = 23;
+        int cols = 7;
+        double[] d = new double[rows * cols];
+        for (int k = 0; k < d.length; k++) {
+            d[k] = Math.sin(k) * 100;
+        }
+        CubedArray x = Cubed.fromArray(Chunk.wrap(DType.FLOAT64, new int[] {rows, cols}, d), spec, 2, cols);
+        java.util.Set<String> stages = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        List<Chunk> r = Cubed.compute(
+                List.of(Statistical.sum(x), Statistical.mean(x, ReductionOptions.axis(0))),
+                new io.cubed.runtime.Callback() {
+                    @Override
+                    public void onOperationStart(OperationStart e) {
+                        stages.add(e.stage().description());
+                    }
+                });
+        assertThat(stages)
+                .anyMatch(s -> s.contains("sum round 1/") && s.contains("mean round 1/") && s.contains("once"));
+        double total = 0;
+        double[] mean = new double[cols];
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                total += d[i * cols + j];
+                mean[j] += d[i * cols + j];
+            }
+        }
+        assertThat(r.get(0).doubles()[0]).isCloseTo(total, org.assertj.core.data.Offset.offset(1e-9));
+        for (int j = 0; j < cols; j++) {
+            assertThat(r.get(1).doubles()[j]).isCloseTo(mean[j] / rows, org.assertj.core.data.Offset.offset(1e-12));
+        }
+    }
 }
