@@ -90,7 +90,10 @@ public final class ReduceLayout {
         void row(int src, int n, int out, int outStride, long index, int indexStride);
     }
 
-    /** Calls {@code sink} for every run along the last axis of a chunk of {@code shape} (nothing when it is empty). */
+    /**
+     * Calls {@code sink} for every run along the last axis of a chunk of {@code shape} that is longer than one element
+     * (nothing when the chunk is empty).
+     */
     void forEachRow(int[] shape, RowSink sink) {
         int nd = shape.length;
         if (reduced.length != nd) {
@@ -113,7 +116,15 @@ public final class ReduceLayout {
             arrayStride[a] = st;
             st *= Math.max(1, arrayShape[a]);
         }
+        // Rows run along the last axis longer than one element: trailing axes of length 1 (the contracted axis of a
+        // matmul's partial products, say) would otherwise make rows of one element each. Flat indexes need the array
+        // stride of the row axis, so arg reductions over every axis keep the last axis.
         int last = nd - 1;
+        if (argAxis != FLAT_INDEX) {
+            while (last > 0 && shape[last] == 1) {
+                last--;
+            }
+        }
         int len = shape[last];
         boolean perElement = groupAxis == last;
         int outStride = reduced[last] ? 0 : stateStride[last];
@@ -132,7 +143,7 @@ public final class ReduceLayout {
                 sink.row(src, len, out, outStride, index(coord, arrayStride), indexStride);
             }
             src += len;
-            int a = nd - 2;
+            int a = last - 1;
             while (a >= 0) {
                 if (++coord[a] < shape[a]) {
                     break;
