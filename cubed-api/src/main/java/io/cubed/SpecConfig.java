@@ -42,7 +42,7 @@ import java.util.TreeMap;
  * variable is set for a shell or a cluster node, the Spark conf for a cluster or a job, a properties file for a
  * project. Keys: {@value #WORK_DIR}, {@value #ALLOWED_MEM}, {@value #RESERVED_MEM}, {@value #EXECUTOR} ({@code
  * local}/{@code spark}), {@value #THREADS}, {@value #MAX_ATTEMPTS}, {@value #OPTIMIZE}, {@value #KEEP_INTERMEDIATES},
- * {@value #STORE_RETRY_ATTEMPTS}, {@value #STORE_RETRY_BASE_DELAY_MS}, and {@code store.<option>} for any store option
+ * {@value #INTERMEDIATE_CODEC}, {@value #STORE_RETRY_ATTEMPTS}, {@value #STORE_RETRY_BASE_DELAY_MS}, and {@code store.<option>} for any store option
  * (e.g. {@code store.fs.s3a.endpoint}). Each key's environment variable is {@code CUBED_} and the key in upper snake
  * case ({@code store.retry.baseDelayMs} → {@code CUBED_STORE_RETRY_BASE_DELAY_MS}); arbitrary store options have no
  * environment variable.
@@ -60,6 +60,7 @@ public final class SpecConfig {
     public static final String MAX_ATTEMPTS = "maxAttempts";
     public static final String OPTIMIZE = "optimize";
     public static final String KEEP_INTERMEDIATES = "keepIntermediates";
+    public static final String INTERMEDIATE_CODEC = "intermediateCodec";
     public static final String STORE_RETRY_ATTEMPTS = "store.retry.attempts";
     public static final String STORE_RETRY_BASE_DELAY_MS = "store.retry.baseDelayMs";
 
@@ -103,7 +104,8 @@ public final class SpecConfig {
         EXECUTOR,
         POSITIVE_INT,
         NON_NEGATIVE_INT,
-        BOOLEAN
+        BOOLEAN,
+        CODEC
     }
 
     /** A setting: its key, kind, Cubed's default and what it does. */
@@ -156,6 +158,12 @@ public final class SpecConfig {
                     Kind.POSITIVE_INT),
             new Key(OPTIMIZE, "true", "Fuse blockwise operations", Kind.BOOLEAN),
             new Key(KEEP_INTERMEDIATES, "false", "Keep intermediate arrays after a computation", Kind.BOOLEAN),
+            new Key(
+                    INTERMEDIATE_CODEC,
+                    "auto",
+                    "Compressor of intermediate arrays: auto (none on a local work directory, Blosc-LZ4 elsewhere),"
+                            + " none, or a codec spec such as lz4 or blosc:zstd:3:shuffle",
+                    Kind.CODEC),
             new Key(
                     STORE_RETRY_ATTEMPTS,
                     "4",
@@ -254,6 +262,10 @@ public final class SpecConfig {
         return Boolean.parseBoolean(value(KEEP_INTERMEDIATES));
     }
 
+    public String intermediateCodec() {
+        return value(INTERMEDIATE_CODEC);
+    }
+
     /** The properties file read (a path or a classpath URL), or null when none was. */
     public String configFile() {
         return configFile;
@@ -311,7 +323,8 @@ public final class SpecConfig {
                 .executor(executor)
                 .storeOptions(options)
                 .optimize(optimize())
-                .keepIntermediates(keepIntermediates());
+                .keepIntermediates(keepIntermediates())
+                .intermediateCodec(intermediateCodec());
     }
 
     /** The spec with the local executor: {@link #specBuilder()} built. */
@@ -667,6 +680,16 @@ public final class SpecConfig {
                     normal = value.toLowerCase(Locale.ROOT);
                     if (!normal.equals("true") && !normal.equals("false")) {
                         problem = "must be true or false";
+                    }
+                    break;
+                case CODEC:
+                    normal = value.trim().toLowerCase(Locale.ROOT);
+                    if (!normal.equals("auto")) {
+                        try {
+                            io.cubed.storage.zarr.Compressor.parseSpec(normal);
+                        } catch (InvalidArgumentException e) {
+                            problem = "is not auto or a codec spec (" + e.getMessage() + ")";
+                        }
                     }
                     break;
             }

@@ -42,6 +42,7 @@ class SpecConfigTest {
         assertThat(c.threads()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(c.maxAttempts()).isEqualTo(3);
         assertThat(c.keepIntermediates()).isFalse();
+        assertThat(c.intermediateCodec()).isEqualTo("auto");
         assertThat(c.workDir())
                 .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "cubed-" + System.getProperty("user.name"))
                         .toString());
@@ -271,6 +272,15 @@ class SpecConfigTest {
                 .hasMessageContaining("store.retry.baseDelayMs")
                 .hasMessageContaining("'-1' must be at least 0");
         assertThatThrownBy(() -> bare().option("workDir", " ").load()).hasMessageContaining("must not be empty");
+        assertThatThrownBy(() -> bare().environment(Map.of("CUBED_INTERMEDIATE_CODEC", "snappy"))
+                        .load())
+                .hasMessageStartingWith("setting intermediateCodec from environment variable CUBED_INTERMEDIATE_CODEC:"
+                        + " 'snappy' is not auto or a codec spec (")
+                .hasMessageContaining("snappy");
+        assertThat(bare().sparkConf(Map.of("spark.cubed.intermediateCodec", "ZSTD:3"))
+                        .load()
+                        .intermediateCodec())
+                .isEqualTo("zstd:3");
     }
 
     @Test

@@ -41,6 +41,7 @@ public final class Computation {
     private final boolean resume;
     private boolean deleteEarly;
     private ZarrFormat targetFormat;
+    private final ZarrFormat intermediateFormat;
     private String writer;
     private String resumeHint;
     private final java.util.Set<ArrayNode> targetNodes = new java.util.HashSet<>();
@@ -87,7 +88,8 @@ public final class Computation {
                 urls.put(out, target != null ? target : base + "/" + name + ".zarr");
             }
         }
-        BufferCopies workCopies = copiesOf(spec.workDir(), spec);
+        this.intermediateFormat = intermediateFormat(spec);
+        BufferCopies workCopies = copiesOf(spec.workDir(), spec).plus(intermediateFormat.codecCopies());
         Map<String, BufferCopies> byUrl = new HashMap<>();
         java.util.function.Function<ArrayNode, BufferCopies> copies = a -> {
             if (a.source() != null) {
@@ -97,9 +99,10 @@ public final class Computation {
             if (url == null) {
                 return workCopies;
             }
-            // Targets hold their codec's buffers too; intermediates are Zarr v2 Blosc, which holds none.
+            // Arrays hold their codec's buffers too (none for Zarr v2 Blosc or no compressor).
             BufferCopies store = byUrl.computeIfAbsent(url, u -> copiesOf(u, spec));
-            return targetUrls.containsKey(a) ? store.plus(targetFormat.codecCopies()) : store;
+            return store.plus(
+                    targetUrls.containsKey(a) ? targetFormat.codecCopies() : intermediateFormat.codecCopies());
         };
         this.fusion = new Fusion(
                 plan,
@@ -311,6 +314,34 @@ public final class Computation {
         return plan.explain(projected, spec.allowedMem(), fusion::isFused, fusion::predecessors);
     }
 
+    /**
+     * The format of intermediate arrays under {@code spec}'s work directory: Zarr v2 with {@link Spec#intermediateCodec()}
+     * ({@code auto}: no compressor on a local file system, the default Blosc-LZ4 elsewhere).
+     */
+    public static ZarrFormat intermediateFormat(Spec spec) {
+        return intermediateFormat(spec.intermediateCodec(), spec.workDir());
+    }
+
+    /** The format of intermediates compressed as {@code codec} says ({@code auto} or a spec) under {@code workDir}. */
+    public static ZarrFormat intermediateFormat(String codec, String workDir) {
+        if (!codec.equalsIgnoreCase("auto")) {
+            return ZarrFormat.v2(io.cubed.storage.zarr.Compressor.parseSpec(codec), io.cubed.dtype.Scalar.zero());
+        }
+        return onLocalFileSystem(workDir) ? ZarrFormat.v2(null, io.cubed.dtype.Scalar.zero()) : ZarrFormat.v2();
+    }
+
+    /** Whether {@code url} is a path or a {@code file:} URI (not a Hadoop or object-store URI). */
+    static boolean onLocalFileSystem(String url) {
+        int colon = url.indexOf(':');
+        int slash = url.indexOf('/');
+        if (colon < 0 || (slash >= 0 && slash < colon)) {
+            return true;
+        }
+        String scheme = url.substring(0, colon);
+        // A one-letter scheme is a Windows drive letter.
+        return scheme.equalsIgnoreCase("file") || scheme.length() == 1;
+    }
+
     /** Creates the output arrays, then runs every stage on the spec's executor. */
     public void run(List<Callback> callbacks) {
         for (OpNode op : plan.ops()) {
@@ -464,8 +495,8 @@ public final class Computation {
             }
             return existing;
         }
-        // Targets (toZarr, store) are written in the chosen format; intermediates always as Zarr v2.
-        ZarrFormat format = targetNodes.contains(out) ? targetFormat : ZarrFormat.v2();
+        // Targets (toZarr, store) are written in the chosen format; intermediates as Zarr v2 with the spec's codec.
+        ZarrFormat format = targetNodes.contains(out) ? targetFormat : intermediateFormat;
         ChunkStore created = format.create(url, out.grid(), out.dtype(), false, spec.storeOptions());
         if (!targetNodes.contains(out)) {
             return created;

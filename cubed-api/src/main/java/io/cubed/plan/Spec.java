@@ -33,6 +33,7 @@ public final class Spec {
     private final StoreOptions storeOptions;
     private final boolean keepIntermediates;
     private final boolean optimize;
+    private final String intermediateCodec;
 
     private Spec(Builder b) {
         this.workDir = b.workDir;
@@ -41,6 +42,7 @@ public final class Spec {
         this.storeOptions = b.storeOptions;
         this.keepIntermediates = b.keepIntermediates;
         this.optimize = b.optimize;
+        this.intermediateCodec = b.intermediateCodec;
     }
 
     /** A builder starting from the defaults. */
@@ -94,6 +96,16 @@ public final class Spec {
         return keepIntermediates;
     }
 
+    /**
+     * How intermediate arrays are compressed: {@code auto} (the default: no compressor when the work directory is on
+     * a local file system, where compressing costs more CPU than the bytes it saves; Blosc-LZ4 with byte shuffle, the
+     * default compressor, on any other file system, where bytes cost more), or a compressor spec such as {@code none},
+     * {@code lz4} or {@code blosc:zstd:3:shuffle} ({@link io.cubed.storage.zarr.Compressor#parseSpec}).
+     */
+    public String intermediateCodec() {
+        return intermediateCodec;
+    }
+
     /** True when computations fuse blockwise operations (the default; see {@link FusionOptions}). */
     public boolean optimize() {
         return optimize;
@@ -108,7 +120,8 @@ public final class Spec {
                 .executor(executor)
                 .storeOptions(storeOptions)
                 .keepIntermediates(keepIntermediates)
-                .optimize(optimize);
+                .optimize(optimize)
+                .intermediateCodec(intermediateCodec);
     }
 
     @Override
@@ -122,12 +135,13 @@ public final class Spec {
                 && executor.equals(s.executor)
                 && storeOptions.equals(s.storeOptions)
                 && keepIntermediates == s.keepIntermediates
-                && optimize == s.optimize;
+                && optimize == s.optimize
+                && intermediateCodec.equals(s.intermediateCodec);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(workDir, budget, executor, storeOptions, keepIntermediates, optimize);
+        return Objects.hash(workDir, budget, executor, storeOptions, keepIntermediates, optimize, intermediateCodec);
     }
 
     @Override
@@ -157,6 +171,8 @@ public final class Spec {
         private boolean keepIntermediates;
         /** Default on; the system property {@code cubed.optimize=false} turns it off (for tests and debugging). */
         private boolean optimize = !"false".equalsIgnoreCase(System.getProperty("cubed.optimize"));
+
+        private String intermediateCodec = "auto";
 
         private Builder() {}
 
@@ -219,6 +235,26 @@ public final class Spec {
          */
         public Builder optimize(boolean optimize) {
             this.optimize = optimize;
+            return this;
+        }
+
+        /**
+         * How intermediate arrays are compressed: {@code auto} (default) or a compressor spec ({@link
+         * Spec#intermediateCodec()}).
+         *
+         * @throws io.cubed.error.InvalidArgumentException naming the value when it is neither
+         */
+        public Builder intermediateCodec(String codec) {
+            String c = Objects.requireNonNull(codec, "intermediateCodec").trim();
+            if (!c.equalsIgnoreCase("auto")) {
+                try {
+                    io.cubed.storage.zarr.Compressor.parseSpec(c);
+                } catch (io.cubed.error.InvalidArgumentException e) {
+                    throw new io.cubed.error.InvalidArgumentException(
+                            "intermediateCodec '" + codec + "': " + e.getMessage() + "; or auto", e);
+                }
+            }
+            this.intermediateCodec = c.toLowerCase(java.util.Locale.ROOT);
             return this;
         }
 

@@ -58,6 +58,13 @@ public final class ExecutionOptions {
     Boolean keepIntermediates;
 
     @Option(
+            names = "--intermediate-codec",
+            paramLabel = "CODEC",
+            description = "Compressor of intermediate arrays: auto (none on a local work directory, blosc:lz4:5:shuffle"
+                    + " elsewhere), none, or a codec such as lz4, zstd:3, blosc:zstd:3:shuffle (default: auto).")
+    String intermediateCodec;
+
+    @Option(
             names = "--config",
             paramLabel = "FILE",
             description = "Properties file of settings (default: $CUBED_CONFIG, else cubed.properties on the"
@@ -104,6 +111,7 @@ public final class ExecutionOptions {
                 .option(SpecConfig.MAX_ATTEMPTS, maxAttempts)
                 .option(SpecConfig.OPTIMIZE, optimize)
                 .option(SpecConfig.KEEP_INTERMEDIATES, keepIntermediates)
+                .option(SpecConfig.INTERMEDIATE_CODEC, intermediateCodec)
                 .storeOptions(storeConf)
                 .load();
     }
