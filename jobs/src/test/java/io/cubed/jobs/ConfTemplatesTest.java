@@ -236,17 +236,18 @@ class ConfTemplatesTest {
     void everySettingIsDocumentedAndHasAWorkingOption() throws IOException {
         String readme = Files.readString(CONF.resolveSibling("README.md"));
         String doc = Files.readString(CONF.resolveSibling("docs").resolve("configuration.md"));
-        Map<String, String> values = Map.of(
-                SpecConfig.WORK_DIR, "/w",
-                SpecConfig.ALLOWED_MEM, "700MB",
-                SpecConfig.RESERVED_MEM, "7MB",
-                SpecConfig.EXECUTOR, "spark",
-                SpecConfig.THREADS, "7",
-                SpecConfig.MAX_ATTEMPTS, "7",
-                SpecConfig.OPTIMIZE, "false",
-                SpecConfig.KEEP_INTERMEDIATES, "true",
-                SpecConfig.STORE_RETRY_ATTEMPTS, "7",
-                SpecConfig.STORE_RETRY_BASE_DELAY_MS, "7");
+        Map<String, String> values = Map.ofEntries(
+                Map.entry(SpecConfig.WORK_DIR, "/w"),
+                Map.entry(SpecConfig.ALLOWED_MEM, "700MB"),
+                Map.entry(SpecConfig.RESERVED_MEM, "7MB"),
+                Map.entry(SpecConfig.EXECUTOR, "spark"),
+                Map.entry(SpecConfig.THREADS, "7"),
+                Map.entry(SpecConfig.MAX_ATTEMPTS, "7"),
+                Map.entry(SpecConfig.OPTIMIZE, "false"),
+                Map.entry(SpecConfig.KEEP_INTERMEDIATES, "true"),
+                Map.entry(SpecConfig.INTERMEDIATE_CODEC, "zstd:3"),
+                Map.entry(SpecConfig.STORE_RETRY_ATTEMPTS, "7"),
+                Map.entry(SpecConfig.STORE_RETRY_BASE_DELAY_MS, "7"));
         for (SpecConfig.Key k : SpecConfig.KEYS) {
             String row = "| `" + k.name() + "` | `" + k.envName() + "` | `" + k.sparkName() + "` | `" + k.optionName()
                     + "` |";
