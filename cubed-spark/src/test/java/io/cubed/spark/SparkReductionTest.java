@@ -24,12 +24,16 @@ class SparkReductionTest {
 
     private final JavaSparkContext jsc = SparkTestContext.get();
 
-    @Test
-    void reductionsScansAndMatmulOnSparkEqualPlainLoops() {
-        Spec spec = SparkExecutor.create(jsc)
+    private Spec sparkSpec() {
+        return SparkExecutor.create(jsc)
                 .specBuilder()
                 .workDir(tmp.resolve("work").toString())
                 .build();
+    }
+
+    @Test
+    void reductionsScansAndMatmulOnSparkEqualPlainLoops() {
+        Spec spec = sparkSpec();
         int rows = 23;
         int cols = 7;
         double[] d = new double[rows * cols];
@@ -83,10 +87,7 @@ class SparkReductionTest {
     /** Sibling first rounds that read the same chunks run as one stage on Spark too, reading each chunk once. */
     @Test
     void siblingReductionsShareTheirReadsOnSpark() {
-        Spec spec = SparkExecutor.create(jsc)
-                .specBuilder()
-                .workDir(tmp.resolve("work").toString())
-                .build();
+        Spec spec = sparkSpec();
         int rows = 23;
         int cols = 7;
         double[] d = new double[rows * cols];

@@ -22,12 +22,7 @@ class BenchCommandTest {
 
     @Test
     void smokeRunWritesAConsistentReport() throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = CubedCli.run(
-                new PrintWriter(out),
-                new PrintWriter(err),
-                "bench",
+        Run run = bench(
                 "--smoke",
                 "--threads",
                 "2",
@@ -35,7 +30,7 @@ class BenchCommandTest {
                 tmp.resolve("bench").toString(),
                 "--out",
                 tmp.resolve("report").toString());
-        assertThat(code).as(err.toString()).isZero();
+        assertThat(run.code()).as(run.err()).isZero();
         List<String> rows = Files.readAllLines(tmp.resolve("report/results.csv"));
         assertThat(rows.get(0)).startsWith("workload,seconds,");
         assertThat(rows).hasSize(7);
@@ -131,12 +126,7 @@ class BenchCommandTest {
 
     @Test
     void theSuiteRunsOnSparkToo() throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = CubedCli.run(
-                new PrintWriter(out),
-                new PrintWriter(err),
-                "bench",
+        Run run = bench(
                 "--smoke",
                 "--executor",
                 "spark",
@@ -148,7 +138,7 @@ class BenchCommandTest {
                 tmp.resolve("spark-bench").toString(),
                 "--out",
                 tmp.resolve("spark-report").toString());
-        assertThat(code).as(err.toString()).isZero();
+        assertThat(run.code()).as(run.err()).isZero();
         String md = Files.readString(tmp.resolve("spark-report/report.md"));
         assertThat(md)
                 .contains("spark(local[2])")
@@ -176,12 +166,7 @@ class BenchCommandTest {
         }
         org.junit.jupiter.api.Assumptions.assumeTrue(
                 dask, "/usr/bin/python3 cannot import dask and zarr (apt-get install python3-dask python3-zarr)");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = CubedCli.run(
-                new PrintWriter(out),
-                new PrintWriter(err),
-                "bench",
+        Run run = bench(
                 "--smoke",
                 "--peer",
                 "dask",
@@ -198,11 +183,8 @@ class BenchCommandTest {
                 tmp.resolve("peer-bench").toString(),
                 "--out",
                 tmp.resolve("peer-report").toString());
-        assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString())
-                .contains("W2: ours ")
-                .contains("(same results)")
-                .doesNotContain("results: ");
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.out()).contains("W2: ours ").contains("(same results)").doesNotContain("results: ");
         List<String> rows = Files.readAllLines(tmp.resolve("peer-report/results.csv"));
         assertThat(rows.get(0)).endsWith(",rss_mb,peer_seconds,ours_over_peer,peer_rss_mb");
         assertThat(rows).hasSize(4);
@@ -233,28 +215,18 @@ class BenchCommandTest {
         System.setProperty(
                 DaskPeer.PYTHON_PROPERTY, tmp.resolve("no-such-python").toString());
         try {
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            int code = CubedCli.run(
-                    new PrintWriter(out),
-                    new PrintWriter(err),
-                    "bench",
-                    "--smoke",
-                    "--peer",
-                    "dask",
-                    "--dir",
-                    tmp.resolve("nopeer").toString());
-            assertThat(code).isEqualTo(2);
-            assertThat(err.toString())
+            Run run = bench(
+                    "--smoke", "--peer", "dask", "--dir", tmp.resolve("nopeer").toString());
+            assertThat(run.code()).isEqualTo(2);
+            assertThat(run.err())
                     .contains("bench --peer dask")
                     .contains("no-such-python")
                     .contains("python3-dask");
             // Refused before anything was generated.
             assertThat(tmp.resolve("nopeer/inputs")).doesNotExist();
-            code = CubedCli.run(
-                    new PrintWriter(out), new PrintWriter(err), "bench", "--smoke", "--peer", "numpy", "--dir", "x");
-            assertThat(code).isEqualTo(2);
-            assertThat(err.toString()).contains("--peer must be dask, got 'numpy'");
+            run = bench("--smoke", "--peer", "numpy", "--dir", "x");
+            assertThat(run.code()).isEqualTo(2);
+            assertThat(run.err()).contains("--peer must be dask, got 'numpy'");
         } finally {
             if (before == null) {
                 System.clearProperty(DaskPeer.PYTHON_PROPERTY);
@@ -262,6 +234,20 @@ class BenchCommandTest {
                 System.setProperty(DaskPeer.PYTHON_PROPERTY, before);
             }
         }
+    }
+
+    /** What a run of the command line gave: its exit code and everything it printed. */
+    private record Run(int code, String out, String err) {}
+
+    /** Runs {@code cubed bench args}. */
+    private static Run bench(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] all = new String[args.length + 1];
+        all[0] = "bench";
+        System.arraycopy(args, 0, all, 1, args.length);
+        int code = CubedCli.run(new PrintWriter(out), new PrintWriter(err), all);
+        return new Run(code, out.toString(), err.toString());
     }
 
     private static int python(String python, String code) throws Exception {
