@@ -235,15 +235,21 @@ public final class Computation {
 
     /** The plan's figures as it will run, with fusion. */
     public PlanStatistics statistics() {
-        return statistics(fusion::isFused, projected);
+        return statistics(fusion::isFused, projected, siblings);
     }
 
     /** The plan's figures as they would be without fusion, for comparison. */
     public PlanStatistics unoptimizedStatistics() {
-        return statistics(op -> false, fusion.unfusedProjected());
+        return statistics(op -> false, fusion.unfusedProjected(), null);
     }
 
-    private PlanStatistics statistics(java.util.function.Predicate<OpNode> fused, Map<OpNode, Long> mem) {
+    /**
+     * The figures with operations for which {@code fused} is true run inside others, and, when {@code shared} is not
+     * null, sibling operations run in their leader's stage: one stage, one set of tasks and one read of the input
+     * for the group, the group's memory, every sibling's outputs.
+     */
+    private PlanStatistics statistics(
+            java.util.function.Predicate<OpNode> fused, Map<OpNode, Long> mem, SiblingReads shared) {
         int running = 0;
         long tasks = 0;
         long maxMem = 0;
@@ -255,10 +261,14 @@ public final class Computation {
             if (fused.test(op)) {
                 continue;
             }
-            running++;
-            tasks += op.numTasks();
-            maxMem = Math.max(maxMem, mem.getOrDefault(op, 0L));
-            read += storedBytesRead(op, fused, new HashSet<>());
+            if (shared == null || !shared.isFollower(op)) {
+                running++;
+                tasks += op.numTasks();
+                long m =
+                        shared != null && !shared.group(op).isEmpty() ? shared.projected(op) : mem.getOrDefault(op, 0L);
+                maxMem = Math.max(maxMem, m);
+                read += storedBytesRead(op, fused, new HashSet<>());
+            }
             for (ArrayNode out : op.outputs()) {
                 written += out.nbytes();
                 if (!targets.contains(out)) {
@@ -309,9 +319,31 @@ public final class Computation {
         return PlanGraph.write(dot(), base);
     }
 
-    /** The operations' table with their figures (see {@link Plan#explain}). */
+    /**
+     * The operations' table with their figures (see {@link Plan#explain}), then a line per group of sibling operations
+     * that run as one stage reading their input once, with the group's memory per task.
+     */
     public String explain() {
-        return plan.explain(projected, spec.allowedMem(), fusion::isFused, fusion::predecessors);
+        StringBuilder sb =
+                new StringBuilder(plan.explain(projected, spec.allowedMem(), fusion::isFused, fusion::predecessors));
+        for (OpNode op : plan.ops()) {
+            List<OpNode> group = siblings.group(op);
+            if (group.isEmpty()) {
+                continue;
+            }
+            List<String> names = new ArrayList<>();
+            for (OpNode g : group) {
+                names.add(g.id() + " " + g.name());
+            }
+            sb.append(String.format(
+                    java.util.Locale.ROOT,
+                    "%s run as one stage of %d tasks reading %s once, %s per task%n",
+                    String.join(" and ", names),
+                    op.numTasks(),
+                    op.inputs().get(0).name(),
+                    io.cubed.memory.MemorySize.format(siblings.projected(op))));
+        }
+        return sb.toString();
     }
 
     /**

@@ -126,6 +126,15 @@ class SiblingReadsTest {
                 Computation.prepare(spec, List.of(total.node(), colMean.node()), Map.of(), FusionOptions.defaults());
         assertThat(comp.fusionDecisions())
                 .anyMatch(s -> s.startsWith("runs op-") && s.contains("mean round 1/") && s.contains("once"));
+        // The plan's figures count the shared stage once: one operation fewer, u's bytes read once.
+        io.cubed.plan.PlanStatistics with = comp.statistics();
+        io.cubed.plan.PlanStatistics without = comp.unoptimizedStatistics();
+        assertThat(with.operations()).isEqualTo(without.operations() - 1);
+        assertThat(without.bytesRead() - with.bytesRead()).isEqualTo(uBytes);
+        assertThat(with.bytesWritten()).isEqualTo(without.bytesWritten());
+        assertThat(comp.explain())
+                .containsPattern("op-\\d+ sum round 1/2 and op-\\d+ mean round 1/2 run as one stage"
+                        + " of 2 tasks reading array-\\d+ once, .* per task");
     }
 
     @Test
