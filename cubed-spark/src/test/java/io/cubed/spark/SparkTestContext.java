@@ -7,14 +7,14 @@ import org.apache.spark.api.java.JavaSparkContext;
  * One local Spark context ({@code local[2,3]}: two task threads, three attempts per task) shared by every test class of
  * this JVM, started on first use and stopped at exit: a Spark start costs seconds.
  */
-final class SparkTestContext {
+public final class SparkTestContext {
     static final String MASTER = "local[2,3]";
 
     private static JavaSparkContext jsc;
 
     private SparkTestContext() {}
 
-    static synchronized JavaSparkContext get() {
+    public static synchronized JavaSparkContext get() {
         if (jsc == null) {
             SparkConf conf = new SparkConf()
                     .setMaster(MASTER)

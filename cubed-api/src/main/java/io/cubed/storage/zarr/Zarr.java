@@ -48,6 +48,38 @@ public final class Zarr {
         throw new io.cubed.error.InvalidArgumentException(array.url() + " is not a Zarr array");
     }
 
+    /** What a Zarr node is: an array, a group, or nothing Zarr knows. */
+    public enum NodeType {
+        ARRAY,
+        GROUP,
+        NONE
+    }
+
+    /**
+     * Whether {@code url} holds a Zarr array or group of either version ({@code .zarray}/{@code .zgroup}, or the
+     * {@code node_type} of {@code zarr.json}); fails naming the document when {@code zarr.json} is malformed.
+     */
+    public static NodeType nodeType(String url, StoreOptions options) {
+        Store store = Stores.supplier(url, options).open();
+        byte[] v3 = store.get(ZarrV3Metadata.ZARR_JSON);
+        if (v3 != null) {
+            String where = ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON);
+            Object type = ZarrV3Metadata.parseObject(v3, where).get("node_type");
+            if ("array".equals(type)) {
+                return NodeType.ARRAY;
+            }
+            if ("group".equals(type)) {
+                return NodeType.GROUP;
+            }
+            throw new StorageException(
+                    "malformed " + where + ": \"node_type\" must be \"array\" or \"group\", got " + type);
+        }
+        if (store.exists(ZarrArray.ZARRAY)) {
+            return NodeType.ARRAY;
+        }
+        return store.exists(ZarrGroup.ZGROUP) ? NodeType.GROUP : NodeType.NONE;
+    }
+
     /** True when an array of either version is at {@code url}. */
     public static boolean arrayExists(String url, StoreOptions options) {
         Store store = Stores.supplier(url, options).open();

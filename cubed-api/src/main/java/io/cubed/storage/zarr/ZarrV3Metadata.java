@@ -434,6 +434,19 @@ public final class ZarrV3Metadata implements Serializable {
         return Json.write(toJsonMap());
     }
 
+    /**
+     * This metadata with {@code dimension_names} (null removes them); each name may be null (an unnamed dimension), and
+     * there must be one per dimension.
+     */
+    public ZarrV3Metadata withDimensionNames(List<String> names) {
+        if (names != null && names.size() != shape.length) {
+            throw new InvalidArgumentException("dimension_names " + names + " must name each of the " + shape.length
+                    + " dimensions of shape " + Arrays.toString(shape));
+        }
+        return new ZarrV3Metadata(
+                shape, chunks, dtype, fillValue, codecs, v2KeyEncoding, separator, attributesJson, names);
+    }
+
     /** This metadata with other attributes. */
     ZarrV3Metadata withAttributes(Map<String, ?> attributes) {
         return new ZarrV3Metadata(

@@ -1,0 +1,60 @@
+package io.cubed.spark.sql;
+
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.spark.SparkStoreOptions;
+import io.cubed.storage.StoreOptions;
+import java.util.Map;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableProvider;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * The Spark SQL data source {@code zarr}: {@code spark.read.format("zarr").load(uri)} reads a Zarr array or group
+ * (v2 or v3, sharded included, on any Hadoop file system) as a table with one column per dimension and one per data
+ * variable. Filters on dimension columns prune chunks before they are read and only the variables a query uses are
+ * read; each Spark task reads its chunks itself, so there is no shuffle. Options: see {@link ZarrReadOptions}.
+ */
+public final class ZarrDataSource implements TableProvider, DataSourceRegister {
+    /** The short name: {@code spark.read.format("zarr")}. */
+    public static final String SHORT_NAME = "zarr";
+
+    @Override
+    public String shortName() {
+        return SHORT_NAME;
+    }
+
+    @Override
+    public StructType inferSchema(CaseInsensitiveStringMap options) {
+        return open(options).schema();
+    }
+
+    @Override
+    public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
+        ZarrReadOptions options = options(properties);
+        ZarrDataset dataset = ZarrDataset.open(options.path(), options.variables(), options.storeOptions());
+        if (schema != null && !schema.equals(dataset.schema())) {
+            throw new InvalidArgumentException("zarr data source: the schema given for " + options.path() + " ("
+                    + schema.simpleString() + ") is not the one its metadata gives ("
+                    + dataset.schema().simpleString()
+                    + "); leave out .schema(...)");
+        }
+        return new ZarrTable(dataset, options);
+    }
+
+    private static ZarrDataset open(Map<String, String> properties) {
+        ZarrReadOptions options = options(properties);
+        return ZarrDataset.open(options.path(), options.variables(), options.storeOptions());
+    }
+
+    private static ZarrReadOptions options(Map<String, String> properties) {
+        SparkSession session = SparkSession.active();
+        StoreOptions store = SparkStoreOptions.from(JavaSparkContext.fromSparkContext(session.sparkContext()));
+        long maxBytes = session.sessionState().conf().filesMaxPartitionBytes();
+        return ZarrReadOptions.parse(properties, store, maxBytes);
+    }
+}

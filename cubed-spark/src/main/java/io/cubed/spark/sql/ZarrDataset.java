@@ -1,0 +1,368 @@
+package io.cubed.spark.sql;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.error.StorageException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.zarr.Zarr;
+import io.cubed.storage.zarr.ZarrArray;
+import io.cubed.storage.zarr.ZarrGroup;
+import io.cubed.storage.zarr.ZarrV3Array;
+import io.cubed.storage.zarr.ZarrV3Group;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A Zarr array or group seen as a table, resolved on the driver: its dimensions (named by the xarray convention, with
+ * the values of their coordinate arrays), its data variables (arrays sharing those dimensions) and the grid that
+ * partitions and pruning follow. Every check of the input happens here, at analysis time, with the path and the
+ * problem in the message.
+ */
+final class ZarrDataset implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** The xarray attribute naming a Zarr v2 array's dimensions. */
+    static final String ARRAY_DIMENSIONS = "_ARRAY_DIMENSIONS";
+
+    /** A dimension: its name, length, and coordinate values (null: the column holds the index). */
+    record Dimension(String name, long size, Chunk coordinate, String coordinateUrl) implements Serializable {
+        DataType sqlType() {
+            return coordinate == null ? DataTypes.LongType : SqlTypes.of(coordinate.dtype(), coordinateUrl);
+        }
+    }
+
+    /** A data variable: a column name and the array it reads. */
+    record Variable(String name, ChunkStore array) implements Serializable {}
+
+    private final String url;
+    private final List<Dimension> dims;
+    private final List<Variable> variables;
+    private final ChunkGrid unitGrid;
+
+    private ZarrDataset(String url, List<Dimension> dims, List<Variable> variables, ChunkGrid unitGrid) {
+        this.url = url;
+        this.dims = List.copyOf(dims);
+        this.variables = List.copyOf(variables);
+        this.unitGrid = unitGrid;
+    }
+
+    String url() {
+        return url;
+    }
+
+    List<Dimension> dims() {
+        return dims;
+    }
+
+    List<Variable> variables() {
+        return variables;
+    }
+
+    /**
+     * The grid of the smallest independently readable pieces of the first variable (inner chunks of a sharded array,
+     * chunks otherwise): the unit of pruning and of partitions.
+     */
+    ChunkGrid unitGrid() {
+        return unitGrid;
+    }
+
+    /** Dimension columns first, then one column per variable. */
+    StructType schema() {
+        List<StructField> fields = new ArrayList<>();
+        for (Dimension d : dims) {
+            fields.add(new StructField(d.name(), d.sqlType(), false, Metadata.empty()));
+        }
+        for (Variable v : variables) {
+            fields.add(new StructField(
+                    v.name(), SqlTypes.of(v.array().dtype(), v.array().url()), false, Metadata.empty()));
+        }
+        return new StructType(fields.toArray(new StructField[0]));
+    }
+
+    /**
+     * Opens the array or group at {@code url}. {@code wanted} lists the variables to read (null: every array of a group
+     * that is not a coordinate).
+     */
+    static ZarrDataset open(String url, List<String> wanted, StoreOptions options) {
+        Zarr.NodeType type;
+        try {
+            type = Zarr.nodeType(url, options);
+        } catch (RuntimeException e) {
+            throw new StorageException("zarr data source: cannot read " + url + ": " + e.getMessage(), e);
+        }
+        switch (type) {
+            case ARRAY:
+                return openArray(url, wanted, options);
+            case GROUP:
+                return openGroup(url, wanted, options);
+            default:
+                throw new StorageException("zarr data source: no Zarr array or group at " + url + " (neither " + url
+                        + "/.zarray, " + url + "/.zgroup nor " + url + "/zarr.json exists)");
+        }
+    }
+
+    private static ZarrDataset openArray(String url, List<String> wanted, StoreOptions options) {
+        ChunkStore array = Zarr.open(url, options);
+        String name = lastSegment(url);
+        if (wanted != null && !(wanted.size() == 1 && wanted.get(0).equals(name))) {
+            throw new InvalidArgumentException("zarr data source: " + url + " is one array, read as the column '"
+                    + name + "'; the option variables=" + String.join(",", wanted)
+                    + " only applies to groups (load the group that holds the arrays instead)");
+        }
+        List<String> names = dimensionNames(array);
+        // Coordinates of an array inside an xarray-style group are its siblings named after its dimensions.
+        Map<String, ChunkStore> siblings = new LinkedHashMap<>();
+        String parent = parentOf(url);
+        if (parent != null) {
+            try {
+                if (Zarr.nodeType(parent, options) == Zarr.NodeType.GROUP) {
+                    Map<String, ChunkStore> all = groupArrays(parent, options);
+                    for (String d : names) {
+                        if (all.containsKey(d) && !d.equals(name)) {
+                            siblings.put(d, all.get(d));
+                        }
+                    }
+                }
+            } catch (RuntimeException e) {
+                // A parent that cannot be read (no permission above the array, say) just has no coordinates for us.
+            }
+        }
+        List<Dimension> dims = dimensions(url, List.of(new Variable(name, array)), names, siblings);
+        return new ZarrDataset(url, dims, List.of(new Variable(name, array)), unitGridOf(array));
+    }
+
+    private static ZarrDataset openGroup(String url, List<String> wanted, StoreOptions options) {
+        Map<String, ChunkStore> arrays = groupArrays(url, options);
+        Map<String, ChunkStore> coordinates = new LinkedHashMap<>();
+        Map<String, ChunkStore> data = new LinkedHashMap<>();
+        for (Map.Entry<String, ChunkStore> e : arrays.entrySet()) {
+            List<String> dn = dimensionNames(e.getValue());
+            if (dn.size() == 1 && dn.get(0).equals(e.getKey())) {
+                coordinates.put(e.getKey(), e.getValue());
+            } else {
+                data.put(e.getKey(), e.getValue());
+            }
+        }
+        List<Variable> chosen = new ArrayList<>();
+        if (wanted == null) {
+            data.forEach((n, a) -> chosen.add(new Variable(n, a)));
+            if (chosen.isEmpty()) {
+                throw new InvalidArgumentException("zarr data source: the group " + url + " has no data variables"
+                        + (coordinates.isEmpty()
+                                ? " (it holds no arrays)"
+                                : " (only the coordinate arrays " + coordinates.keySet() + ")"));
+            }
+        } else {
+            for (String n : wanted) {
+                if (data.containsKey(n)) {
+                    chosen.add(new Variable(n, data.get(n)));
+                } else if (coordinates.containsKey(n)) {
+                    throw new InvalidArgumentException("zarr data source: '" + n + "' in " + url
+                            + " is a coordinate array: it is the dimension column '" + n + "', not a variable");
+                } else {
+                    throw new InvalidArgumentException("zarr data source: no variable '" + n + "' in " + url
+                            + "; its variables are " + data.keySet());
+                }
+            }
+        }
+        Variable first = chosen.get(0);
+        List<String> names = dimensionNames(first.array());
+        for (Variable v : chosen) {
+            List<String> vn = dimensionNames(v.array());
+            if (!vn.equals(names)
+                    || !Arrays.equals(
+                            v.array().grid().shape(), first.array().grid().shape())) {
+                StringBuilder all = new StringBuilder();
+                for (Variable w : chosen) {
+                    all.append(all.length() == 0 ? "" : ", ")
+                            .append(w.name())
+                            .append(' ')
+                            .append(dimensionNames(w.array()))
+                            .append(" shape ")
+                            .append(Arrays.toString(w.array().grid().shape()));
+                }
+                throw new InvalidArgumentException("zarr data source: the variables of " + url + " do not share "
+                        + "dimensions and shape, so they cannot be columns of one table: " + all
+                        + "; choose variables of one shape with the option variables=NAME,NAME");
+            }
+        }
+        return new ZarrDataset(url, dimensions(url, chosen, names, coordinates), chosen, unitGridOf(first.array()));
+    }
+
+    /** The arrays directly in the group at {@code url}, by name, of either version. */
+    private static Map<String, ChunkStore> groupArrays(String url, StoreOptions options) {
+        Map<String, ChunkStore> out = new LinkedHashMap<>();
+        if (Zarr.version(url, options) == 3) {
+            ZarrV3Group g = ZarrV3Group.open(url, options);
+            for (String n : g.arrayNames()) {
+                out.put(n, g.openArray(n));
+            }
+        } else {
+            ZarrGroup g = ZarrGroup.open(url, options);
+            for (String n : g.arrayNames()) {
+                out.put(n, g.openArray(n));
+            }
+        }
+        return out;
+    }
+
+    private static List<Dimension> dimensions(
+            String url, List<Variable> variables, List<String> names, Map<String, ChunkStore> coordinates) {
+        long[] shape = variables.get(0).array().grid().shape();
+        List<Dimension> dims = new ArrayList<>();
+        for (int a = 0; a < names.size(); a++) {
+            String d = names.get(a);
+            for (Variable v : variables) {
+                if (v.name().equals(d)) {
+                    throw new InvalidArgumentException("zarr data source: in " + url + ", '" + d
+                            + "' names both a dimension and a variable; columns need distinct names");
+                }
+            }
+            if (names.indexOf(d) != a) {
+                throw new InvalidArgumentException(
+                        "zarr data source: " + variables.get(0).array().url() + " names two dimensions '" + d
+                                + "'; columns need distinct names");
+            }
+            ChunkStore c = coordinates.get(d);
+            Chunk values = null;
+            String curl = null;
+            if (c != null) {
+                curl = c.url();
+                if (c.grid().ndim() != 1 || c.grid().shape()[0] != shape[a]) {
+                    throw new InvalidArgumentException("zarr data source: the coordinate array " + c.url()
+                            + " has shape " + Arrays.toString(c.grid().shape()) + " but dimension '" + d + "' of "
+                            + variables.get(0).array().url() + " has length " + shape[a]);
+                }
+                SqlTypes.of(c.dtype(), "the coordinate array " + c.url());
+                if (shape[a] > Integer.MAX_VALUE - 8) {
+                    throw new InvalidArgumentException("zarr data source: the coordinate array " + c.url() + " has "
+                            + shape[a] + " values, more than a coordinate read on the driver may hold");
+                }
+                values = c.readRegion(new long[] {0}, new int[] {(int) shape[a]});
+            }
+            dims.add(new Dimension(d, shape[a], values, curl));
+        }
+        return dims;
+    }
+
+    /**
+     * The dimension names of {@code array}: {@code dimension_names} of Zarr v3 or the {@code _ARRAY_DIMENSIONS}
+     * attribute (xarray's convention), else {@code dim_0, dim_1, ...}.
+     */
+    static List<String> dimensionNames(ChunkStore array) {
+        int nd = array.grid().ndim();
+        List<String> out = null;
+        if (array instanceof ZarrV3Array v3) {
+            List<String> dn = v3.metadata().dimensionNames();
+            if (dn != null && dn.stream().allMatch(n -> n != null)) {
+                out = dn;
+            } else {
+                out = fromAttribute(v3.attributes().get(ARRAY_DIMENSIONS), array.url() + "/zarr.json", nd);
+            }
+        } else if (array instanceof ZarrArray v2) {
+            out = fromAttribute(v2.attributes().get(ARRAY_DIMENSIONS), array.url() + "/.zattrs", nd);
+        }
+        if (out == null) {
+            out = new ArrayList<>();
+            for (int a = 0; a < nd; a++) {
+                out.add("dim_" + a);
+            }
+        }
+        if (out.size() != nd) {
+            throw new InvalidArgumentException("zarr data source: " + array.url() + " has " + nd
+                    + " dimensions but names " + out.size() + ": " + out);
+        }
+        return out;
+    }
+
+    private static List<String> fromAttribute(Object value, String where, int nd) {
+        if (value == null) {
+            return null;
+        }
+        if (!(value instanceof List<?> list) || !list.stream().allMatch(x -> x instanceof String)) {
+            throw new InvalidArgumentException("zarr data source: malformed " + ARRAY_DIMENSIONS + " in " + where
+                    + ": expected a list of " + nd + " names, got " + value);
+        }
+        List<String> out = new ArrayList<>();
+        for (Object o : list) {
+            String s = (String) o;
+            if (s.isEmpty()) {
+                throw new InvalidArgumentException(
+                        "zarr data source: malformed " + ARRAY_DIMENSIONS + " in " + where + ": an empty name");
+            }
+            out.add(s);
+        }
+        return out;
+    }
+
+    private static ChunkGrid unitGridOf(ChunkStore array) {
+        return array instanceof ZarrV3Array v3 ? v3.innerGrid() : array.grid();
+    }
+
+    /** {@code t2m} for {@code s3a://b/ds.zarr/t2m/}; a {@code .zarr} suffix is dropped ({@code a.zarr} gives a). */
+    static String lastSegment(String url) {
+        String u = url;
+        while (u.endsWith("/")) {
+            u = u.substring(0, u.length() - 1);
+        }
+        String last = u.substring(u.lastIndexOf('/') + 1);
+        if (last.endsWith(".zarr") && last.length() > ".zarr".length()) {
+            last = last.substring(0, last.length() - ".zarr".length());
+        }
+        return last.isEmpty() ? "value" : last;
+    }
+
+    /** The URL one level up, or null at a root. */
+    static String parentOf(String url) {
+        String u = url;
+        while (u.endsWith("/")) {
+            u = u.substring(0, u.length() - 1);
+        }
+        int slash = u.lastIndexOf('/');
+        if (slash <= 0
+                || u.substring(0, slash).endsWith(":")
+                || u.substring(0, slash).endsWith(":/")) {
+            return null;
+        }
+        String p = u.substring(0, slash);
+        return p.endsWith("/") || p.isEmpty() ? null : p;
+    }
+
+    /** Index of the dimension called {@code name}, or -1. */
+    int dimIndex(String name) {
+        for (int i = 0; i < dims.size(); i++) {
+            if (dims.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The variable called {@code name}, or null. */
+    Variable variable(String name) {
+        for (Variable v : variables) {
+            if (v.name().equals(name)) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    static <T> List<T> map(List<String> names, Function<String, T> f) {
+        List<T> out = new ArrayList<>();
+        names.forEach(n -> out.add(f.apply(n)));
+        return out;
+    }
+}

@@ -1,0 +1,190 @@
+package io.cubed.spark.sql;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.error.StorageException;
+import io.cubed.spark.sql.ZarrInputPartition.Span;
+import java.util.List;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/**
+ * Reads one partition's units in order: for each unit, the box of every needed variable (one region read: the whole
+ * chunk on Zarr v2, only the inner chunks touched on a sharded array), then emits the kept rows in C order as columnar
+ * batches of up to {@code batchRows} rows. Memory: one box per variable plus one batch.
+ */
+final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
+    private final ReadColumns columns;
+    private final List<Span[]> units;
+    private final int batchRows;
+    private final WritableColumnVector[] vectors;
+    private final ColumnarBatch batch;
+    private final String partitionName;
+
+    private int unit = -1;
+    private Span[] spans;
+    private Chunk[] boxes;
+    private int[] strides;
+    private int[] pos;
+    private long rowsLeft;
+
+    ZarrPartitionReader(ZarrDataset dataset, ReadColumns columns, ZarrInputPartition partition, int batchRows) {
+        this.columns = columns;
+        this.units = partition.units();
+        this.batchRows = batchRows;
+        StructField[] fields = new StructField[columns.columns().size()];
+        for (int i = 0; i < fields.length; i++) {
+            ReadColumns.Column c = columns.columns().get(i);
+            fields[i] = new StructField(c.name(), c.type(), false, org.apache.spark.sql.types.Metadata.empty());
+        }
+        this.vectors = OnHeapColumnVector.allocateColumns(batchRows, new StructType(fields));
+        this.batch = new ColumnarBatch(vectors);
+        this.partitionName = dataset.url() + " partition " + partition.index();
+    }
+
+    @Override
+    public boolean next() {
+        while (rowsLeft == 0) {
+            if (++unit >= units.size()) {
+                return false;
+            }
+            open(units.get(unit));
+        }
+        for (WritableColumnVector v : vectors) {
+            v.reset();
+        }
+        int n = (int) Math.min(batchRows, rowsLeft);
+        fill(n);
+        batch.setNumRows(n);
+        rowsLeft -= n;
+        return true;
+    }
+
+    @Override
+    public ColumnarBatch get() {
+        return batch;
+    }
+
+    @Override
+    public void close() {
+        batch.close();
+    }
+
+    /** Reads the boxes of the unit and rewinds the row position. */
+    private void open(Span[] unitSpans) {
+        spans = unitSpans;
+        int nd = spans.length;
+        long[] offset = new long[nd];
+        int[] shape = new int[nd];
+        long rows = 1;
+        for (int d = 0; d < nd; d++) {
+            offset[d] = spans[d].start();
+            shape[d] = spans[d].length();
+            rows *= spans[d].count();
+        }
+        strides = Chunk.strides(shape);
+        boxes = new Chunk[columns.columns().size()];
+        for (int i = 0; i < boxes.length; i++) {
+            ReadColumns.Column c = columns.columns().get(i);
+            if (c.variable() == null) {
+                continue;
+            }
+            // The same variable asked for twice is read once.
+            for (int j = 0; j < i; j++) {
+                if (columns.columns().get(j).variable() == c.variable()) {
+                    boxes[i] = boxes[j];
+                }
+            }
+            if (boxes[i] == null) {
+                try {
+                    boxes[i] = c.variable().array().readRegion(offset, shape);
+                } catch (RuntimeException e) {
+                    throw new StorageException(
+                            "zarr data source: reading " + c.variable().array().url() + " at "
+                                    + java.util.Arrays.toString(offset) + " (" + partitionName + "): " + e.getMessage(),
+                            e);
+                }
+            }
+        }
+        pos = new int[nd];
+        rowsLeft = rows;
+    }
+
+    /**
+     * Fills {@code n} rows from the current position, a run along the last dimension at a time: variables copy a run in
+     * bulk when the last dimension keeps a contiguous range, dimension columns other than the last are constant along
+     * a run.
+     */
+    private void fill(int n) {
+        int nd = spans.length;
+        int row = 0;
+        while (row < n) {
+            if (nd == 0) {
+                fillScalarRow(row);
+                row++;
+                continue;
+            }
+            int last = nd - 1;
+            int run = Math.min(n - row, spans[last].count() - pos[last]);
+            int base = 0;
+            for (int d = 0; d < last; d++) {
+                base += spans[d].local(pos[d]) * strides[d];
+            }
+            for (int i = 0; i < vectors.length; i++) {
+                ReadColumns.Column c = columns.columns().get(i);
+                WritableColumnVector v = vectors[i];
+                if (c.variable() != null) {
+                    Chunk box = boxes[i];
+                    if (spans[last].picks() == null) {
+                        SqlTypes.copy(box, base + pos[last], v, row, run);
+                    } else {
+                        for (int k = 0; k < run; k++) {
+                            SqlTypes.put(box, base + spans[last].local(pos[last] + k), v, row + k);
+                        }
+                    }
+                } else if (c.dim() < last) {
+                    Span s = spans[c.dim()];
+                    int local = s.local(pos[c.dim()]);
+                    if (s.coordinates() == null) {
+                        v.putLongs(row, run, s.start() + local);
+                    } else {
+                        SqlTypes.fill(s.coordinates(), local, v, row, run);
+                    }
+                } else {
+                    Span s = spans[last];
+                    for (int k = 0; k < run; k++) {
+                        int local = s.local(pos[last] + k);
+                        if (s.coordinates() == null) {
+                            v.putLong(row + k, s.start() + local);
+                        } else {
+                            SqlTypes.put(s.coordinates(), local, v, row + k);
+                        }
+                    }
+                }
+            }
+            row += run;
+            pos[last] += run;
+            if (pos[last] == spans[last].count()) {
+                for (int d = last; d >= 0; d--) {
+                    if (pos[d] < spans[d].count()) {
+                        break;
+                    }
+                    pos[d] = 0;
+                    if (d > 0) {
+                        pos[d - 1]++;
+                    }
+                }
+            }
+        }
+    }
+
+    /** A 0-d array: one row of its variables. */
+    private void fillScalarRow(int row) {
+        for (int i = 0; i < vectors.length; i++) {
+            SqlTypes.put(boxes[i], 0, vectors[i], row);
+        }
+    }
+}

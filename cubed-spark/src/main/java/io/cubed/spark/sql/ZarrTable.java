@@ -1,0 +1,40 @@
+package io.cubed.spark.sql;
+
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/** A Zarr array or group as a readable table. */
+final class ZarrTable implements SupportsRead {
+    private final ZarrDataset dataset;
+    private final ZarrReadOptions options;
+
+    ZarrTable(ZarrDataset dataset, ZarrReadOptions options) {
+        this.dataset = dataset;
+        this.options = options;
+    }
+
+    @Override
+    public String name() {
+        return "zarr " + dataset.url();
+    }
+
+    @Override
+    public StructType schema() {
+        return dataset.schema();
+    }
+
+    @Override
+    public Set<TableCapability> capabilities() {
+        return EnumSet.of(TableCapability.BATCH_READ);
+    }
+
+    @Override
+    public ScanBuilder newScanBuilder(CaseInsensitiveStringMap ignored) {
+        return new ZarrScanBuilder(dataset, options);
+    }
+}
