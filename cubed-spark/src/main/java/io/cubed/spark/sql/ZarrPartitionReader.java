@@ -4,6 +4,7 @@ import io.cubed.chunk.Chunk;
 import io.cubed.error.StorageException;
 import io.cubed.spark.sql.ZarrInputPartition.Span;
 import java.util.List;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
@@ -30,6 +31,8 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     private int[] strides;
     private int[] pos;
     private long rowsLeft;
+    private long chunksRead;
+    private long bytesRead;
 
     ZarrPartitionReader(ZarrDataset dataset, ReadColumns columns, ZarrInputPartition partition, int batchRows) {
         this.columns = columns;
@@ -69,6 +72,13 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     }
 
     @Override
+    public CustomTaskMetric[] currentMetricsValues() {
+        return new CustomTaskMetric[] {
+            ZarrMetrics.value(ZarrMetrics.CHUNKS_READ, chunksRead), ZarrMetrics.value(ZarrMetrics.BYTES_READ, bytesRead)
+        };
+    }
+
+    @Override
     public void close() {
         batch.close();
     }
@@ -101,6 +111,8 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
             if (boxes[i] == null) {
                 try {
                     boxes[i] = c.variable().array().readRegion(offset, shape);
+                    chunksRead++;
+                    bytesRead += boxes[i].nbytes();
                 } catch (RuntimeException e) {
                     throw new StorageException(
                             "zarr data source: reading " + c.variable().array().url() + " at "

@@ -56,6 +56,11 @@ final class ZarrReaderFactory implements PartitionReaderFactory {
             }
 
             @Override
+            public org.apache.spark.sql.connector.metric.CustomTaskMetric[] currentMetricsValues() {
+                return batches.currentMetricsValues();
+            }
+
+            @Override
             public void close() {
                 batches.close();
             }

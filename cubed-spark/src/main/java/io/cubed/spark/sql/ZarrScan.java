@@ -8,6 +8,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -58,6 +59,11 @@ final class ZarrScan implements Scan, Batch, SupportsReportStatistics {
             s.append(", pruned by ").append(Arrays.toString(pushed));
         }
         return s.toString();
+    }
+
+    @Override
+    public CustomMetric[] supportedCustomMetrics() {
+        return ZarrMetrics.supported();
     }
 
     @Override

@@ -145,6 +145,10 @@ class ZarrDataSourceTest {
             return t >= 8 && t <= 15 && y <= 12 && (x == 2 || x == 4);
         }));
         assertThat(chunkReads(opened, "t2m")).containsExactlyInAnyOrder("1.0.0", "1.1.0");
+        // The scan's SQL metrics count the same reads, 2 chunks of 3 variables, and the values of the boxes taken from
+        // them: 8 times, lat 0..9 and 10..12, lon 2..4 (the bounding range of 30 and 60), 8 + 4 + 1 bytes a row.
+        assertThat(ZarrScanMetrics.chunksRead(q)).isEqualTo(6);
+        assertThat(ZarrScanMetrics.valueBytesRead(q)).isEqualTo(8L * (10 + 3) * 3 * (8 + 4 + 1));
         assertThat(chunkReads(opened, "tp")).containsExactlyInAnyOrder("1.0.0", "1.1.0");
         assertThat(chunkReads(opened, "flag")).containsExactlyInAnyOrder("1.0.0", "1.1.0");
 
