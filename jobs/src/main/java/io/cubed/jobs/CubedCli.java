@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
             DemoCommand.class,
             QuadraticMeansCommand.class,
             ResumeCommand.class,
-            io.cubed.jobs.bench.BenchCommand.class
+            io.cubed.jobs.bench.BenchCommand.class,
+            io.cubed.jobs.bench.SqlBenchCommand.class
         })
 public final class CubedCli implements Runnable {
     @CommandLine.Spec

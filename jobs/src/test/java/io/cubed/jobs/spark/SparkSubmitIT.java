@@ -47,6 +47,41 @@ class SparkSubmitIT {
     }
 
     @Test
+    void sparkSubmitRunsTheSqlBenchOverZarrAndParquet() throws Exception {
+        // format("zarr") must resolve from the submitted jar's service registration; the bench checks that both
+        // formats give the same answers and fails otherwise.
+        Path dir = tmp.resolve("sql-bench");
+        SparkSubmitProcess.Result r = SparkSubmitProcess.run(
+                "1g",
+                List.of(
+                        "--master",
+                        "local[2]",
+                        "--conf",
+                        "spark.ui.enabled=false",
+                        "--class",
+                        "io.cubed.jobs.CubedCli",
+                        SparkSubmitProcess.jobsJar().toString(),
+                        "sql-bench",
+                        "--dir",
+                        dir.toString(),
+                        "--scale",
+                        "0.05",
+                        "--rounds",
+                        "1"),
+                tmp.resolve("sql-bench.log"),
+                240);
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        String report = java.nio.file.Files.readString(dir.resolve("sql-report.md"));
+        // 5 x 361 x 720 in chunks of 1 x 181 x 360: 20 chunks; one time step is 4 of them, one grid column 5.
+        assertThat(report)
+                .contains("5 x 361 x 720 float32 (1,299,600 rows)")
+                .containsPattern(
+                        "\\| Q1 \\| full scan, one aggregate \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| 20 of 20 \\|")
+                .containsPattern("\\| Q3 \\| one time step \\(1% of time\\) \\|.* \\| 4 of 20 \\|")
+                .containsPattern("\\| Q4 \\| one grid column, all times \\|.* \\| 5 of 20 \\|");
+    }
+
+    @Test
     void sparkSubmitRunsTheCommandLineWithTheExecutorFromTheSparkConf() throws Exception {
         String src = tmp.resolve("a.zarr").toString();
         ZarrArray a = ZarrArray.create(

@@ -1,0 +1,59 @@
+package io.cubed.jobs.bench;
+
+import io.cubed.error.InvalidArgumentException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cubed sql-bench}: Spark SQL over the same climate-like values stored as Zarr (read with the {@code zarr}
+ * data source) and as Parquet (written by Spark, snappy), the same queries in the same run, alternating; writes {@code
+ * sql-report.md}. Needs Spark on the classpath (spark-submit, or {@code SPARK_HOME} with {@code bin/cubed}).
+ */
+@Command(
+        name = "sql-bench",
+        description = "Spark SQL over Zarr (format zarr) against the same values in Parquet: scans, aggregates,"
+                + " a 1% selection, and the chunks each reads.")
+public final class SqlBenchCommand implements Callable<Integer> {
+    @Option(names = "--dir", paramLabel = "DIR", description = "Where the data (kept for reuse) and the report go.")
+    Path dir = Path.of("sql-bench");
+
+    @Option(
+            names = "--scale",
+            description = "Size factor: scale 1 is 96 x 361 x 720 float32 values (25 M rows, 100 MB of values).")
+    double scale = 1;
+
+    @Option(names = "--rounds", description = "Timed rounds of each query on each format (default: ${DEFAULT-VALUE}).")
+    int rounds = 3;
+
+    @Option(names = "--threads", description = "Spark task slots of local[N] when not under spark-submit.")
+    int threads = Runtime.getRuntime().availableProcessors();
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec cli;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!(scale > 0) || Double.isInfinite(scale)) {
+            throw new InvalidArgumentException("sql-bench: --scale must be a number above 0, got " + scale);
+        }
+        if (rounds < 1) {
+            throw new InvalidArgumentException("sql-bench: --rounds must be a positive whole number, got " + rounds);
+        }
+        if (threads < 1) {
+            throw new InvalidArgumentException("sql-bench: --threads must be a positive whole number, got " + threads);
+        }
+        PrintWriter log = cli.commandLine().getOut();
+        try {
+            Class.forName("org.apache.spark.sql.SparkSession");
+        } catch (ClassNotFoundException e) {
+            throw new InvalidArgumentException("sql-bench: Spark is not on the classpath; run it with spark-submit"
+                    + " --class io.cubed.jobs.CubedCli jobs/target/cubed-jobs-spark.jar sql-bench, or set SPARK_HOME"
+                    + " for bin/cubed");
+        }
+        SqlBench.run(dir, scale, rounds, threads, log);
+        return 0;
+    }
+}
