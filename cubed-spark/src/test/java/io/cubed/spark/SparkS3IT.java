@@ -15,6 +15,7 @@ import io.cubed.storage.fs.S3TestServer;
 import io.cubed.storage.fs.Stores;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -122,5 +123,33 @@ class SparkS3IT {
         assertThat(Stores.open(s3.url("work"), fromSession).list(""))
                 .as("intermediates deleted")
                 .isEmpty();
+    }
+
+    @Test
+    void sparkSqlReadsAZarrGroupOnS3aAndPrunesChunks() {
+        // The session's s3a settings (spark.hadoop.* and sc.hadoopConfiguration()) reach the data source's tasks.
+        StoreOptions fromSession = SparkExecutor.create(jsc).storeOptions();
+        String url = s3.url("climate.zarr");
+        io.cubed.spark.sql.ClimateDataset data = new io.cubed.spark.sql.ClimateDataset(16, 10, 12, 4, 5, 6);
+        data.writeV2(url, fromSession);
+        org.apache.spark.sql.SparkSession spark = org.apache.spark.sql.SparkSession.builder()
+                .sparkContext(jsc.sc())
+                .getOrCreate();
+        org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> df =
+                spark.read().format("zarr").load(url).where("time BETWEEN 4 AND 7 AND lat < 40");
+        List<org.apache.spark.sql.Row> rows = df.collectAsList();
+        // time 4..7 is time chunk 1 of 4; lat < 40 is y 5..9, lat chunk 1 of 2; both lon chunks.
+        assertThat(rows).hasSize(4 * 5 * 12);
+        for (org.apache.spark.sql.Row r : rows) {
+            int t = (int) r.getLong(0);
+            int y = (int) Math.round((60.0 - r.getDouble(1)) / 5.0);
+            int x = Math.round(r.getFloat(2) / 15.0f);
+            assertThat(r.getShort(3)).isEqualTo(io.cubed.spark.sql.ClimateDataset.flag(t, y, x));
+            assertThat(r.getDouble(4)).isEqualTo(io.cubed.spark.sql.ClimateDataset.t2m(t, y, x));
+            assertThat(r.getFloat(5)).isEqualTo(io.cubed.spark.sql.ClimateDataset.tp(t, y, x));
+        }
+        assertThat(io.cubed.spark.sql.ZarrScanMetrics.chunksRead(df))
+                .as("2 chunks of 3 variables")
+                .isEqualTo(6);
     }
 }

@@ -19,45 +19,45 @@ import java.util.Map;
  * variables {@code flag} (uint8), {@code t2m} (float64) and {@code tp} (float32) over (time, lat, lon), each value a
  * formula of its indexes (the reference of the tests).
  */
-final class ClimateDataset {
+public final class ClimateDataset {
     final int nt;
     final int ny;
     final int nx;
     final int[] chunks;
 
-    ClimateDataset(int nt, int ny, int nx, int... chunks) {
+    public ClimateDataset(int nt, int ny, int nx, int... chunks) {
         this.nt = nt;
         this.ny = ny;
         this.nx = nx;
         this.chunks = chunks;
     }
 
-    static long time(int t) {
+    public static long time(int t) {
         return t;
     }
 
-    static double lat(int y) {
+    public static double lat(int y) {
         return 60.0 - 5.0 * y;
     }
 
-    static float lon(int x) {
+    public static float lon(int x) {
         return 15.0f * x;
     }
 
-    static double t2m(int t, int y, int x) {
+    public static double t2m(int t, int y, int x) {
         return 250.0 + t + 0.25 * y + 0.001 * x;
     }
 
-    static float tp(int t, int y, int x) {
+    public static float tp(int t, int y, int x) {
         return ((t * 31 + y * 7 + x) % 13) / 4.0f;
     }
 
-    static short flag(int t, int y, int x) {
+    public static short flag(int t, int y, int x) {
         return (short) ((t * 37 + y * 11 + x * 3) % 256);
     }
 
     /** Writes the dataset as Zarr v2 (with {@code _ARRAY_DIMENSIONS}) at {@code url}. */
-    void writeV2(String url, StoreOptions options) {
+    public void writeV2(String url, StoreOptions options) {
         ZarrGroup g = ZarrGroup.create(url, options);
         write(
                 g.createArray(

@@ -1,0 +1,107 @@
+package io.cubed.spark.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.cubed.storage.zarr.Json;
+import io.cubed.testing.ExternalTool;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A dataset written by xarray (Debian's python3-xarray; {@code -Dcubed.test.python}, default {@code /usr/bin/python3})
+ * read with {@code spark.read.format("zarr")}: coordinates from xarray's coordinate arrays, variables of different
+ * chunking in one table, and SQL answers against NumPy's on the same arrays. Skipped without xarray, failed in CI.
+ */
+class ZarrSqlXarrayIT {
+    private static final String PYTHON = System.getProperty("cubed.test.python", "/usr/bin/python3");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void sqlOverAnXarrayDatasetMatchesNumpy() throws Exception {
+        String probe = run(List.of(PYTHON, "-c", "import xarray, zarr"));
+        ExternalTool.require(
+                probe == null,
+                PYTHON + " cannot import xarray and zarr (" + probe
+                        + "); install python3-xarray or set -Dcubed.test.python");
+        Path script = Path.of(getClass().getResource("/xarray/write_dataset.py").toURI());
+        String url = tmp.resolve("era.zarr").toString();
+        Process p = new ProcessBuilder(PYTHON, script.toString(), url).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(err).isZero();
+        Map<String, Object> want = (Map<String, Object>) Json.parse(out.strip().getBytes(StandardCharsets.UTF_8));
+
+        // Integration tests share one JVM: this class starts its own context and stops it, as SparkS3IT does.
+        SparkSession spark = SparkSession.builder()
+                .master("local[2]")
+                .appName("zarr-sql-xarray")
+                .config("spark.ui.enabled", "false")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .getOrCreate();
+        try {
+            check(spark, url, want);
+        } finally {
+            spark.stop();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void check(SparkSession spark, String url, Map<String, Object> want) {
+        Dataset<Row> df = spark.read().format("zarr").load(url);
+        assertThat(df.schema().fieldNames()).containsExactly("time", "lat", "lon", "t2m", "tp");
+        assertThat(df.count()).isEqualTo(((Number) want.get("count")).longValue());
+        df.createOrReplaceTempView("era");
+
+        List<Row> perTime = spark.sql(
+                        "SELECT time, avg(t2m) FROM era WHERE lat BETWEEN -30 AND 30 GROUP BY time ORDER BY time")
+                .collectAsList();
+        List<List<Number>> expected = (List<List<Number>>) want.get("per_time");
+        assertThat(perTime).hasSize(expected.size());
+        for (int i = 0; i < expected.size(); i++) {
+            assertThat(perTime.get(i).getLong(0))
+                    .isEqualTo(expected.get(i).get(0).longValue());
+            assertThat(perTime.get(i).getDouble(1))
+                    .isCloseTo(expected.get(i).get(1).doubleValue(), within(1e-9));
+        }
+        double tpSum = spark.sql("SELECT sum(tp) FROM era WHERE time IN (18, 42) AND lon < 90")
+                .first()
+                .getDouble(0);
+        assertThat(tpSum).isCloseTo(((Number) want.get("tp_sum")).doubleValue(), within(1e-9));
+        for (List<Number> r : (List<List<Number>>) want.get("rows")) {
+            Row got = df.where("time = " + r.get(0) + " AND lat = " + r.get(1) + " AND lon = " + r.get(2))
+                    .first();
+            assertThat(got.getFloat(3)).isEqualTo(r.get(3).floatValue());
+            assertThat(got.getDouble(4)).isEqualTo(r.get(4).doubleValue());
+        }
+    }
+
+    /** Runs a command; null when it exits 0, else what it printed. */
+    private static String run(List<String> command) throws InterruptedException {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return "timed out";
+            }
+            return p.exitValue() == 0 ? null : out.strip();
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+}
