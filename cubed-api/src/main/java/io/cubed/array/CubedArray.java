@@ -7,6 +7,7 @@ import io.cubed.grid.ChunkGrid;
 import io.cubed.plan.ArrayNode;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.Callback;
+import io.cubed.storage.zarr.DimensionNames;
 import java.util.Arrays;
 import java.util.List;
 
@@ -18,15 +19,78 @@ import java.util.List;
 public final class CubedArray {
     private final ArrayNode node;
     private final Spec spec;
+    private final List<String> dims;
 
-    private CubedArray(ArrayNode node, Spec spec) {
+    private CubedArray(ArrayNode node, Spec spec, List<String> dims) {
         this.node = node;
         this.spec = spec;
+        this.dims = dims;
     }
 
-    /** The array of plan node {@code node}, computed with {@code spec}. */
+    /**
+     * The array of plan node {@code node}, computed with {@code spec}. An array read from Zarr takes its dimension
+     * names from the metadata ({@code dimension_names}, or xarray's {@code _ARRAY_DIMENSIONS}).
+     */
     public static CubedArray of(ArrayNode node, Spec spec) {
-        return new CubedArray(node, spec);
+        List<String> names = node.source() == null ? null : DimensionNames.read(node.source());
+        return new CubedArray(node, spec, names);
+    }
+
+    /**
+     * The names of the dimensions, one per axis (xarray's {@code dims}), when the array has them: read from Zarr, set
+     * with {@link #withDims}, or kept through copies, rechunks and elementwise operations whose inputs agree on them.
+     * {@link #toZarr} writes them back.
+     */
+    public java.util.Optional<List<String>> dims() {
+        return java.util.Optional.ofNullable(dims);
+    }
+
+    /** This array with its dimensions named {@code names} (one per axis, distinct, not empty). */
+    public CubedArray withDims(String... names) {
+        return withDims(Arrays.asList(names));
+    }
+
+    /** This array with its dimensions named {@code names}; null removes the names. */
+    public CubedArray withDims(List<String> names) {
+        if (names == null) {
+            return new CubedArray(node, spec, null);
+        }
+        return new CubedArray(node, spec, DimensionNames.check(names, "withDims on " + name(), ndim()));
+    }
+
+    /**
+     * This array (the result of an elementwise operation on {@code inputs}, broadcast from their trailing axes) named as
+     * its inputs name the dimensions when that is unambiguous: every axis named by some input, and no axis named two
+     * ways. Otherwise unnamed.
+     */
+    CubedArray withDimsOf(CubedArray... inputs) {
+        int nd = ndim();
+        String[] names = new String[nd];
+        for (CubedArray in : inputs) {
+            if (in == null || in.dims == null) {
+                continue;
+            }
+            int shift = nd - in.ndim();
+            if (shift < 0) {
+                return withDims((List<String>) null);
+            }
+            for (int a = 0; a < in.ndim(); a++) {
+                String n = in.dims.get(a);
+                if (names[shift + a] != null && !names[shift + a].equals(n)) {
+                    return withDims((List<String>) null);
+                }
+                names[shift + a] = n;
+            }
+        }
+        for (String n : names) {
+            if (n == null) {
+                return withDims((List<String>) null);
+            }
+        }
+        if (new java.util.HashSet<>(Arrays.asList(names)).size() != nd) {
+            return withDims((List<String>) null);
+        }
+        return new CubedArray(node, spec, List.of(names));
     }
 
     /** The plan node (name, source or operation). */
@@ -152,6 +216,6 @@ public final class CubedArray {
     @Override
     public String toString() {
         return "CubedArray{" + name() + ", shape=" + Arrays.toString(shape()) + ", dtype=" + dtype() + ", chunks="
-                + Arrays.toString(chunkShape()) + "}";
+                + Arrays.toString(chunkShape()) + (dims == null ? "" : ", dims=" + dims) + "}";
     }
 }

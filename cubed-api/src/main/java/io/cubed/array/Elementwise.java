@@ -37,7 +37,8 @@ public final class Elementwise {
         DType rt = f.resultType(t);
         long elements = chunkElements(List.of(x));
         long scratch = io.cubed.chunk.Elementwise.unaryScratchBytes(f, t, elements);
-        return Blockwise.mapBlocks(f.pythonName(), new UnaryBlocks(f), options(rt, scratch), List.of(x));
+        return Blockwise.mapBlocks(f.pythonName(), new UnaryBlocks(f), options(rt, scratch), List.of(x))
+                .withDimsOf(x);
     }
 
     /** {@code f} applied to corresponding elements of {@code a} and {@code b} after promotion and broadcasting. */
@@ -64,7 +65,8 @@ public final class Elementwise {
                 chunkElements(List.of(b)),
                 chunkElements(List.of(a, b)));
         return Blockwise.mapBlocks(
-                f.pythonName(), new BinaryBlocks(f), options(f.resultType(pt), scratch), List.of(a, b));
+                        f.pythonName(), new BinaryBlocks(f), options(f.resultType(pt), scratch), List.of(a, b))
+                .withDimsOf(a, b);
     }
 
     /** {@code f(a, b)} with a Python-style scalar {@code b}, typed by {@link DTypes#resultTypeWithScalar}. */
@@ -85,7 +87,8 @@ public final class Elementwise {
         long scratch = io.cubed.chunk.Elementwise.astypeScratchBytes(x.dtype(), working, n)
                 + (x.dtype() == working ? 0 : n * working.itemSizeBytes())
                 + io.cubed.chunk.Elementwise.binaryScratchBytes(f, working, working, n, 1, n);
-        return Blockwise.mapBlocks(f.pythonName(), fn, options(rt, scratch), List.of(x));
+        return Blockwise.mapBlocks(f.pythonName(), fn, options(rt, scratch), List.of(x))
+                .withDimsOf(x);
     }
 
     /**
@@ -122,7 +125,11 @@ public final class Elementwise {
                 2 * io.cubed.chunk.Elementwise.binaryScratchBytes(BinaryFunction.MAXIMUM, x.dtype(), x.dtype(), n, n, n)
                         + 2 * n * x.dtype().itemSizeBytes();
         return Blockwise.mapBlocks(
-                "clip", new ClipBlocks(min != null, max != null, null, null), options(x.dtype(), scratch), inputs);
+                        "clip",
+                        new ClipBlocks(min != null, max != null, null, null),
+                        options(x.dtype(), scratch),
+                        inputs)
+                .withDimsOf(x, min, max);
     }
 
     /** {@link #clip(CubedArray, CubedArray, CubedArray)} with scalar bounds (either may be null). */
@@ -138,7 +145,8 @@ public final class Elementwise {
                 2 * io.cubed.chunk.Elementwise.binaryScratchBytes(BinaryFunction.MAXIMUM, x.dtype(), x.dtype(), n, 1, n)
                         + 2 * n * x.dtype().itemSizeBytes();
         return Blockwise.mapBlocks(
-                "clip", new ClipBlocks(false, false, min, max), options(x.dtype(), scratch), List.of(x));
+                        "clip", new ClipBlocks(false, false, min, max), options(x.dtype(), scratch), List.of(x))
+                .withDimsOf(x);
     }
 
     /**
@@ -157,7 +165,8 @@ public final class Elementwise {
         }
         long n = chunkElements(List.of(x));
         long scratch = io.cubed.chunk.Elementwise.astypeScratchBytes(x.dtype(), dtype, n);
-        return Blockwise.mapBlocks("astype", new AstypeBlocks(dtype), options(dtype, scratch), List.of(x));
+        return Blockwise.mapBlocks("astype", new AstypeBlocks(dtype), options(dtype, scratch), List.of(x))
+                .withDimsOf(x);
     }
 
     /** {@code abs(x)} of the Array API standard, elementwise: the absolute value; for complex input its magnitude (a real type). */

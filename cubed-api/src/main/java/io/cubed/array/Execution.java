@@ -90,10 +90,19 @@ public final class Execution {
             nodes.add(n);
             targets.put(n, urls.get(i));
         }
+        // Dimension names go to the stored targets (_ARRAY_DIMENSIONS on v2, dimension_names on v3).
+        Map<ArrayNode, List<String>> dims = new HashMap<>();
+        for (int i = 0; i < arrays.size(); i++) {
+            List<String> d = arrays.get(i).dims().orElse(null);
+            if (d != null) {
+                dims.put(nodes.get(i), d);
+            }
+        }
         Computation c = Computation.prepare(
                         spec, nodes, targets, options.fusion(spec), options.resumeId(), options.zarrFormat())
                 .deleteIntermediatesEarly(options.deleteIntermediatesEarly())
-                .writtenBy(options.writer(), options.resumeHint());
+                .writtenBy(options.writer(), options.resumeHint())
+                .dimensionNames(dims);
         boolean ok = false;
         try {
             c.run(withProgress(callbacks));

@@ -54,7 +54,7 @@ public final class Manipulation {
             return x;
         }
         if (x.size() == 0) {
-            return Creation.empty(shape, target, dtype, spec);
+            return Creation.empty(shape, target, dtype, spec).withDimsOf(x);
         }
         RechunkPlanner planner = planner(x, target).maxStages(options.maxStages());
         if (options.minMemBytes() >= 0) {
@@ -105,7 +105,7 @@ public final class Manipulation {
                     detail);
             node = op.outputs().get(0);
         }
-        return CubedArray.of(node, spec);
+        return CubedArray.of(node, spec).withDimsOf(x);
     }
 
     // ---- Array API manipulation functions (see docs/manipulation.md) ----

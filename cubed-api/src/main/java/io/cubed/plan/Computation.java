@@ -48,6 +48,7 @@ public final class Computation {
     private final Map<ArrayNode, String> urls = new HashMap<>();
     private final Map<OpNode, Long> projected = new LinkedHashMap<>();
     private final Map<ArrayNode, ChunkStore> stores = new HashMap<>();
+    private final Map<ArrayNode, List<String>> dimensionNames = new HashMap<>();
     private final Fusion fusion;
     private final SiblingReads siblings;
 
@@ -533,6 +534,9 @@ public final class Computation {
         if (!targetNodes.contains(out)) {
             return created;
         }
+        if (dimensionNames.containsKey(out)) {
+            created = io.cubed.storage.zarr.DimensionNames.write(created, dimensionNames.get(out));
+        }
         // A target is marked incomplete until the computation has written all of it.
         String by = writer != null ? writer : "a Cubed computation (" + out.name() + ")";
         String hint = resumeHint != null
@@ -542,6 +546,13 @@ public final class Computation {
                         : "it was not resumable: delete it and compute it again, with ComputeOptions.resume to be able"
                                 + " to finish a failed run";
         return IncompleteMark.set(created, by, hint);
+    }
+
+    /** Dimension names to write to the stored targets (by node); targets missing from the map get none. */
+    public Computation dimensionNames(Map<ArrayNode, List<String>> names) {
+        this.dimensionNames.clear();
+        this.dimensionNames.putAll(names);
+        return this;
     }
 
     /**

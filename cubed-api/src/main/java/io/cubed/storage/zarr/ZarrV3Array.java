@@ -138,6 +138,13 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         return new ZarrV3Array(url, supplier, m);
     }
 
+    /** Rewrites {@code zarr.json} with these {@code dimension_names}; returns the array with the new metadata. */
+    public ZarrV3Array writeDimensionNames(java.util.List<String> names) {
+        ZarrV3Metadata m = metadata.withDimensionNames(names);
+        store().put(ZarrV3Metadata.ZARR_JSON, m.toJson().getBytes(StandardCharsets.UTF_8));
+        return new ZarrV3Array(url, supplier, m);
+    }
+
     @Override
     public Chunk readChunk(long... chunkCoords) {
         ChunkGrid grid = grid();

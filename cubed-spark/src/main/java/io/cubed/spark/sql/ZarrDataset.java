@@ -6,6 +6,7 @@ import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.StoreOptions;
+import io.cubed.storage.zarr.DimensionNames;
 import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrGroup;
@@ -32,9 +33,6 @@ import org.apache.spark.sql.types.StructType;
  */
 final class ZarrDataset implements Serializable {
     private static final long serialVersionUID = 1L;
-
-    /** The xarray attribute naming a Zarr v2 array's dimensions. */
-    static final String ARRAY_DIMENSIONS = "_ARRAY_DIMENSIONS";
 
     /** A dimension: its name, length, and coordinate values (null: the column holds the index). */
     record Dimension(String name, long size, Chunk coordinate, String coordinateUrl) implements Serializable {
@@ -262,47 +260,18 @@ final class ZarrDataset implements Serializable {
      * attribute (xarray's convention), else {@code dim_0, dim_1, ...}.
      */
     static List<String> dimensionNames(ChunkStore array) {
-        int nd = array.grid().ndim();
-        List<String> out = null;
-        if (array instanceof ZarrV3Array v3) {
-            List<String> dn = v3.metadata().dimensionNames();
-            if (dn != null && dn.stream().allMatch(n -> n != null)) {
-                out = dn;
-            } else {
-                out = fromAttribute(v3.attributes().get(ARRAY_DIMENSIONS), array.url() + "/zarr.json", nd);
-            }
-        } else if (array instanceof ZarrArray v2) {
-            out = fromAttribute(v2.attributes().get(ARRAY_DIMENSIONS), array.url() + "/.zattrs", nd);
+        List<String> names;
+        try {
+            names = DimensionNames.read(array);
+        } catch (RuntimeException e) {
+            throw new InvalidArgumentException("zarr data source: " + e.getMessage(), e);
         }
-        if (out == null) {
-            out = new ArrayList<>();
-            for (int a = 0; a < nd; a++) {
-                out.add("dim_" + a);
-            }
-        }
-        if (out.size() != nd) {
-            throw new InvalidArgumentException("zarr data source: " + array.url() + " has " + nd
-                    + " dimensions but names " + out.size() + ": " + out);
-        }
-        return out;
-    }
-
-    private static List<String> fromAttribute(Object value, String where, int nd) {
-        if (value == null) {
-            return null;
-        }
-        if (!(value instanceof List<?> list) || !list.stream().allMatch(x -> x instanceof String)) {
-            throw new InvalidArgumentException("zarr data source: malformed " + ARRAY_DIMENSIONS + " in " + where
-                    + ": expected a list of " + nd + " names, got " + value);
+        if (names != null) {
+            return names;
         }
         List<String> out = new ArrayList<>();
-        for (Object o : list) {
-            String s = (String) o;
-            if (s.isEmpty()) {
-                throw new InvalidArgumentException(
-                        "zarr data source: malformed " + ARRAY_DIMENSIONS + " in " + where + ": an empty name");
-            }
-            out.add(s);
+        for (int a = 0; a < array.grid().ndim(); a++) {
+            out.add("dim_" + a);
         }
         return out;
     }
@@ -358,11 +327,5 @@ final class ZarrDataset implements Serializable {
             }
         }
         return null;
-    }
-
-    static <T> List<T> map(List<String> names, Function<String, T> f) {
-        List<T> out = new ArrayList<>();
-        names.forEach(n -> out.add(f.apply(n)));
-        return out;
     }
 }

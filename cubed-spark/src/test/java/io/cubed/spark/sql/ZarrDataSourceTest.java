@@ -314,7 +314,7 @@ class ZarrDataSourceTest {
         assertThatThrownBy(() -> spark.read().format("zarr").load(badDims))
                 .isInstanceOf(CubedException.class)
                 .hasMessageContaining(badDims)
-                .hasMessageContaining("has 2 dimensions but names 1");
+                .hasMessageContaining("names 1 dimensions, but the array has 2");
         assertThatThrownBy(() -> spark.read()
                         .format("zarr")
                         .option("chunksPerPartition", "0")
