@@ -49,6 +49,7 @@ public final class Computation {
     private final Map<OpNode, Long> projected = new LinkedHashMap<>();
     private final Map<ArrayNode, ChunkStore> stores = new HashMap<>();
     private final Map<ArrayNode, List<String>> dimensionNames = new HashMap<>();
+    private final java.util.Set<ArrayNode> deferred = new HashSet<>();
     private final Fusion fusion;
     private final SiblingReads siblings;
 
@@ -378,7 +379,7 @@ public final class Computation {
     /** Creates the output arrays, then runs every stage on the spec's executor. */
     public void run(List<Callback> callbacks) {
         for (OpNode op : plan.ops()) {
-            if (fusion.isFused(op)) {
+            if (fusion.isFused(op) || isDeferred(op)) {
                 continue;
             }
             for (ArrayNode out : op.outputs()) {
@@ -391,7 +392,7 @@ public final class Computation {
         }
         List<Stage> stages = new ArrayList<>();
         for (OpNode op : plan.ops()) {
-            if (fusion.isFused(op)) {
+            if (fusion.isFused(op) || isDeferred(op)) {
                 continue;
             }
             for (ArrayNode out : op.outputs()) {
@@ -399,7 +400,7 @@ public final class Computation {
             }
         }
         for (OpNode op : plan.ops()) {
-            if (fusion.isFused(op) || siblings.isFollower(op)) {
+            if (fusion.isFused(op) || siblings.isFollower(op) || isDeferred(op)) {
                 continue;
             }
             ChunkStore[] in = new ChunkStore[op.inputs().size()];
@@ -435,6 +436,23 @@ public final class Computation {
             all.add(new EarlyCleanup());
         }
         spec.executor().execute(new ExecutionPlan(computeId, stages), all);
+        for (ArrayNode t : deferred) {
+            OpNode op = t.op();
+            ChunkStore[] in = new ChunkStore[op.inputs().size()];
+            for (int j = 0; j < in.length; j++) {
+                in[j] = inputStore(op.inputs().get(j));
+            }
+            stores.put(
+                    t,
+                    new ComputedChunkStore(
+                            op.id() + " " + op.name(),
+                            in,
+                            op.keyFunction(),
+                            op.function(),
+                            t.outputIndex(),
+                            t.dtype(),
+                            t.grid()));
+        }
         // Every task succeeded: the targets are complete.
         for (ArrayNode t : targetNodes) {
             ChunkStore s = stores.get(t);
@@ -548,6 +566,41 @@ public final class Computation {
         return IncompleteMark.set(created, by, hint);
     }
 
+    /**
+     * Leaves the last operation of each target to whoever reads the target's chunks: {@link #run} then runs every
+     * other stage, and {@link #store} gives, for such a target, a store that computes each chunk when read (from the
+     * stored intermediates, in the reader's task, within the operation's projected memory) instead of a stored array.
+     * Only a blockwise operation with one output, one chunk per task, no sibling group and no other reader can be left
+     * so; other targets are stored in the work directory as usual. Returns the targets left to readers.
+     */
+    public java.util.Set<ArrayNode> deferTargets() {
+        deferred.clear();
+        for (ArrayNode t : plan.targets()) {
+            OpNode op = t.op();
+            if (op == null
+                    || targetNodes.contains(t)
+                    || fusion.isFused(op)
+                    || op.outputs().size() != 1
+                    || op.function() instanceof io.cubed.primitive.RechunkChunkFunction
+                    || !siblings.group(op).isEmpty()
+                    || siblings.isFollower(op)
+                    || !readers(t).isEmpty()) {
+                continue;
+            }
+            int[] perTask = op.chunksPerTask();
+            boolean oneChunk = true;
+            if (perTask != null) {
+                for (int n : perTask) {
+                    oneChunk &= n == 1;
+                }
+            }
+            if (oneChunk) {
+                deferred.add(t);
+            }
+        }
+        return java.util.Collections.unmodifiableSet(new HashSet<>(deferred));
+    }
+
     /** Dimension names to write to the stored targets (by node); targets missing from the map get none. */
     public Computation dimensionNames(Map<ArrayNode, List<String>> names) {
         this.dimensionNames.clear();
@@ -649,7 +702,30 @@ public final class Computation {
                 p.id() + " " + p.name(), in, p.keyFunction(), p.function(), a.outputIndex(), a.dtype(), a.grid());
     }
 
-    /** The stored array of a computed array (after {@link #run}), or a source's own store. */
+    /** URLs of the intermediate arrays this computation stores in the work directory (after {@link #run}). */
+    public List<String> storedIntermediates() {
+        List<String> out = new ArrayList<>();
+        for (OpNode op : plan.ops()) {
+            if (fusion.isFused(op) || isDeferred(op)) {
+                continue;
+            }
+            for (ArrayNode a : op.outputs()) {
+                if (!targetNodes.contains(a)) {
+                    out.add(urls.get(a));
+                }
+            }
+        }
+        return out;
+    }
+
+    private boolean isDeferred(OpNode op) {
+        return op.outputs().size() == 1 && deferred.contains(op.outputs().get(0));
+    }
+
+    /**
+     * The stored array of a computed array (after {@link #run}), or a source's own store; for a target left to its
+     * readers ({@link #deferTargets}), a store computing its chunks when read.
+     */
     public ChunkStore store(ArrayNode a) {
         return a.source() != null ? a.source() : stores.get(a);
     }

@@ -30,24 +30,27 @@ public final class ZarrDataSource implements TableProvider, DataSourceRegister {
 
     @Override
     public StructType inferSchema(CaseInsensitiveStringMap options) {
-        return open(options).schema();
+        return open(options(options), options).schema();
     }
 
     @Override
     public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
         ZarrReadOptions options = options(properties);
-        ZarrDataset dataset = ZarrDataset.open(options.path(), options.variables(), options.storeOptions());
+        ZarrDataset dataset = open(options, properties);
         if (schema != null && !schema.equals(dataset.schema())) {
             throw new InvalidArgumentException("zarr data source: the schema given for " + options.path() + " ("
                     + schema.simpleString() + ") is not the one its metadata gives ("
                     + dataset.schema().simpleString()
                     + "); leave out .schema(...)");
         }
-        return new ZarrTable(dataset, options);
+        return new ZarrTable(dataset, options, options.dataset(properties));
     }
 
-    private static ZarrDataset open(Map<String, String> properties) {
-        ZarrReadOptions options = options(properties);
+    private static ZarrDataset open(ZarrReadOptions options, Map<String, String> properties) {
+        String registered = options.dataset(properties);
+        if (registered != null) {
+            return ArrayFrames.dataset(registered);
+        }
         return ZarrDataset.open(options.path(), options.variables(), options.storeOptions());
     }
 

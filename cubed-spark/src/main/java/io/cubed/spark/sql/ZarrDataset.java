@@ -8,7 +8,6 @@ import io.cubed.storage.ChunkStore;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.zarr.DimensionNames;
 import io.cubed.storage.zarr.Zarr;
-import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrGroup;
 import io.cubed.storage.zarr.ZarrV3Array;
 import io.cubed.storage.zarr.ZarrV3Group;
@@ -18,7 +17,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
@@ -49,11 +47,51 @@ final class ZarrDataset implements Serializable {
     private final List<Variable> variables;
     private final ChunkGrid unitGrid;
 
+    private final List<String> requiredArrays;
+    private final StoreOptions storeOptions;
+
     private ZarrDataset(String url, List<Dimension> dims, List<Variable> variables, ChunkGrid unitGrid) {
+        this(url, dims, variables, unitGrid, List.of(), StoreOptions.empty());
+    }
+
+    private ZarrDataset(
+            String url,
+            List<Dimension> dims,
+            List<Variable> variables,
+            ChunkGrid unitGrid,
+            List<String> requiredArrays,
+            StoreOptions storeOptions) {
         this.url = url;
         this.dims = List.copyOf(dims);
         this.variables = List.copyOf(variables);
         this.unitGrid = unitGrid;
+        this.requiredArrays = List.copyOf(requiredArrays);
+        this.storeOptions = storeOptions;
+    }
+
+    /**
+     * Fails when an array the variables are computed from is gone (the intermediates of {@link ArrayFrames}, deleted by
+     * {@link ArrayFrames#release}): its chunks would otherwise read as fill values.
+     */
+    void requireInputs(String where) {
+        for (String a : requiredArrays) {
+            if (!Zarr.arrayExists(a, storeOptions)) {
+                throw new StorageException("zarr data source: " + where + " is computed from " + a + ", which no longer"
+                        + " exists (the DataFrame was released, or its work directory deleted); call"
+                        + " ArrayFrames.toDataFrame again");
+            }
+        }
+    }
+
+    /** A dataset of arrays already open (computed ones included), for {@link ArrayFrames}. */
+    static ZarrDataset of(
+            String url,
+            List<Dimension> dims,
+            List<Variable> variables,
+            ChunkGrid unitGrid,
+            List<String> requiredArrays,
+            StoreOptions storeOptions) {
+        return new ZarrDataset(url, dims, variables, unitGrid, requiredArrays, storeOptions);
     }
 
     String url() {

@@ -46,6 +46,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
         this.vectors = OnHeapColumnVector.allocateColumns(batchRows, new StructType(fields));
         this.batch = new ColumnarBatch(vectors);
         this.partitionName = dataset.url() + " partition " + partition.index();
+        dataset.requireInputs(partitionName);
     }
 
     @Override

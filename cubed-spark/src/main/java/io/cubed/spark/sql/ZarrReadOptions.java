@@ -30,10 +30,15 @@ record ZarrReadOptions(
     static final String MAX_PARTITION_BYTES = "maxPartitionBytes";
     static final String BATCH_ROWS = "batchRows";
 
+    /** The id of arrays registered by {@link ArrayFrames#toDataFrame}, or null for a stored array or group. */
+    String dataset(Map<String, String> options) {
+        return get(options, ArrayFrames.DATASET_OPTION);
+    }
+
     /** Parses {@code options} (case-insensitive keys, as Spark passes them) over the session's store options. */
     static ZarrReadOptions parse(Map<String, String> options, StoreOptions session, long defaultMaxPartitionBytes) {
         String path = get(options, PATH);
-        if (path == null || path.isBlank()) {
+        if ((path == null || path.isBlank()) && get(options, ArrayFrames.DATASET_OPTION) == null) {
             throw new InvalidArgumentException(
                     "zarr data source: no path; use spark.read.format(\"zarr\").load(\"URI of a Zarr array or group\")");
         }

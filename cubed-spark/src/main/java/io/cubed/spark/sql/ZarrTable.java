@@ -12,10 +12,17 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 final class ZarrTable implements SupportsRead {
     private final ZarrDataset dataset;
     private final ZarrReadOptions options;
+    private final String registered;
 
-    ZarrTable(ZarrDataset dataset, ZarrReadOptions options) {
+    ZarrTable(ZarrDataset dataset, ZarrReadOptions options, String registered) {
         this.dataset = dataset;
         this.options = options;
+        this.registered = registered;
+    }
+
+    /** The id of the computed arrays behind this table ({@link ArrayFrames}), or null. */
+    String registered() {
+        return registered;
     }
 
     @Override
@@ -35,6 +42,9 @@ final class ZarrTable implements SupportsRead {
 
     @Override
     public ScanBuilder newScanBuilder(CaseInsensitiveStringMap ignored) {
+        if (registered != null) {
+            ArrayFrames.dataset(registered); // fails clearly once released
+        }
         return new ZarrScanBuilder(dataset, options);
     }
 }
