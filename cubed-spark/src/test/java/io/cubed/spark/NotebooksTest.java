@@ -239,6 +239,77 @@ class NotebooksTest {
         assertThat(Files.readAllLines(files.get(0))).hasSize((int) recorded + 1);
     }
 
+    @Test
+    @Order(4)
+    void sql() throws Exception {
+        Path dir = tmp.resolve("04");
+        runNotebook("04-sql.scala", dir);
+        String era = dir + "/sql/era.zarr";
+        double[] t2m = readAll(era + "/t2m");
+        double[] lat = readAll(era + "/lat");
+        double[] lon = readAll(era + "/lon");
+        int nt = 60;
+        int ny = 91;
+        int nx = 180;
+        assertThat(lat[0]).isEqualTo(90.0);
+        assertThat(lat[ny - 1]).isEqualTo(-90.0);
+        assertThat(lon[nx - 1]).isEqualTo(358.0);
+        // The tropical mean per day, by a loop over the stored values.
+        @SuppressWarnings("unchecked")
+        scala.Tuple2<Object, Object>[] tropics = (scala.Tuple2<Object, Object>[]) value("tropics");
+        assertThat(tropics).hasSize(nt);
+        for (int t = 0; t < nt; t++) {
+            double s = 0;
+            int n = 0;
+            for (int y = 0; y < ny; y++) {
+                if (lat[y] >= -30 && lat[y] <= 30) {
+                    for (int x = 0; x < nx; x++) {
+                        s += t2m[(t * ny + y) * nx + x];
+                        n++;
+                    }
+                }
+            }
+            assertThat((Long) tropics[t]._1()).isEqualTo(t);
+            assertThat((Double) tropics[t]._2()).isCloseTo(s / n, within(1e-9));
+        }
+        double hottest = Double.NEGATIVE_INFINITY;
+        for (int i = 42 * ny * nx; i < 43 * ny * nx; i++) {
+            hottest = Math.max(hottest, t2m[i]);
+        }
+        assertThat((Double) value("hottestOnDay42")).isEqualTo(hottest);
+        assertThat(value("chunksReadForOneDay")).isEqualTo(4L);
+        // The three largest anomalies north of 60, against the mean over time of each point.
+        org.apache.spark.sql.Row[] strongest = (org.apache.spark.sql.Row[]) value("strongest");
+        List<Double> anomalies = new ArrayList<>();
+        for (int y = 0; y < ny; y++) {
+            if (lat[y] < 60) {
+                continue;
+            }
+            for (int x = 0; x < nx; x++) {
+                double m = 0;
+                for (int t = 0; t < nt; t++) {
+                    m += t2m[(t * ny + y) * nx + x];
+                }
+                m /= nt;
+                for (int t = 0; t < nt; t++) {
+                    anomalies.add(t2m[(t * ny + y) * nx + x] - m);
+                }
+            }
+        }
+        anomalies.sort(java.util.Comparator.reverseOrder());
+        assertThat(strongest).hasSize(3);
+        for (int k = 0; k < 3; k++) {
+            assertThat(strongest[k].getDouble(3)).isCloseTo(anomalies.get(k), within(1e-9));
+            assertThat(strongest[k].getDouble(2)).isGreaterThanOrEqualTo(60.0);
+        }
+        assertThat(
+                        Files.exists(dir.resolve("sql/work"))
+                                ? Files.list(dir.resolve("sql/work")).count()
+                                : 0)
+                .as("released: no intermediates left")
+                .isZero();
+    }
+
     /** Equal arrays, reporting the first difference (AssertJ's diff of millions of elements takes minutes). */
     private static void assertSameValues(double[] actual, double[] expected, String what) {
         assertThat(actual.length).as(what + " length").isEqualTo(expected.length);
