@@ -90,6 +90,49 @@ class ZarrSqlXarrayIT {
         }
     }
 
+    @Test
+    void xarrayOpensWhatCubedWritesWithNamedDimensions() throws Exception {
+        String probe = run(List.of(PYTHON, "-c", "import xarray, zarr"));
+        ExternalTool.require(
+                probe == null,
+                PYTHON + " cannot import xarray and zarr (" + probe
+                        + "); install python3-xarray or set -Dcubed.test.python");
+        io.cubed.plan.Spec spec = io.cubed.plan.Spec.builder()
+                .workDir(tmp.resolve("work").toString())
+                .allowedMem("100MB")
+                .reservedMem("1MB")
+                .build();
+        String group = tmp.resolve("out.zarr").toString();
+        io.cubed.storage.zarr.ZarrGroup.create(group, spec.storeOptions());
+        io.cubed.array.Creation.arange(0, 6, 1, 3, io.cubed.dtype.DType.INT64, spec)
+                .withDims("x")
+                // xarray reads a v2 fill_value as _FillValue and shows stored values equal to it as NaN: the
+                // coordinate holds 0, so it gets a fill value no element takes (see docs/sql.md).
+                .toZarr(
+                        group + "/x",
+                        io.cubed.array.ComputeOptions.builder()
+                                .zarrFormat(io.cubed.storage.zarr.ZarrFormat.v2(
+                                        io.cubed.storage.zarr.Compressor.defaultCompressor(),
+                                        io.cubed.dtype.Scalar.ofLong(-1)))
+                                .build());
+        io.cubed.array.CubedArray v = io.cubed.array.Creation.ones(
+                        new long[] {4, 6}, new int[] {2, 3}, io.cubed.dtype.DType.FLOAT64, spec)
+                .withDims("y", "x");
+        io.cubed.array.Elementwise.multiply(v, io.cubed.dtype.Scalar.ofDouble(2.5))
+                .toZarr(group + "/v");
+        String code = "import sys, xarray as xr\n"
+                + "ds = xr.open_zarr(sys.argv[1], consolidated=False)\n"
+                + "print(ds['v'].dims, list(ds['x'].values), float(ds['v'].sum()))\n";
+        Process p = new ProcessBuilder(PYTHON, "-c", code, group)
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        // With a _FillValue, xarray decodes integers to float64 (to hold NaN): the values are 0..5.
+        assertThat(out.strip()).endsWith("('y', 'x') [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] 60.0");
+    }
+
     /** Runs a command; null when it exits 0, else what it printed. */
     private static String run(List<String> command) throws InterruptedException {
         try {
