@@ -40,7 +40,9 @@ final class SqlBench {
                         "tropics, mean per time",
                         "SELECT time, avg(t2m) FROM t WHERE lat BETWEEN -23.5 AND 23.5 GROUP BY time"),
                 new Query(
-                        "Q3", "one time step (1% of time)", "SELECT avg(t2m), max(t2m) FROM t WHERE time = " + oneTime),
+                        "Q3",
+                        "one time step (1/" + nt + " of time)",
+                        "SELECT avg(t2m), max(t2m) FROM t WHERE time = " + oneTime),
                 new Query(
                         "Q4", "one grid column, all times", "SELECT time, t2m FROM t WHERE lat = 45.0 AND lon = 7.0"));
     }

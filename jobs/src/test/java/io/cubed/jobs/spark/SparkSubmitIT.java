@@ -77,7 +77,7 @@ class SparkSubmitIT {
                 .contains("5 x 361 x 720 float32 (1,299,600 rows)")
                 .containsPattern(
                         "\\| Q1 \\| full scan, one aggregate \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| 20 of 20 \\|")
-                .containsPattern("\\| Q3 \\| one time step \\(1% of time\\) \\|.* \\| 4 of 20 \\|")
+                .containsPattern("\\| Q3 \\| one time step \\(1/5 of time\\) \\|.* \\| 4 of 20 \\|")
                 .containsPattern("\\| Q4 \\| one grid column, all times \\|.* \\| 5 of 20 \\|");
     }
 
