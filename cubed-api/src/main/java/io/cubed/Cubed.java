@@ -25,8 +25,14 @@ import java.util.UUID;
  * Array API functions live in {@code io.cubed.array} ({@code Creation}, {@code Elementwise}, {@code Blockwise}, …).
  */
 public final class Cubed {
-    /** Largest array {@link #asarray} takes, in bytes (as Cubed): bigger data belongs in Zarr. */
-    public static final long ASARRAY_LIMIT_BYTES = 1_000_000;
+    /**
+     * Largest array {@link #asarray} takes with {@code spec}, in bytes: an eighth of what a task may use ({@code
+     * allowedMem − reservedMem}), since the data travels inside every task that reads it and a task holds it with its
+     * chunks. Bigger data belongs in Zarr ({@link #fromArray} writes it there).
+     */
+    public static long asarrayLimitBytes(Spec spec) {
+        return Math.max(0, spec.allowedMem().bytes() - spec.reservedMem().bytes()) / 8;
+    }
 
     private Cubed() {}
 
@@ -53,15 +59,18 @@ public final class Cubed {
     }
 
     /**
-     * A small array from Java data (at most {@value #ASARRAY_LIMIT_BYTES} bytes), carried inside the tasks that read
-     * it; {@code data} is copied. Without {@code chunks} the whole array is one chunk. Larger data:
-     * {@link #fromArray} or {@link #fromZarr}.
+     * A small array from Java data (at most {@link #asarrayLimitBytes} bytes), carried inside the tasks that read it;
+     * {@code data} is copied. Without {@code chunks} the whole array is one chunk. Larger data: {@link #fromArray} or
+     * {@link #fromZarr}.
      */
     public static CubedArray asarray(Chunk data, Spec spec, int... chunks) {
-        if (data.nbytes() > ASARRAY_LIMIT_BYTES) {
-            throw new InvalidArgumentException("asarray takes at most " + ASARRAY_LIMIT_BYTES + " bytes, but the "
+        long limit = asarrayLimitBytes(spec);
+        if (data.nbytes() > limit) {
+            throw new InvalidArgumentException("asarray takes at most " + io.cubed.memory.MemorySize.format(limit)
+                    + " (" + limit + " bytes: an eighth of allowedMem " + spec.allowedMem() + " minus reservedMem "
+                    + spec.reservedMem() + ", since the data travels inside every task reading it), but the "
                     + data.dtype() + " data of shape " + Arrays.toString(data.shape()) + " has " + data.nbytes()
-                    + "; use Cubed.fromArray (writes it to the work directory) or Cubed.fromZarr");
+                    + " bytes; use Cubed.fromArray (writes it to the work directory) or Cubed.fromZarr");
         }
         int[] wanted = chunks;
         if (wanted.length == 0 && data.ndim() > 0) {
@@ -74,6 +83,11 @@ public final class Cubed {
         Chunk copy = Chunk.allocate(data.dtype(), data.shape());
         Chunk.copyRegion(data, new int[data.ndim()], copy, new int[data.ndim()], data.shape());
         return CubedArray.of(ArrayNode.source(VirtualArray.inMemory(copy, grid)), spec);
+    }
+
+    /** {@link #asarray(Chunk, Spec, int...)} with the default spec ({@link Spec#defaults()}). */
+    public static CubedArray asarray(Chunk data) {
+        return asarray(data, Spec.defaults());
     }
 
     /**

@@ -91,6 +91,114 @@ public final class Creation {
         return full(x.shape(), value, x.chunkShape(), x.dtype(), x.spec());
     }
 
+    // NumPy-like forms: the standard's default data types (float64 for zeros, ones, empty and floating arange; int64
+    // for
+    // integer arange; the scalar's kind for full) and the default spec (Spec.defaults()) when none is given.
+
+    /** float64 zeros with the default spec. */
+    public static CubedArray zeros(long[] shape, int[] chunks) {
+        return zeros(shape, chunks, DType.FLOAT64, Spec.defaults());
+    }
+
+    /** float64 zeros. */
+    public static CubedArray zeros(long[] shape, int[] chunks, Spec spec) {
+        return zeros(shape, chunks, DType.FLOAT64, spec);
+    }
+
+    /** float64 ones with the default spec. */
+    public static CubedArray ones(long[] shape, int[] chunks) {
+        return ones(shape, chunks, DType.FLOAT64, Spec.defaults());
+    }
+
+    /** float64 ones. */
+    public static CubedArray ones(long[] shape, int[] chunks, Spec spec) {
+        return ones(shape, chunks, DType.FLOAT64, spec);
+    }
+
+    /** A float64 uninitialized array (zeros) with the default spec. */
+    public static CubedArray empty(long[] shape, int[] chunks) {
+        return empty(shape, chunks, DType.FLOAT64, Spec.defaults());
+    }
+
+    /** A float64 uninitialized array (zeros). */
+    public static CubedArray empty(long[] shape, int[] chunks, Spec spec) {
+        return empty(shape, chunks, DType.FLOAT64, spec);
+    }
+
+    /**
+     * {@code value} everywhere, typed as the standard types a Python scalar: bool, int64 for an integer, float64 for a
+     * real, complex128 for a complex number.
+     */
+    public static CubedArray full(long[] shape, Scalar value, int[] chunks, Spec spec) {
+        return full(shape, value, chunks, defaultType(value), spec);
+    }
+
+    /** {@link #full(long[], Scalar, int[], Spec)} with the default spec. */
+    public static CubedArray full(long[] shape, Scalar value, int[] chunks) {
+        return full(shape, value, chunks, Spec.defaults());
+    }
+
+    /** int64 values {@code start, start + step, …} below {@code stop} (above, for a negative step), as NumPy's arange of integers. */
+    public static CubedArray arange(long start, long stop, long step, int chunk, Spec spec) {
+        if (step == 0) {
+            throw new InvalidArgumentException("arange: step must not be 0");
+        }
+        long length = step > 0
+                ? Math.max(0, Math.floorDiv(stop - start + step - 1, step))
+                : Math.max(0, Math.floorDiv(start - stop - step - 1, -step));
+        ChunkGrid grid = Chunking.grid(new long[] {length}, new int[] {chunk}, "arange");
+        return virtual(VirtualArray.arange(start, step, length, grid.chunkShape(0)), spec);
+    }
+
+    /** int64 {@code 0, 1, …, stop − 1} in chunks of {@code chunk}, with the default spec. */
+    public static CubedArray arange(long stop, int chunk) {
+        return arange(0, stop, 1, chunk, Spec.defaults());
+    }
+
+    /** float64 values {@code start, start + step, …} below {@code stop}. */
+    public static CubedArray arange(double start, double stop, double step, int chunk, Spec spec) {
+        return arange(start, stop, step, chunk, DType.FLOAT64, spec);
+    }
+
+    /** float64 {@code num} evenly spaced values from {@code start} to {@code stop} (included). */
+    public static CubedArray linspace(double start, double stop, long num, int chunk, Spec spec) {
+        return linspace(start, stop, num, true, chunk, DType.FLOAT64, spec);
+    }
+
+    /** Zeros like {@code x} but of type {@code dtype} ({@code zeros_like(x, dtype=...)}). */
+    public static CubedArray zerosLike(CubedArray x, DType dtype) {
+        return zeros(x.shape(), x.chunkShape(), dtype, x.spec());
+    }
+
+    /** Ones like {@code x} but of type {@code dtype}. */
+    public static CubedArray onesLike(CubedArray x, DType dtype) {
+        return ones(x.shape(), x.chunkShape(), dtype, x.spec());
+    }
+
+    /** An uninitialized array (zeros) like {@code x} but of type {@code dtype}. */
+    public static CubedArray emptyLike(CubedArray x, DType dtype) {
+        return zerosLike(x, dtype);
+    }
+
+    /** {@code value} everywhere, like {@code x} but of type {@code dtype}. */
+    public static CubedArray fullLike(CubedArray x, Scalar value, DType dtype) {
+        return full(x.shape(), value, x.chunkShape(), dtype, x.spec());
+    }
+
+    /** The standard's default type of a Python scalar of {@code value}'s kind. */
+    static DType defaultType(Scalar value) {
+        switch (value.form()) {
+            case BOOL:
+                return DType.BOOL;
+            case INTEGER:
+                return DType.INT64;
+            case REAL:
+                return DType.FLOAT64;
+            default:
+                return DType.COMPLEX128;
+        }
+    }
+
     /**
      * Coordinate arrays from the 1-d {@code arrays} ({@code meshgrid}), all of one dtype: with {@link MeshIndexing#IJ}
      * output {@code i} has shape {@code (n0, n1, …)} and varies along axis {@code i}; with {@link MeshIndexing#XY} the

@@ -5,6 +5,7 @@ import io.cubed.chunk.Chunk;
 import io.cubed.chunk.Elementwise;
 import io.cubed.chunk.ReduceFunction;
 import io.cubed.chunk.Scans;
+import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.plan.ArrayNode;
@@ -66,6 +67,61 @@ public final class Utility {
             r = diffOnce(r, a);
         }
         return r;
+    }
+
+    /**
+     * {@link #diff(CubedArray, int, int)} of {@code x} with {@code prepend} and {@code append} (either may be null)
+     * joined to it along {@code axis} first, as the standard's {@code diff(x, axis=, n=, prepend=, append=)}: they
+     * must have {@code x}'s rank and shape except along {@code axis}, and a data type {@code x}'s combines with.
+     */
+    public static CubedArray diff(CubedArray x, int axis, int n, CubedArray prepend, CubedArray append) {
+        if (x.ndim() == 0) {
+            throw new InvalidArgumentException(
+                    "diff of " + x.name() + ": needs an array of rank 1 or more, got a " + "0-d array");
+        }
+        int a = Reduction.normalizeAxis("diff", x, axis);
+        List<CubedArray> parts = new java.util.ArrayList<>();
+        for (CubedArray p : java.util.Arrays.asList(prepend, x, append)) {
+            if (p == null) {
+                continue;
+            }
+            if (p != x) {
+                long[] want = x.shape();
+                long[] got = p.shape();
+                boolean ok = got.length == want.length;
+                for (int d = 0; ok && d < want.length; d++) {
+                    ok = d == a || got[d] == want[d];
+                }
+                if (!ok) {
+                    throw new InvalidArgumentException("diff of " + x.name() + ": "
+                            + (p == prepend ? "prepend" : "append")
+                            + " " + p.name() + " has shape " + java.util.Arrays.toString(got) + ", but it must have the"
+                            + " shape of x " + java.util.Arrays.toString(want) + " except along axis " + a);
+                }
+            }
+            parts.add(p);
+        }
+        CubedArray joined = parts.size() == 1 ? x : Manipulation.concat(parts, a);
+        return diff(joined, a, n);
+    }
+
+    /**
+     * {@link #diff(CubedArray, int, int, CubedArray, CubedArray)} with scalar {@code prepend} and {@code append}
+     * (either may be null), each standing for one slice of {@code x}'s type along {@code axis}, as NumPy broadcasts
+     * them.
+     */
+    public static CubedArray diff(CubedArray x, int axis, int n, Scalar prepend, Scalar append) {
+        if (x.ndim() == 0) {
+            return diff(x, axis, n);
+        }
+        int a = Reduction.normalizeAxis("diff", x, axis);
+        long[] shape = x.shape();
+        shape[a] = 1;
+        int[] chunks = x.chunkShape();
+        chunks[a] = 1;
+        CubedArray p = prepend == null ? null : Creation.full(shape, prepend, chunks, x.dtype(), x.spec());
+        CubedArray q = append == null ? null : Creation.full(shape, append, chunks, x.dtype(), x.spec());
+        return diff(x, a, n, p, q);
     }
 
     /** The first difference along the last axis ({@code diff(x)}). */

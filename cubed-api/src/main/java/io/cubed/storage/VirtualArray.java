@@ -36,6 +36,11 @@ public abstract class VirtualArray implements ChunkStore {
         return new Arange(start, step, ChunkGrid.of(new long[] {length}, new int[] {chunk}), dtype);
     }
 
+    /** The 1-d int64 array {@code start + i·step} for {@code i < length}, exact (numpy's arange of integers). */
+    public static VirtualArray arange(long start, long step, long length, int chunk) {
+        return new LongArange(start, step, ChunkGrid.of(new long[] {length}, new int[] {chunk}));
+    }
+
     /**
      * {@code num} evenly spaced values from {@code start} to {@code stop} (included when {@code endpoint}), as numpy's
      * {@code linspace}.
@@ -157,6 +162,28 @@ public abstract class VirtualArray implements ChunkStore {
             Chunk c = Chunk.allocate(dtype(), shape);
             for (int i = 0; i < shape[0]; i++) {
                 set(c, i, start + (offset[0] + i) * step);
+            }
+            return c;
+        }
+    }
+
+    private static final class LongArange extends VirtualArray {
+        private static final long serialVersionUID = 1L;
+        private final long start;
+        private final long step;
+
+        LongArange(long start, long step, ChunkGrid grid) {
+            super("arange(" + start + ", step " + step + ")", DType.INT64, grid);
+            this.start = start;
+            this.step = step;
+        }
+
+        @Override
+        Chunk generate(long[] offset, int[] shape) {
+            Chunk c = Chunk.allocate(DType.INT64, shape);
+            long[] v = c.longs();
+            for (int i = 0; i < shape[0]; i++) {
+                v[i] = start + (offset[0] + i) * step;
             }
             return c;
         }
