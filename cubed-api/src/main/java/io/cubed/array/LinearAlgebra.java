@@ -17,11 +17,12 @@ import java.util.List;
 
 /**
  * Linear algebra functions of the Array API standard: {@code matmul} (with its batch and 1-d rules),
- * {@code tensordot}, {@code vecdot}, {@code outer} and {@code matrix_transpose}, for integer and real floating-point
- * arrays. A contraction is one blockwise product per chunk of each operand along the contracted axes (every
+ * {@code tensordot}, {@code vecdot}, {@code outer} and {@code matrix_transpose}, for integer, real floating-point and
+ * complex arrays (types promoted by the standard's table: complex64 with float64 gives complex128). A contraction is one blockwise product per chunk of each operand along the contracted axes (every
  * (i, k, j) triple of chunks for matmul), written with the contracted chunk index as an extra axis, then summed over
  * that axis by a tree reduction; where the contracted axes are one chunk, the product is the only operation. Chunk
- * products run on a cache-blocked kernel ({@link io.cubed.chunk.MatMul}). Building these runs nothing.
+ * products run on BLAS ({@link io.cubed.chunk.MatMul}; complex as four real products on planar parts). Building these
+ * runs nothing.
  */
 public final class LinearAlgebra {
     private LinearAlgebra() {}
@@ -53,7 +54,7 @@ public final class LinearAlgebra {
                     + k1 + " (last axis of the first) != " + k2 + " (" + (n2 == 1 ? "only" : "second-to-last")
                     + " axis of the second)");
         }
-        return contract("matmul", x1, i1, x2, i2, out, ReductionOptions.DEFAULT_SPLIT_EVERY);
+        return contract("matmul", x1, i1, x2, i2, out, ReductionOptions.DEFAULT_SPLIT_EVERY, false);
     }
 
     /**
@@ -117,17 +118,28 @@ public final class LinearAlgebra {
             }
         }
         return contract(
-                op, x1, new String(l1), x2, new String(l2), out.toString(), ReductionOptions.DEFAULT_SPLIT_EVERY);
+                op,
+                x1,
+                new String(l1),
+                x2,
+                new String(l2),
+                out.toString(),
+                ReductionOptions.DEFAULT_SPLIT_EVERY,
+                false);
     }
 
-    /** The dot product along the last axis, the other axes broadcast ({@code vecdot}). */
+    /**
+     * The dot product along the last axis, the other axes broadcast, conjugating {@code x1} when it is complex
+     * ({@code vecdot}).
+     */
     public static CubedArray vecdot(CubedArray x1, CubedArray x2) {
         return vecdot(x1, x2, -1);
     }
 
     /**
      * The dot product of {@code x1} and {@code x2} along {@code axis} (of the broadcast shape, negative counting from
-     * the end), the other axes broadcast ({@code vecdot}, real types: no conjugation is needed).
+     * the end), the other axes broadcast ({@code vecdot}): {@code Σ conj(x1)·x2}, so {@code vecdot(x, x)} of a complex
+     * {@code x} is {@code Σ |x|²} with a zero imaginary part (conjugating a real {@code x1} changes nothing).
      */
     public static CubedArray vecdot(CubedArray x1, CubedArray x2, int axis) {
         int nd = Math.max(x1.ndim(), x2.ndim());
@@ -153,7 +165,14 @@ public final class LinearAlgebra {
                     + " has length " + len1 + " and " + len2);
         }
         return contract(
-                "vecdot", x1, i1, x2, i2, letters.replace(String.valueOf(c), ""), ReductionOptions.DEFAULT_SPLIT_EVERY);
+                "vecdot",
+                x1,
+                i1,
+                x2,
+                i2,
+                letters.replace(String.valueOf(c), ""),
+                ReductionOptions.DEFAULT_SPLIT_EVERY,
+                true);
     }
 
     /** The outer product of two 1-d arrays ({@code outer}): {@code out[i, j] = x1[i] · x2[j]}. */
@@ -162,7 +181,7 @@ public final class LinearAlgebra {
             throw new InvalidArgumentException("outer of " + x1.name() + " and " + x2.name() + ": both must be 1-d, "
                     + "got shapes " + Arrays.toString(x1.shape()) + " and " + Arrays.toString(x2.shape()));
         }
-        return contract("outer", x1, "i", x2, "j", "ij", ReductionOptions.DEFAULT_SPLIT_EVERY);
+        return contract("outer", x1, "i", x2, "j", "ij", ReductionOptions.DEFAULT_SPLIT_EVERY, false);
     }
 
     /** {@code x} with its last two axes swapped ({@code matrix_transpose}); chunk (…, i, j) becomes (…, j, i). */
@@ -179,9 +198,11 @@ public final class LinearAlgebra {
 
     /**
      * The contraction of {@code a} (letters {@code ia}) and {@code b} (letters {@code ib}) into letters {@code out}:
-     * one product per pair of chunks, then a tree reduction over the contracted chunk indexes when there are several.
+     * one product per pair of chunks, then a tree reduction over the contracted chunk indexes when there are several;
+     * {@code conjugateA} takes the complex conjugate of {@code a} ({@code vecdot}).
      */
-    static CubedArray contract(String op, CubedArray a, String ia, CubedArray b, String ib, String out, int split) {
+    private static CubedArray contract(
+            String op, CubedArray a, String ia, CubedArray b, String ib, String out, int split, boolean conjugateA) {
         DType rt;
         try {
             rt = DTypes.resultType(a.dtype(), b.dtype());
@@ -191,9 +212,10 @@ public final class LinearAlgebra {
                             + " have no common type; cast one with astype",
                     e);
         }
-        if (rt == DType.BOOL || rt.isComplex()) {
+        if (rt == DType.BOOL) {
             throw new InvalidArgumentException(op + " of " + a.name() + " and " + b.name() + ": data type " + rt
-                    + " is not supported; linear algebra here takes integer and real floating-point arrays");
+                    + " is not supported; linear algebra takes numeric (integer, real or complex floating-point) "
+                    + "arrays");
         }
         String all = allLetters(ia, ib);
         List<CubedArray> arrays = Blockwise.unifyChunks(List.of(a, b), new String[] {ia, ib}, all);
@@ -241,14 +263,18 @@ public final class LinearAlgebra {
         long ae = ua.chunks().chunkSize();
         long be = ub.chunks().chunkSize();
         long oe = grid.chunkSize();
-        long extra = 16 * (ae + be + oe) + 8 * Math.min(128L * 256 + 256L * 1024, ae + be);
+        // Converted and rearranged copies: 16 bytes per element of each chunk (two longs or doubles; for complex the
+        // planar real and imaginary parts); a complex64 product is also held as interleaved doubles before rounding.
+        long extra = 16 * (ae + be + oe)
+                + (rt == DType.COMPLEX64 ? 16 * oe : 0)
+                + 8 * Math.min(128L * 256 + 256L * 1024, ae + be);
         OpNode product = OpNode.blockwise(
                 nbK > 1 ? op + " products" : op,
                 List.of(ua.node(), ub.node()),
                 new IndexKeyFunction(outP, new String[] {ia, ib}, new long[][] {
                     ua.chunks().chunksPerAxis(), ub.chunks().chunksPerAxis()
                 }),
-                new ContractChunks(ia, ib, out, rt, outP.length() - out.length()),
+                new ContractChunks(ia, ib, out, rt, outP.length() - out.length(), conjugateA),
                 new int[] {1, 1},
                 extra,
                 List.of(rt),
@@ -279,11 +305,15 @@ public final class LinearAlgebra {
         return sb.toString();
     }
 
-    /** The contraction of one chunk of each operand, with {@code ones} trailing length-1 axes (contracted chunks). */
-    private record ContractChunks(String ia, String ib, String out, DType type, int ones) implements ChunkFunction {
+    /**
+     * The contraction of one chunk of each operand (the first conjugated when {@code conjugateA}), with {@code ones}
+     * trailing length-1 axes (contracted chunks).
+     */
+    private record ContractChunks(String ia, String ib, String out, DType type, int ones, boolean conjugateA)
+            implements ChunkFunction {
         @Override
         public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
-            Chunk r = Contraction.contract(args.chunk(0), ia, args.chunk(1), ib, out, type);
+            Chunk r = Contraction.contract(args.chunk(0), ia, args.chunk(1), ib, out, type, conjugateA);
             if (ones > 0) {
                 int[] s = Arrays.copyOf(r.shape(), r.ndim() + ones);
                 Arrays.fill(s, r.ndim(), s.length, 1);

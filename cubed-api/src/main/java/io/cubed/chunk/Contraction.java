@@ -10,7 +10,8 @@ import java.util.Arrays;
  * broadcasts), in one input and the output a free letter, in both inputs but not the output a contracted (summed)
  * letter. Each batch is one dense product of the free-letters-of-a × contracted matrix with the contracted ×
  * free-letters-of-b matrix, done by {@link MatMul}. Integer types multiply in 64 bits and wrap to the result type;
- * floating types multiply in double and round once.
+ * floating types multiply in double and round once; complex types multiply in double on planar real and imaginary
+ * parts ({@link ComplexContraction}) and round once.
  */
 public final class Contraction {
     private Contraction() {}
@@ -19,13 +20,24 @@ public final class Contraction {
      * {@code a} (letters {@code ia}) times {@code b} (letters {@code ib}) contracted over their shared letters not in
      * {@code out}, as a chunk of type {@code rt} with letters {@code out}.
      *
-     * @throws InvalidArgumentException for letters that do not fit these rules, lengths that differ, or a bool,
-     *     complex or mismatched result type
+     * @throws InvalidArgumentException for letters that do not fit these rules, lengths that differ, or a bool or
+     *     mismatched result type
      */
     public static Chunk contract(Chunk a, String ia, Chunk b, String ib, String out, DType rt) {
-        if (rt == DType.BOOL || rt.isComplex()) {
-            throw new InvalidArgumentException("contraction: result type " + rt + " is not supported; integer and real "
-                    + "floating-point types are");
+        return contract(a, ia, b, ib, out, rt, false);
+    }
+
+    /**
+     * {@link #contract(Chunk, String, Chunk, String, String, DType)} with the complex conjugate of {@code a} when
+     * {@code conjugateFirst} ({@code vecdot}); conjugating a real {@code a} changes nothing.
+     *
+     * @throws InvalidArgumentException for letters that do not fit these rules, lengths that differ, or a bool or
+     *     mismatched result type
+     */
+    public static Chunk contract(Chunk a, String ia, Chunk b, String ib, String out, DType rt, boolean conjugateFirst) {
+        if (rt == DType.BOOL) {
+            throw new InvalidArgumentException(
+                    "contraction: result type " + rt + " is not supported; numeric types " + "are");
         }
         check(a, ia, "first");
         check(b, ib, "second");
@@ -72,16 +84,20 @@ public final class Contraction {
         int m = size(freeA, a, ia, b, ib);
         int n = size(freeB, a, ia, b, ib);
         int k = size(con, a, ia, b, ib);
-        int[] aB = offsets(batch.toString(), a, ia, b, ib, a, ia);
-        int[] aM = offsets(freeA.toString(), a, ia, b, ib, a, ia);
-        int[] aK = offsets(con.toString(), a, ia, b, ib, a, ia);
-        int[] bB = offsets(batch.toString(), a, ia, b, ib, b, ib);
-        int[] bK = offsets(con.toString(), a, ia, b, ib, b, ib);
-        int[] bN = offsets(freeB.toString(), a, ia, b, ib, b, ib);
-        Chunk result = Chunk.allocate(rt, outShape);
-        int[] oB = offsets(batch.toString(), a, ia, b, ib, result, out);
-        int[] oM = offsets(freeA.toString(), a, ia, b, ib, result, out);
-        int[] oN = offsets(freeB.toString(), a, ia, b, ib, result, out);
+        int[] aB = offsets(batch.toString(), a, ia, b, ib, a.shape(), ia);
+        int[] aM = offsets(freeA.toString(), a, ia, b, ib, a.shape(), ia);
+        int[] aK = offsets(con.toString(), a, ia, b, ib, a.shape(), ia);
+        int[] bB = offsets(batch.toString(), a, ia, b, ib, b.shape(), ib);
+        int[] bK = offsets(con.toString(), a, ia, b, ib, b.shape(), ib);
+        int[] bN = offsets(freeB.toString(), a, ia, b, ib, b.shape(), ib);
+        int[] oB = offsets(batch.toString(), a, ia, b, ib, outShape, out);
+        int[] oM = offsets(freeA.toString(), a, ia, b, ib, outShape, out);
+        int[] oN = offsets(freeB.toString(), a, ia, b, ib, outShape, out);
+        int outSize = Chunk.elementCount(outShape);
+        if (rt.isComplex()) {
+            return ComplexContraction.contract(
+                    a, b, new Layout(nb, m, k, n, aB, aM, aK, bB, bK, bN, oB, oM, oN), rt, outShape, conjugateFirst);
+        }
         if (rt.isFloating()) {
             double[] ad = Casting.toDoubles(a.dtype() == rt ? a : Casting.astype(a, rt));
             double[] bd = Casting.toDoubles(b.dtype() == rt ? b : Casting.astype(b, rt));
@@ -94,11 +110,11 @@ public final class Contraction {
                     && bB[0] == 0
                     && oB[0] == 0) {
                 // A plain product of row-major operands (matmul of 2-d chunks): straight into the result, no copies.
-                double[] r = new double[result.size()];
+                double[] r = new double[outSize];
                 MatMul.multiply(ad, 0, bd, 0, r, 0, m, k, n);
                 return Chunk.wrap(rt, outShape, r);
             }
-            double[] r = new double[result.size()];
+            double[] r = new double[outSize];
             double[] am = new double[m * k];
             double[] bm = new double[k * n];
             double[] cm = new double[m * n];
@@ -125,7 +141,7 @@ public final class Contraction {
         }
         long[] al = Casting.toLongs(a.dtype() == rt ? a : Casting.astype(a, rt));
         long[] bl = Casting.toLongs(b.dtype() == rt ? b : Casting.astype(b, rt));
-        long[] r = new long[result.size()];
+        long[] r = new long[outSize];
         long[] am = new long[m * k];
         long[] bm = new long[k * n];
         long[] cm = new long[m * n];
@@ -185,10 +201,6 @@ public final class Contraction {
         return s;
     }
 
-    /**
-     * For every combination of {@code letters} (C order), the flat offset in {@code x} (letters {@code ix}); a letter
-     * that {@code x} lacks or holds with length 1 contributes 0 (broadcast).
-     */
     /** True when {@code rows[i] == i · width} and {@code cols[j] == j}: a row-major block of {@code width} columns. */
     private static boolean rowMajor(int[] rows, int[] cols, int width) {
         if (cols.length != width) {
@@ -207,16 +219,20 @@ public final class Contraction {
         return true;
     }
 
-    private static int[] offsets(String letters, Chunk a, String ia, Chunk b, String ib, Chunk x, String ix) {
+    /**
+     * For every combination of {@code letters} (C order), the flat offset in an array of shape {@code x} (letters
+     * {@code ix}); a letter that {@code x} lacks or holds with length 1 contributes 0 (broadcast).
+     */
+    private static int[] offsets(String letters, Chunk a, String ia, Chunk b, String ib, int[] x, String ix) {
         int count = size(letters, a, ia, b, ib);
-        int[] stride = Chunk.strides(x.shape());
+        int[] stride = Chunk.strides(x);
         int[] off = new int[count];
         int[] lengths = new int[letters.length()];
         int[] steps = new int[letters.length()];
         for (int l = 0; l < letters.length(); l++) {
             lengths[l] = length(letters.charAt(l), a, ia, b, ib, false);
             int p = ix.indexOf(letters.charAt(l));
-            steps[l] = p >= 0 && x.shape(p) != 1 ? stride[p] : 0;
+            steps[l] = p >= 0 && x[p] != 1 ? stride[p] : 0;
         }
         for (int i = 0; i < count; i++) {
             int rest = i;
@@ -229,6 +245,27 @@ public final class Contraction {
         }
         return off;
     }
+
+    /**
+     * Where the elements of one contraction are: {@code nb} batches of an {@code m×k} by {@code k×n} product; for
+     * batch {@code t}, row {@code i}, contracted index {@code p} and column {@code j}, element {@code aB[t] + aM[i] +
+     * aK[p]} of the first input, {@code bB[t] + bK[p] + bN[j]} of the second and {@code oB[t] + oM[i] + oN[j]} of the
+     * output (flat element indexes, C order).
+     */
+    record Layout(
+            int nb,
+            int m,
+            int k,
+            int n,
+            int[] aB,
+            int[] aM,
+            int[] aK,
+            int[] bB,
+            int[] bK,
+            int[] bN,
+            int[] oB,
+            int[] oM,
+            int[] oN) {}
 
     /** {@code x} with its last two axes swapped (each matrix transposed), as a new chunk. */
     public static Chunk matrixTranspose(Chunk x) {

@@ -36,6 +36,7 @@ class ReductionTaskSerializationTest {
                 Utility.diff(x, 0, 2),
                 LinearAlgebra.matmul(x, LinearAlgebra.matrixTranspose(x)),
                 LinearAlgebra.tensordot(x, x, 2),
+                LinearAlgebra.vecdot(Creation.ones(new long[] {6, 4}, new int[] {2, 2}, DType.COMPLEX64, spec), x),
                 Reduction.groupbyReduction(x, labels, ReduceFunction.MEAN, 0, 3, ReductionOptions.all()));
         int ops = 0;
         for (CubedArray a : arrays) {
