@@ -26,12 +26,12 @@ import java.util.UUID;
  */
 public final class Cubed {
     /**
-     * Largest array {@link #asarray} takes with {@code spec}, in bytes: an eighth of what a task may use ({@code
-     * allowedMem − reservedMem}), since the data travels inside every task that reads it and a task holds it with its
-     * chunks. Bigger data belongs in Zarr ({@link #fromArray} writes it there).
+     * Largest array {@link #asarray} takes with {@code spec}, in bytes: half of what a task may use ({@code allowedMem −
+     * reservedMem}), since the data travels inside every task that reads it, where it is held beside the chunk taken
+     * from it. Bigger data belongs in Zarr ({@link #fromArray} writes it there).
      */
     public static long asarrayLimitBytes(Spec spec) {
-        return Math.max(0, spec.allowedMem().bytes() - spec.reservedMem().bytes()) / 8;
+        return Math.max(0, spec.allowedMem().bytes() - spec.reservedMem().bytes()) / 2;
     }
 
     private Cubed() {}
@@ -67,8 +67,8 @@ public final class Cubed {
         long limit = asarrayLimitBytes(spec);
         if (data.nbytes() > limit) {
             throw new InvalidArgumentException("asarray takes at most " + io.cubed.memory.MemorySize.format(limit)
-                    + " (" + limit + " bytes: an eighth of allowedMem " + spec.allowedMem() + " minus reservedMem "
-                    + spec.reservedMem() + ", since the data travels inside every task reading it), but the "
+                    + " (" + limit + " bytes: half of allowedMem " + spec.allowedMem() + " minus reservedMem "
+                    + spec.reservedMem() + ", since every task reading it holds it whole), but the "
                     + data.dtype() + " data of shape " + Arrays.toString(data.shape()) + " has " + data.nbytes()
                     + " bytes; use Cubed.fromArray (writes it to the work directory) or Cubed.fromZarr");
         }

@@ -72,6 +72,12 @@ public final class SpecConfig {
     public static final String ENV_CONFIG = "CUBED_CONFIG";
     /** The Spark conf entry naming a properties file. */
     public static final String SPARK_CONFIG = "spark.cubed.config";
+
+    /**
+     * Spark conf entries under {@code spark.cubed.} that the Spark executor reads itself ({@code
+     * spark.cubed.tasksPerPartition}), not settings of a spec: skipped here rather than refused as unknown.
+     */
+    public static final java.util.Set<String> SPARK_EXECUTOR_CONF = java.util.Set.of("spark.cubed.tasksPerPartition");
     /** The properties file looked up at the root of the classpath when no file is named. */
     public static final String RESOURCE = "cubed.properties";
     /** {@code CUBED_*} variables that are not settings (read by {@code bin/cubed} or naming the file). */
@@ -573,7 +579,9 @@ public final class SpecConfig {
 
         private void loadSpark(Map<String, Value> values, Map<String, Value> store) {
             for (Map.Entry<String, String> e : new TreeMap<>(sparkConf).entrySet()) {
-                if (!e.getKey().startsWith(SPARK_PREFIX) || e.getKey().equals(SPARK_CONFIG)) {
+                if (!e.getKey().startsWith(SPARK_PREFIX)
+                        || e.getKey().equals(SPARK_CONFIG)
+                        || SPARK_EXECUTOR_CONF.contains(e.getKey())) {
                     continue;
                 }
                 String key = e.getKey().substring(SPARK_PREFIX.length());

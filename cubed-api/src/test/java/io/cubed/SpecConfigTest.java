@@ -281,6 +281,11 @@ class SpecConfigTest {
                         .load()
                         .intermediateCodec())
                 .isEqualTo("zstd:3");
+        // Read by the Spark executor itself: neither refused as unknown nor a setting of the spec.
+        assertThat(bare().sparkConf(Map.of("spark.cubed.tasksPerPartition", "4"))
+                        .load()
+                        .intermediateCodec())
+                .isEqualTo("auto");
     }
 
     @Test

@@ -176,9 +176,11 @@ class CoreTest {
         data.ints()[0] = 100;
         assertThat(a.compute().ints()).as("asarray copies its data").containsExactly(1, 2, 3, 4, 5, 6);
         Chunk big = Chunk.allocate(DType.FLOAT64, 400, 400);
-        assertThatThrownBy(() -> Cubed.asarray(big, spec, 100, 100))
+        // The limit is half of what a task may use: 1 MB of a 102 MB budget with 100 MB reserved.
+        Spec tight = spec.toBuilder().allowedMem("102MB").build();
+        assertThatThrownBy(() -> Cubed.asarray(big, tight, 100, 100))
                 .isInstanceOf(InvalidArgumentException.class)
-                .hasMessageContaining("asarray takes at most 1000000 bytes")
+                .hasMessageContaining("asarray takes at most 1.0 MB (1000000 bytes")
                 .hasMessageContaining("fromZarr");
         big.doubles()[159_999] = 7;
         CubedArray b = Cubed.fromArray(big, spec, 128, 128);

@@ -107,14 +107,14 @@ class NumpyDefaultsTest {
 
     @Test
     void asarrayLimitFollowsTheMemorySettings() {
-        Spec small = spec("9MB"); // (9 MB - 1 MB) / 8 = 1 MB
+        Spec small = spec("3MB"); // (3 MB - 1 MB) / 2 = 1 MB
         assertThat(Cubed.asarrayLimitBytes(small)).isEqualTo(1_000_000);
         Chunk fits = Chunk.allocate(DType.FLOAT64, 125_000);
         assertThat(Cubed.asarray(fits, small).shape()).containsExactly(125_000);
         Chunk over = Chunk.allocate(DType.FLOAT64, 125_001);
         assertThatThrownBy(() -> Cubed.asarray(over, small))
                 .isInstanceOf(CubedException.class)
-                .hasMessageContaining("asarray takes at most 1.0 MB (1000000 bytes: an eighth of allowedMem 9.0 MB")
+                .hasMessageContaining("asarray takes at most 1.0 MB (1000000 bytes: half of allowedMem 3.0 MB")
                 .hasMessageContaining("has 1000008 bytes; use Cubed.fromArray");
         assertThat(Cubed.asarray(over, spec("100MB")).size()).isEqualTo(125_001);
     }

@@ -48,6 +48,15 @@ import scala.runtime.BoxedUnit;
  * memory. Thread-safe; one executor may serve many computations.
  */
 public final class SparkExecutor implements Executor {
+    /** The Spark conf entry for {@link Builder#tasksPerPartition}: {@code auto} (default) or a number. */
+    public static final String TASKS_PER_PARTITION_CONF = "spark.cubed.tasksPerPartition";
+
+    static {
+        if (!io.cubed.SpecConfig.SPARK_EXECUTOR_CONF.contains(TASKS_PER_PARTITION_CONF)) {
+            throw new AssertionError(TASKS_PER_PARTITION_CONF + " must be skipped by SpecConfig");
+        }
+    }
+
     private final JavaSparkContext jsc;
     private final int tasksPerPartition;
     private final boolean concurrentStages;
@@ -249,7 +258,7 @@ public final class SparkExecutor implements Executor {
         long start = System.currentTimeMillis();
         callbacks.forEach(c -> c.onOperationStart(new Callback.OperationStart(computeId, stage)));
         if (stage.numTasks() > 0) {
-            List<TaskRange> ranges = TaskRange.split(stage.numTasks(), tasksPerPartition);
+            List<TaskRange> ranges = TaskRange.split(stage.numTasks(), tasksPerPartition(stage.numTasks()));
             jsc.setJobGroup(jobGroup(computeId, stage), jobDescription(stage), false);
             try {
                 JavaRDD<TaskResult> results = jsc.parallelize(ranges, ranges.size())
@@ -306,6 +315,28 @@ public final class SparkExecutor implements Executor {
         }
     }
 
+    /**
+     * Cubed tasks per Spark task for a stage of {@code numTasks}: the fixed number when one was set, else (auto) about
+     * {@value #AUTO_PARTITIONS_PER_SLOT} Spark tasks per task slot of the application, at most {@value
+     * #AUTO_MAX_TASKS_PER_PARTITION} Cubed tasks each: a Spark task costs milliseconds to schedule, serialize and
+     * report, as much as a small chunk's work, while a few Spark tasks per slot still balance the load and keep retries
+     * small.
+     */
+    int tasksPerPartition(long numTasks) {
+        if (tasksPerPartition > 0) {
+            return tasksPerPartition;
+        }
+        long slots = Math.max(1, jsc.defaultParallelism());
+        long perPartition = (numTasks + slots * AUTO_PARTITIONS_PER_SLOT - 1) / (slots * AUTO_PARTITIONS_PER_SLOT);
+        return (int) Math.max(1, Math.min(AUTO_MAX_TASKS_PER_PARTITION, perPartition));
+    }
+
+    /** Spark tasks per task slot that automatic grouping aims at. */
+    static final int AUTO_PARTITIONS_PER_SLOT = 4;
+
+    /** The most Cubed tasks automatic grouping puts in one Spark task. */
+    static final int AUTO_MAX_TASKS_PER_PARTITION = 16;
+
     /** Attempts per task: F of {@code local[N,F]} (1 for other local masters), else {@code spark.task.maxFailures}. */
     int defaultMaxFailures() {
         String master = jsc.master();
@@ -321,25 +352,28 @@ public final class SparkExecutor implements Executor {
 
     @Override
     public String toString() {
-        return "SparkExecutor{" + jsc.master() + ", tasksPerPartition=" + tasksPerPartition + ", concurrentStages="
+        return "SparkExecutor{" + jsc.master() + ", tasksPerPartition="
+                + (tasksPerPartition > 0 ? String.valueOf(tasksPerPartition) : "auto") + ", concurrentStages="
                 + concurrentStages + ", maxConcurrentJobs=" + maxConcurrentJobs + "}";
     }
 
     /** Options of {@link SparkExecutor}. */
     public static final class Builder {
         private final JavaSparkContext jsc;
-        private int tasksPerPartition = 1;
+        private int tasksPerPartition;
         private boolean concurrentStages = true;
         private int maxConcurrentJobs = 4;
         private boolean memoryCheck = true;
 
         private Builder(JavaSparkContext jsc) {
             this.jsc = Objects.requireNonNull(jsc, "jsc");
+            this.tasksPerPartition = autoFromConf();
         }
 
         /**
-         * Cubed tasks per Spark task (default 1: one Spark task per output chunk, so Spark retries and speculates
-         * single chunks). Larger values cut scheduling overhead for stages of many tiny tasks.
+         * Cubed tasks per Spark task: 1 makes Spark retry and speculate single chunks; larger values cut scheduling
+         * overhead for stages of many small tasks. The default is {@link #autoTasksPerPartition()}, unless the Spark
+         * conf sets {@code spark.cubed.tasksPerPartition} to a number.
          */
         public Builder tasksPerPartition(int n) {
             if (n < 1) {
@@ -347,6 +381,33 @@ public final class SparkExecutor implements Executor {
             }
             this.tasksPerPartition = n;
             return this;
+        }
+
+        /**
+         * Groups tasks per stage: about four Spark tasks per task slot ({@code defaultParallelism}), at most 16 Cubed
+         * tasks in one (the default).
+         */
+        public Builder autoTasksPerPartition() {
+            this.tasksPerPartition = 0;
+            return this;
+        }
+
+        /** {@code spark.cubed.tasksPerPartition}: {@code auto} (or unset) gives 0 (auto), else a positive number. */
+        private int autoFromConf() {
+            String v = jsc.getConf().get(TASKS_PER_PARTITION_CONF, "auto").trim();
+            if (v.equalsIgnoreCase("auto")) {
+                return 0;
+            }
+            try {
+                int n = Integer.parseInt(v);
+                if (n >= 1) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new InvalidArgumentException(
+                    TASKS_PER_PARTITION_CONF + " must be auto or a whole number of at least 1, got '" + v + "'");
         }
 
         /** Whether stages with no dependency path between them run as concurrent Spark jobs (default true). */

@@ -42,12 +42,48 @@ class SparkExecutorTest extends ExecutorContract {
 
     @Override
     protected Executor executor() {
-        return SparkExecutor.create(jsc);
+        // The contract retries single tasks; grouped tasks (the auto default) retry their group, tested below.
+        return SparkExecutor.builder(jsc).tasksPerPartition(1).build();
     }
 
     @Override
     protected int maxAttempts() {
         return 3;
+    }
+
+    @Test
+    void tasksAreGroupedIntoAFewSparkTasksPerSlotUnlessFixed() {
+        // local[2,3]: two task slots, so about 8 Spark tasks per stage, at most 16 Cubed tasks in one.
+        SparkExecutor auto = SparkExecutor.create(jsc);
+        assertThat(jsc.defaultParallelism()).isEqualTo(2);
+        assertThat(auto.tasksPerPartition(1)).isEqualTo(1);
+        assertThat(auto.tasksPerPartition(8)).isEqualTo(1);
+        assertThat(auto.tasksPerPartition(9)).isEqualTo(2);
+        assertThat(auto.tasksPerPartition(100)).isEqualTo(13);
+        assertThat(auto.tasksPerPartition(10_000)).isEqualTo(16);
+        assertThat(auto.toString()).contains("tasksPerPartition=auto");
+        SparkExecutor fixed = SparkExecutor.builder(jsc).tasksPerPartition(1).build();
+        assertThat(fixed.tasksPerPartition(10_000)).isEqualTo(1);
+        assertThat(SparkExecutor.builder(jsc)
+                        .tasksPerPartition(3)
+                        .autoTasksPerPartition()
+                        .build()
+                        .tasksPerPartition(100))
+                .isEqualTo(13);
+        // Grouped tasks still report every Cubed task, with its own index.
+        java.util.List<Long> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
+        auto.execute(
+                new io.cubed.runtime.ExecutionPlan(
+                        "grouped",
+                        java.util.List.of(new io.cubed.runtime.Stage(
+                                "op-001", "many", 100, i -> io.cubed.runtime.TaskIo.NONE, 1, java.util.List.of()))),
+                java.util.List.of(new io.cubed.runtime.Callback() {
+                    @Override
+                    public void onTaskEnd(TaskEnd event) {
+                        ended.add(event.result().taskIndex());
+                    }
+                }));
+        assertThat(ended).hasSize(100).doesNotHaveDuplicates();
     }
 
     @Test
