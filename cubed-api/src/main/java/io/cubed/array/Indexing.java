@@ -16,7 +16,7 @@ import java.util.List;
  * <p>Output chunks follow Cubed: along an array-indexed axis or a slice of step ±1 the output keeps the input's chunk
  * length {@code c}; a slice of step {@code s} with {@code |s| > 1} gets chunks of {@code (c / |s|) · |s|} elements, or
  * {@code c} when {@code |s| > c} (see {@link #steppedChunkLength}), each clipped to the output's length
- * ({@code arange(20, chunks=10)[::3]} has 7 elements in one chunk of 9); an integer drops its axis; a new axis has one
+ * ({@code arange(100, chunks=10)[::3]} has 34 elements in chunks of 9); an integer drops its axis; a new axis has one
  * chunk of length 1; an empty result keeps the input's chunk lengths. A key that selects the whole array returns the
  * array itself. Cubed gets these chunks in two operations (a selection, then a merge of {@code |s|} chunks at a time);
  * here one gather writes them directly.
