@@ -13,9 +13,13 @@ import java.util.List;
  * ({@link io.cubed.primitive.Gather}) whose tasks read the input chunks an output chunk needs one at a time, so a task
  * holds one input chunk and its output chunk, whatever the step or the indices.
  *
- * <p>Output chunks follow Cubed: along a sliced or array-indexed axis the output keeps the input's chunk length
- * ({@code arange(20, chunks=4)[3:14:2]} has 6 elements in chunks {@code (4, 2)}); an integer drops its axis; a new
- * axis has one chunk of length 1. A key that selects the whole array returns the array itself.
+ * <p>Output chunks follow Cubed: along an array-indexed axis or a slice of step ±1 the output keeps the input's chunk
+ * length {@code c}; a slice of step {@code s} with {@code |s| > 1} gets chunks of {@code (c / |s|) · |s|} elements, or
+ * {@code c} when {@code |s| > c} (see {@link #steppedChunkLength}), each clipped to the output's length
+ * ({@code arange(100, chunks=10)[::3]} has 34 elements in chunks of 9); an integer drops its axis; a new axis has one
+ * chunk of length 1; an empty result keeps the input's chunk lengths. A key that selects the whole array returns the
+ * array itself. Cubed gets these chunks in two operations (a selection, then a merge of {@code |s|} chunks at a time);
+ * here one gather writes them directly.
  */
 public final class Indexing {
     private Indexing() {}
@@ -110,6 +114,7 @@ public final class Indexing {
         List<Integer> outOfInput = new ArrayList<>();
         List<Long> outShape = new ArrayList<>();
         List<Integer> outChunks = new ArrayList<>();
+        List<Integer> plainChunks = new ArrayList<>();
         int[] outAxis = new int[nd];
         int a = 0;
         boolean whole = true;
@@ -118,6 +123,7 @@ public final class Indexing {
                 outOfInput.add(-1);
                 outShape.add(1L);
                 outChunks.add(1);
+                plainChunks.add(1);
                 whole = false;
                 continue;
             }
@@ -131,7 +137,8 @@ public final class Indexing {
             } else if (item instanceof Index.Slice s) {
                 long[] r = sliceRange(s, n, op, x, a);
                 sel[a] = Selection.range(r[0], r[1], r[2]);
-                whole &= r[0] == 0 && r[1] == 1 && r[2] == n;
+                // A positive step that keeps every element (a step > 1 only on an axis of length <= 1) is the axis.
+                whole &= r[1] > 0 && r[2] == n;
             } else {
                 long[] given = ((Index.Take) item).indices();
                 long[] idx = new long[given.length];
@@ -146,16 +153,22 @@ public final class Indexing {
                 outOfInput.add(a);
                 long len = sel[a].length();
                 outShape.add(len);
-                outChunks.add((int) Math.max(1, Math.min(c, len)));
+                long step = item instanceof Index.Slice ? Math.abs(sel[a].step()) : 1;
+                outChunks.add(clip(steppedChunkLength(c, step), len));
+                plainChunks.add(clip(c, len));
             }
             a++;
         }
         if (whole) {
             return x;
         }
+        long[] shape = outShape.stream().mapToLong(Long::longValue).toArray();
+        // An empty result keeps the input's chunk lengths (clipped), whatever the steps: Cubed's empty() case.
+        boolean empty = Arrays.stream(shape).anyMatch(len -> len == 0);
         ChunkGrid outGrid = ChunkGrid.of(
-                outShape.stream().mapToLong(Long::longValue).toArray(),
-                outChunks.stream().mapToInt(Integer::intValue).toArray());
+                shape,
+                (empty ? plainChunks : outChunks)
+                        .stream().mapToInt(Integer::intValue).toArray());
         AxisMap[] maps = new AxisMap[nd];
         long[] fixed = new long[nd];
         for (int i = 0; i < nd; i++) {
@@ -169,6 +182,27 @@ public final class Indexing {
             }
         }
         return Layout.single(op, x, outGrid, outAxis, maps, fixed, null);
+    }
+
+    /**
+     * The output chunk length along an axis of input chunk length {@code c} sliced with step {@code ±step}, before
+     * clipping to the output's length: Cubed's rule. A slice first gives chunks of {@code max(c / step, 1)} elements
+     * (the elements one input chunk holds), which Cubed then merges, {@code step} of them at a time, into chunks of
+     * {@code (c / step) · step} elements (the largest multiple of {@code step} within {@code c}); when
+     * {@code step > c} the chunks of 1 merge back to {@code c}. A negative step is the same positive slice flipped,
+     * and a flip keeps the chunks, so only {@code |step|} counts.
+     */
+    static long steppedChunkLength(int c, long step) {
+        if (step <= 1) {
+            return c;
+        }
+        long perChunk = c / step;
+        return perChunk < 1 ? c : perChunk * step;
+    }
+
+    /** A chunk length clipped to an axis of length {@code len}, and at least 1 (Cubed's {@code to_chunksize}). */
+    private static int clip(long chunk, long len) {
+        return (int) Math.max(1, Math.min(chunk, len));
     }
 
     private static boolean isIdentity(long[] idx, long n) {

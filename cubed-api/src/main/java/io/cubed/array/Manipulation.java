@@ -8,6 +8,7 @@ import io.cubed.grid.ChunkGrid;
 import io.cubed.memory.BufferCopies;
 import io.cubed.memory.MemorySize;
 import io.cubed.plan.ArrayNode;
+import io.cubed.plan.Computation;
 import io.cubed.plan.OpNode;
 import io.cubed.plan.Spec;
 import io.cubed.primitive.RechunkChunkFunction;
@@ -291,8 +292,10 @@ public final class Manipulation {
      */
     public static RechunkPlanner planner(CubedArray x, int[] target) {
         Spec spec = x.spec();
+        // Intermediates hold their codec's buffer too (a non-Blosc intermediateCodec), as Computation counts them.
         BufferCopies work = BufferCopies.forStore(
-                Stores.open(spec.workDir(), spec.storeOptions()).isObjectStore());
+                        Stores.open(spec.workDir(), spec.storeOptions()).isObjectStore())
+                .plus(Computation.intermediateFormat(spec).codecCopies());
         ChunkStore source = x.node().source();
         BufferCopies in = source != null ? source.bufferCopies() : work;
         BufferCopies copies = new BufferCopies(Math.max(in.read(), work.read()), work.write());

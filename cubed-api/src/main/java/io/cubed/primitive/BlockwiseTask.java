@@ -96,8 +96,7 @@ public final class BlockwiseTask implements TaskFunction {
         if (skipWritten && allWritten(region)) {
             return TaskIo.NONE;
         }
-        ChunkArgs args = new ChunkArgs(
-                inputs, region.isSingleChunk() ? keyFunction.inputKeys(region.first()) : keyFunction.inputKeys(region));
+        ChunkArgs args = new ChunkArgs(inputs, keyFunction.taskKeys(region));
         Writer writer = new Writer(region);
         try {
             function.applyRegion(args, region, writer);

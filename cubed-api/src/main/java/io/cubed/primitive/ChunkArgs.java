@@ -16,12 +16,16 @@ import java.util.NoSuchElementException;
  */
 public final class ChunkArgs {
     private final ChunkStore[] inputs;
-    private final long[][][] keys;
+    private final TaskKeys keys;
     private long bytesRead;
 
     ChunkArgs(ChunkStore[] inputs, long[][][] keys) {
-        if (keys.length != inputs.length) {
-            throw new InvalidArgumentException("key function gave keys for " + keys.length + " inputs, but the "
+        this(inputs, TaskKeys.listed(keys));
+    }
+
+    ChunkArgs(ChunkStore[] inputs, TaskKeys keys) {
+        if (keys.inputs() != inputs.length) {
+            throw new InvalidArgumentException("key function gave keys for " + keys.inputs() + " inputs, but the "
                     + "operation has " + inputs.length);
         }
         this.inputs = inputs;
@@ -35,19 +39,19 @@ public final class ChunkArgs {
 
     /** Number of chunks input {@code input} contributes. */
     public int count(int input) {
-        return keys[input].length;
+        return keys.count(input);
     }
 
     /** The chunk coordinates of input {@code input}'s {@code k}-th chunk. */
     public long[] key(int input, int k) {
-        return keys[input][k].clone();
+        return keys.keyAt(input, k).clone();
     }
 
     /** The single chunk of input {@code input}; fails when it contributes several. */
     public Chunk chunk(int input) {
-        if (keys[input].length != 1) {
+        if (keys.count(input) != 1) {
             throw new InvalidArgumentException(
-                    "input " + input + " contributes " + keys[input].length + " chunks to this task, not one");
+                    "input " + input + " contributes " + keys.count(input) + " chunks to this task, not one");
         }
         return read(input, 0);
     }
@@ -62,8 +66,9 @@ public final class ChunkArgs {
 
     /** All chunks of input {@code input}, read now and held together. */
     public List<Chunk> chunks(int input) {
-        List<Chunk> list = new ArrayList<>(keys[input].length);
-        for (int k = 0; k < keys[input].length; k++) {
+        int n = keys.count(input);
+        List<Chunk> list = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
             list.add(read(input, k));
         }
         return list;
@@ -71,12 +76,13 @@ public final class ChunkArgs {
 
     /** The chunks of input {@code input}, each read when the iterator reaches it. */
     public Iterator<Chunk> iterator(int input) {
+        int n = keys.count(input);
         return new Iterator<>() {
             private int k;
 
             @Override
             public boolean hasNext() {
-                return k < keys[input].length;
+                return k < n;
             }
 
             @Override
@@ -96,15 +102,15 @@ public final class ChunkArgs {
      * of its own. Counts the chunk's bytes as {@link #chunk(int, int)} does.
      */
     public void readInto(int input, int k, Chunk[] targets, long[][] targetOffsets) {
+        long[] key = keys.keyAt(input, k);
         if (inputs[input] instanceof ComputedChunkStore) {
             // Computed in the task: read() counts what computing it read.
-            ChunkStores.copyOverlaps(
-                    read(input, k), inputs[input].grid().chunkOffset(keys[input][k]), targets, targetOffsets);
+            ChunkStores.copyOverlaps(read(input, k), inputs[input].grid().chunkOffset(key), targets, targetOffsets);
             return;
         }
-        inputs[input].readChunkInto(keys[input][k], targets, targetOffsets);
+        inputs[input].readChunkInto(key, targets, targetOffsets);
         long nbytes = inputs[input].dtype().itemSizeBytes();
-        for (int n : inputs[input].grid().chunkShapeAt(keys[input][k])) {
+        for (int n : inputs[input].grid().chunkShapeAt(key)) {
             nbytes *= n;
         }
         synchronized (this) {
@@ -132,9 +138,10 @@ public final class ChunkArgs {
 
     private Chunk read(int input, int k) {
         long[] inner = new long[1];
+        long[] key = keys.keyAt(input, k);
         Chunk c = inputs[input] instanceof ComputedChunkStore computed
-                ? computed.readChunk(keys[input][k], inner)
-                : inputs[input].readChunk(keys[input][k]);
+                ? computed.readChunk(key, inner)
+                : inputs[input].readChunk(key);
         synchronized (this) {
             // A chunk computed in the task (a fused operation) counts what computing it read, not its own size.
             bytesRead += inputs[input] instanceof ComputedChunkStore ? inner[0] : c.nbytes();

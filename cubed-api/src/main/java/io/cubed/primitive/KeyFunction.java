@@ -46,4 +46,13 @@ public interface KeyFunction extends Serializable {
         }
         return out;
     }
+
+    /**
+     * The input chunks a task computing {@code region} reads, as the task holds them: by default the list of {@link
+     * #inputKeys(TaskRegion)}; a key function whose keys form a box of chunk coordinates may return {@link
+     * TaskKeys#box} instead, which holds them in a fixed amount of memory.
+     */
+    default TaskKeys taskKeys(TaskRegion region) {
+        return TaskKeys.listed(region.isSingleChunk() ? inputKeys(region.first()) : inputKeys(region));
+    }
 }

@@ -25,28 +25,29 @@ public final class RechunkKeyFunction implements KeyFunction {
 
     @Override
     public long[][][] inputKeys(TaskRegion region) {
+        TaskKeys box = taskKeys(region);
+        long[][] keys = new long[box.count(0)][];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = box.keyAt(0, k);
+        }
+        return new long[][][] {keys};
+    }
+
+    /**
+     * The input chunks of a task as a box ({@link TaskKeys#box}): from the chunk holding the region's first element to
+     * the chunk holding its last, per axis. A task holds them in {@link TaskKeys#boxBytes} bytes, whatever its fan-in.
+     */
+    @Override
+    public TaskKeys taskKeys(TaskRegion region) {
         long[] lo = RechunkChunkFunction.regionOffset(output, region);
         int[] extent = RechunkChunkFunction.regionShape(output, region);
         int nd = lo.length;
         long[] first = new long[nd];
         long[] last = new long[nd];
-        long count = 1;
         for (int i = 0; i < nd; i++) {
             first[i] = lo[i] / input.chunkShape(i);
             last[i] = (lo[i] + extent[i] - 1) / input.chunkShape(i);
-            count *= last[i] - first[i] + 1;
         }
-        long[][] keys = new long[Math.toIntExact(count)][];
-        long[] c = first.clone();
-        for (int k = 0; k < keys.length; k++) {
-            keys[k] = c.clone();
-            for (int axis = nd - 1; axis >= 0; axis--) {
-                if (++c[axis] <= last[axis]) {
-                    break;
-                }
-                c[axis] = first[axis];
-            }
-        }
-        return new long[][][] {keys};
+        return TaskKeys.box(first, last);
     }
 }

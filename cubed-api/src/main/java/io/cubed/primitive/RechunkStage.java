@@ -15,13 +15,6 @@ import java.util.Arrays;
  * Immutable.
  */
 public final class RechunkStage {
-    /** Bytes of the list of input chunk coordinates a task holds, per input chunk and axis (a {@code long}). */
-    static final int KEY_BYTES_PER_AXIS = Long.BYTES;
-    /** Bytes of the list of input chunk coordinates a task holds, per input chunk besides the coordinates. */
-    static final int KEY_BYTES_PER_CHUNK = 24;
-    /** Bytes of the list of input chunk coordinates a task holds, fixed part. */
-    static final int KEY_BYTES_FIXED = 32;
-
     private final long[] shape;
     private final int itemsize;
     private final int[] inputChunks;
@@ -190,11 +183,14 @@ public final class RechunkStage {
         return regionBuffered() ? regionBytes() : 0;
     }
 
-    /** Bytes of the input chunk coordinates one task holds: {@code 32 + fanIn · (24 + 8 · ndim)}. */
+    /**
+     * Bytes of the input chunk coordinates one task holds: a box from the first to the last input chunk of its region,
+     * whose keys are computed one at a time ({@link RechunkKeyFunction#taskKeys}), {@link TaskKeys#boxBytes} {@code =
+     * 56 + 24 · ndim} whatever the fan-in (a list of the keys would take {@code 24 + 8 · ndim} bytes per input
+     * chunk).
+     */
     public long keyBytes() {
-        return saturatedAdd(
-                KEY_BYTES_FIXED,
-                saturatedMultiply(fanIn, KEY_BYTES_PER_CHUNK + (long) KEY_BYTES_PER_AXIS * shape.length));
+        return TaskKeys.boxBytes(shape.length);
     }
 
     /**

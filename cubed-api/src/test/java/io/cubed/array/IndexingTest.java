@@ -125,7 +125,8 @@ class IndexingTest {
     void tasksHoldOneInputChunk() {
         Spec spec = spec();
         CubedArray x = Creation.arange(0, 100, 1, 10, DType.FLOAT64, spec);
-        // Output chunk 0 of x[::9] (chunk length 10) spans elements 0..81: nine input chunks, read one at a time.
+        // x[::9] has chunks of 9 (Cubed's rule): output chunk 0 spans elements 0..72, eight input chunks of length 10,
+        // read one at a time.
         CubedArray y = x.get(slice(null, null, 9));
         assertThat(y.shape()).containsExactly(12);
         assertThat(y.node().op().chunksHeld(0)).isEqualTo(1);
@@ -137,7 +138,7 @@ class IndexingTest {
             }
         };
         assertThat(y.compute(bytes).toDoubleArray()).containsExactly(0, 9, 18, 27, 36, 45, 54, 63, 72, 81, 90, 99);
-        // Chunk 0 reads input chunks 0..8, chunk 1 reads chunk 9: every input chunk once, 100 float64 values.
+        // Chunk 0 reads input chunks 0..7, chunk 1 reads chunks 8 and 9: every input chunk once, 100 float64 values.
         assertThat(read.get()).isEqualTo(800);
     }
 

@@ -80,7 +80,9 @@ class RechunkPlannerTest {
         long region = 20 * 20 * 8;
         long fanIn = 2 * 1; // a region holds 2 x 1 input chunks
         long fanOut = 1 * 4; // and 1 x 4 output chunks: several of each, so the task needs the region buffer
-        long keys = 32 + fanIn * (24 + 8 * 2);
+        // The keys are a box of input chunk coordinates, whatever the fan-in: the box object (16-byte header, one
+        // 8-byte reference), its bounds (16-byte header, 2 x 2 longs) and the key being read (16-byte header, 2 longs).
+        long keys = (16 + 8) + (16 + 2 * 2 * 8) + (16 + 2 * 8);
         assertThat(s.fanIn()).isEqualTo(fanIn);
         assertThat(s.fanOut()).isEqualTo(fanOut);
         assertThat(s.outputChunksPerTask()).containsExactly(1, 4);
@@ -103,14 +105,14 @@ class RechunkPlannerTest {
         assertThat(split.fanIn()).isEqualTo(1);
         assertThat(split.fanOut()).isEqualTo(4);
         assertThat(split.regionBufferBytes()).isZero();
-        assertThat(split.taskBytes()).isEqualTo(8000 * 2 + (32 + 40) + 2000 * 2);
+        assertThat(split.taskBytes()).isEqualTo(8000 * 2 + keys + 2000 * 2);
         // Pure merge (10, 25) -> (20, 100): the region is the output chunk, inputs are copied into it, no buffer.
         RechunkStage merge = new RechunkStage(
                 new long[] {100, 100}, 8, new int[] {10, 25}, new int[] {20, 100}, BufferCopies.FILE_SYSTEM);
         assertThat(merge.regionChunks()).containsExactly(20, 100);
         assertThat(merge.fanIn()).isEqualTo(2 * 4);
         assertThat(merge.fanOut()).isEqualTo(1);
-        assertThat(merge.taskBytes()).isEqualTo(2000 * 2 + (32 + 8 * 40) + 16000 * 2);
+        assertThat(merge.taskBytes()).isEqualTo(2000 * 2 + keys + 16000 * 2);
         // Edge regions: 101 elements, chunks 10 -> 4: region lcm = 20, 6 tasks (the last holds one element).
         RechunkStage edge =
                 new RechunkStage(new long[] {101}, 4, new int[] {10}, new int[] {4}, BufferCopies.FILE_SYSTEM);
@@ -220,7 +222,7 @@ class RechunkPlannerTest {
             long in = 4L * p[0] * p[1] * p[2];
             long out = 4L * q[0] * q[1] * q[2];
             long region = fanIn > 1 && fanOut > 1 ? 4L * r[0] * r[1] * r[2] : 0;
-            long keys = 32 + fanIn * (24 + 8 * 3);
+            long keys = (16 + 8) + (16 + 2 * 3 * 8) + (16 + 3 * 8); // a box of keys, 3 axes
             assertThat(s.taskBytes()).as("stage %d", i + 1).isEqualTo(in * 2 + region + keys + out * 2);
             assertThat(reserved + s.taskBytes()).isLessThanOrEqualTo(2_500 * MB);
             assertThat(region).isLessThanOrEqualTo(cap);
@@ -271,15 +273,18 @@ class RechunkPlannerTest {
         assertThat(s1.tasks()).isEqualTo(27 * 3); // ceil(1001 / 38) x ceil(1001 / 376)
         assertThat(s1.reads()).isEqualTo(27 * 3);
         assertThat(s1.writes()).isEqualTo(501 * 3); // ceil(1001 / 2) x 3
-        // one (38, 376) input chunk (2 copies) + keys of 1 chunk + one (2, 376) output chunk (2 copies)
-        assertThat(s1.taskBytes()).isEqualTo(38 * 376 * 8 * 2 + (32 + 40) + 2 * 376 * 8 * 2);
+        // one (38, 376) input chunk (2 copies) + the box of keys + one (2, 376) output chunk (2 copies)
+        long keys = (16 + 8) + (16 + 2 * 2 * 8) + (16 + 2 * 8);
+        assertThat(s1.taskBytes()).isEqualTo(38 * 376 * 8 * 2 + keys + 2 * 376 * 8 * 2);
         assertThat(s2.regionChunks()).containsExactly(10, 1001);
         assertThat(s2.tasks()).isEqualTo(101); // ceil(1001 / 10)
         assertThat(s2.reads()).isEqualTo(501 * 3);
         assertThat(s2.writes()).isEqualTo(201 * 7); // ceil(1001 / 5) x ceil(1001 / 146)
-        // one (2, 376) chunk (2 copies) + the (10, 1001) region + keys of 5 x 3 chunks + one (5, 146) chunk (2 copies)
+        // one (2, 376) chunk (2 copies) + the (10, 1001) region + the box of keys (5 x 3 chunks) + one (5, 146) chunk
+        // (2 copies)
+        assertThat(s2.fanIn()).isEqualTo(15);
         assertThat(s2.taskBytes())
-                .isEqualTo(2 * 376 * 8 * 2 + 10 * 1001 * 8 + (32 + 15 * (24 + 16)) + 5 * 146 * 8 * 2)
+                .isEqualTo(2 * 376 * 8 * 2 + 10 * 1001 * 8 + keys + 5 * 146 * 8 * 2)
                 .isLessThanOrEqualTo(800_000);
         assertThat(plan.bytesRead()).isEqualTo(2 * 1001L * 1001 * 8);
     }
