@@ -49,6 +49,35 @@ public final class Indexing {
     }
 
     /**
+     * {@code take(x, indices, axis)} with the indices an integer array, as NumPy and the standard take them: a 1-d
+     * array of an integer type, negative values counting from the end. Which chunks of {@code x} each output chunk
+     * reads depends on the values, so the indices are computed first (on the spec's executor) and brought here: at
+     * most {@link io.cubed.Cubed#asarrayLimitBytes} of them, as for {@code asarray}.
+     */
+    public static CubedArray take(CubedArray x, CubedArray indices, int axis) {
+        if (indices.ndim() != 1 || !indices.dtype().isInteger()) {
+            throw new InvalidArgumentException(
+                    "take: the indices " + describe(indices) + " must be a 1-d array of an" + " integer data type");
+        }
+        long limit = io.cubed.Cubed.asarrayLimitBytes(indices.spec());
+        if (indices.nbytes() > limit) {
+            throw new InvalidArgumentException("take: the indices " + describe(indices) + " take " + indices.nbytes()
+                    + " bytes, more than the " + limit + " (half of allowedMem - reservedMem) an index list may; select"
+                    + " with slices or blocks, or raise allowedMem");
+        }
+        long[] values = indices.compute().toLongArray();
+        if (indices.dtype() == io.cubed.dtype.DType.UINT64) {
+            for (long v : values) {
+                if (v < 0) {
+                    throw new InvalidArgumentException("take: index " + Long.toUnsignedString(v) + " of "
+                            + describe(indices) + " is out of bounds for " + describe(x));
+                }
+            }
+        }
+        return take(x, values, axis);
+    }
+
+    /**
      * The array made of the chunks of {@code x} that {@code key} selects, by chunk index: Dask's {@code x.blocks[...]}.
      * Integers select one chunk and keep the axis; slices (any step) and integer arrays select several. Every selected
      * chunk but the last along an axis must be a whole chunk, so that the result has regular chunks.

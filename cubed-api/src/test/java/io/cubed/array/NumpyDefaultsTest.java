@@ -106,6 +106,30 @@ class NumpyDefaultsTest {
     }
 
     @Test
+    void takeAcceptsAnIndexArray() {
+        Spec spec = spec("100MB");
+        // x[i, j] = 10 i + j, 3 x 5 in chunks of 2 x 2; numpy.take(x, [4, 0, -1, 2], axis=1)
+        long[] v = new long[15];
+        for (int i = 0; i < 15; i++) {
+            v[i] = 10 * (i / 5) + i % 5;
+        }
+        CubedArray x = Cubed.asarray(Chunk.wrap(DType.INT64, new int[] {3, 5}, v), spec, 2, 2);
+        CubedArray idx = Cubed.asarray(Chunk.wrap(DType.INT32, new int[] {4}, new int[] {4, 0, -1, 2}), spec);
+        CubedArray t = Indexing.take(x, idx, 1);
+        assertThat(t.shape()).containsExactly(3, 4);
+        assertThat(t.compute().longs()).containsExactly(4, 0, 4, 2, 14, 10, 14, 12, 24, 20, 24, 22);
+        // Computed indices work too: arange(2, -1, -1) along axis 0 reverses the rows.
+        assertThat(Indexing.take(x, Creation.arange(2L, -1L, -1L, 2, spec), 0)
+                        .compute()
+                        .longs())
+                .startsWith(20, 21, 22, 23, 24, 10);
+        CubedArray floats = Creation.ones(new long[] {2}, new int[] {2}, spec);
+        assertThatThrownBy(() -> Indexing.take(x, floats, 0))
+                .isInstanceOf(CubedException.class)
+                .hasMessageContaining("must be a 1-d array of an integer data type");
+    }
+
+    @Test
     void asarrayLimitFollowsTheMemorySettings() {
         Spec small = spec("3MB"); // (3 MB - 1 MB) / 2 = 1 MB
         assertThat(Cubed.asarrayLimitBytes(small)).isEqualTo(1_000_000);
