@@ -57,6 +57,7 @@ class ElementwiseNumpyTest {
             UnaryFunction.NEGATIVE,
             UnaryFunction.POSITIVE,
             UnaryFunction.REAL,
+            UnaryFunction.RECIPROCAL,
             UnaryFunction.ROUND,
             UnaryFunction.SIGN,
             UnaryFunction.SIGNBIT,
@@ -356,6 +357,15 @@ class ElementwiseNumpyTest {
                 Files.write(dir.resolve("in_" + c.id + "_" + k + ".bin"), RawArrays.toBytes(c.inputs[k]));
             }
             manifest.append(']');
+            if (c.kind.equals("unary")) {
+                // Integer input of reciprocal is computed as float64 (the standard's default floating type), where
+                // NumPy would compute an integer reciprocal: NumPy gets the input converted the same way.
+                DType in = c.inputs[0].dtype();
+                DType working = UnaryFunction.fromPythonName(c.fn).workingType(in);
+                if (working != in) {
+                    manifest.append(",\"cast\":\"").append(working).append('"');
+                }
+            }
             if (c.scalar != null) {
                 manifest.append(",\"scalar\":{\"form\":\"")
                         .append(c.scalar.form())
@@ -427,6 +437,8 @@ class ElementwiseNumpyTest {
                     cid = c["id"]
                     ins = [np.fromfile(os.path.join(d, "in_%d_%d.bin" % (cid, k)), dtype=np.dtype(t).newbyteorder("<"))
                            for k, t in enumerate(c["dtypes"])]
+                    if "cast" in c:
+                        ins = [a.astype(c["cast"]) for a in ins]
                     try:
                         kind = c["kind"]
                         if kind == "astype":
