@@ -20,9 +20,10 @@ import java.util.Arrays;
  * <p>Where the standard leaves results implementation-defined we follow NumPy: integer floor_divide and remainder by
  * zero give 0; shifts by a negative count or by at least the width give 0 (or -1 for a negative value shifted right);
  * integer pow with a negative exponent throws; maximum and minimum propagate NaN. Deviations from the standard's
- * choice of types: divide requires floating-point inputs (integer true division is not defined), and real, imag and
- * conj require complex inputs (as in the 2023.12 revision); reciprocal also takes integers, computed as float64 (the
- * standard's default floating type; NumPy would compute an integer reciprocal).
+ * choice of types: divide requires floating-point inputs (integer true division is not defined); real and conj of
+ * real-valued input (allowed since 2024.12) return a copy in the input's type, integers included, as NumPy does;
+ * reciprocal also takes integers, computed as float64 (the standard's default floating type; NumPy would compute an
+ * integer reciprocal).
  *
  * <p>Which loop runs is looked up in the tables {@link UnaryFunction} and {@link BinaryFunction}: this class converts
  * the inputs to the loops' working arrays and the results back.

@@ -192,7 +192,7 @@ class ElementwiseTest {
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("sin")
                 .hasMessageContaining("int32");
-        assertThatThrownBy(() -> Elementwise.unary(UnaryFunction.REAL, f64(1))).hasMessageContaining("complex");
+        assertThatThrownBy(() -> Elementwise.unary(UnaryFunction.IMAG, f64(1))).hasMessageContaining("complex");
         assertThatThrownBy(() -> Elementwise.binary(BinaryFunction.ADD, ints, Scalar.ofDouble(1.5)))
                 .hasMessageContaining("add")
                 .hasMessageContaining("int32");
