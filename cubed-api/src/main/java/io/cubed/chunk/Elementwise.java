@@ -20,8 +20,13 @@ import java.util.Arrays;
  * <p>Where the standard leaves results implementation-defined we follow NumPy: integer floor_divide and remainder by
  * zero give 0; shifts by a negative count or by at least the width give 0 (or -1 for a negative value shifted right);
  * integer pow with a negative exponent throws; maximum and minimum propagate NaN. Deviations from the standard's
- * choice of types: divide requires floating-point inputs (integer true division is not defined), and real, imag and
- * conj require complex inputs (as in the 2023.12 revision).
+ * choice of types: divide requires floating-point inputs (integer true division is not defined); real and conj of
+ * real-valued input (allowed since 2024.12) return a copy in the input's type, integers included, as NumPy does;
+ * reciprocal also takes integers, computed as float64 (the standard's default floating type; NumPy would compute an
+ * integer reciprocal).
+ *
+ * <p>Which loop runs is looked up in the tables {@link UnaryFunction} and {@link BinaryFunction}: this class converts
+ * the inputs to the loops' working arrays and the results back.
  */
 public final class Elementwise {
     private Elementwise() {}
@@ -39,27 +44,25 @@ public final class Elementwise {
                     + Arrays.toString(x.shape()) + ") is not supported; the Array API standard requires "
                     + f.domain().description());
         }
+        DType w = f.workingType(t);
+        Chunk in = w == t ? x : Casting.astype(x, w);
         DType rt = f.resultType(t);
-        Object out;
-        switch (t.kind()) {
-            case BOOL:
-                out = BoolKernels.unary(f, x.booleans());
-                break;
-            case SIGNED:
-            case UNSIGNED:
-                Object li = IntegerKernels.unary(f, Casting.toLongs(x), t);
-                out = li instanceof long[] l ? Casting.fromLongs(l, rt) : li;
-                break;
-            case FLOAT:
-                Object d = RealKernels.unary(f, Casting.toDoubles(x));
-                out = d instanceof double[] v ? Casting.fromDoubles(v, rt) : d;
-                break;
-            default:
-                Object c = ComplexKernels.unary(f, Casting.toDoubles(x));
-                out = c instanceof double[] v ? Casting.fromDoubles(v, rt) : c;
-                break;
-        }
+        Object out =
+                switch (w.kind()) {
+                    case BOOL -> f.boolKernel().apply(in.booleans());
+                    case SIGNED, UNSIGNED -> narrow(f.integerKernel().apply(Casting.toLongs(in), w), rt);
+                    case FLOAT -> narrow(f.realKernel().apply(Casting.toDoubles(in)), rt);
+                    case COMPLEX -> narrow(f.complexKernel().apply(Casting.toDoubles(in)), rt);
+                };
         return Chunk.wrap(rt, x.shape(), out);
+    }
+
+    /** A kernel's {@code long[]} or {@code double[]} result narrowed to {@code t}; a {@code boolean[]} as it is. */
+    private static Object narrow(Object result, DType t) {
+        if (result instanceof long[] l) {
+            return Casting.fromLongs(l, t);
+        }
+        return result instanceof double[] d ? Casting.fromDoubles(d, t) : result;
     }
 
     /**
@@ -84,29 +87,19 @@ public final class Elementwise {
         Chunk ca = Broadcast.expand(a.dtype() == pt ? a : Casting.astype(a, pt), shape);
         Chunk cb = Broadcast.expand(b.dtype() == pt ? b : Casting.astype(b, pt), shape);
         DType rt = f.resultType(pt);
-        Object out;
-        switch (pt.kind()) {
-            case BOOL:
-                out = BoolKernels.binary(f, ca.booleans(), cb.booleans());
-                break;
-            case SIGNED:
-            case UNSIGNED:
-                Object li = IntegerKernels.binary(f, Casting.toLongs(ca), Casting.toLongs(cb), pt);
-                out = li instanceof long[] l ? Casting.fromLongs(l, rt) : li;
-                break;
-            case FLOAT:
-                Object d = pt == DType.FLOAT32 ? RealBinary.applyFloat(f, ca.floats(), cb.floats()) : null;
-                if (d == null) {
-                    d = RealBinary.apply(f, Casting.toDoubles(ca), Casting.toDoubles(cb));
-                    d = d instanceof double[] v ? Casting.fromDoubles(v, rt) : d;
-                }
-                out = d;
-                break;
-            default:
-                Object c = ComplexKernels.binary(f, Casting.toDoubles(ca), Casting.toDoubles(cb));
-                out = c instanceof double[] v ? Casting.fromDoubles(v, rt) : c;
-                break;
-        }
+        Object out =
+                switch (pt.kind()) {
+                    case BOOL -> f.boolKernel().apply(ca.booleans(), cb.booleans());
+                    case SIGNED, UNSIGNED -> narrow(
+                            f.integerKernel().apply(Casting.toLongs(ca), Casting.toLongs(cb), pt), rt);
+                    case FLOAT -> {
+                        Object d = pt == DType.FLOAT32 ? f.realKernel().applyFloat(ca.floats(), cb.floats()) : null;
+                        yield d != null
+                                ? d
+                                : narrow(f.realKernel().apply(Casting.toDoubles(ca), Casting.toDoubles(cb)), rt);
+                    }
+                    case COMPLEX -> narrow(f.complexKernel().apply(Casting.toDoubles(ca), Casting.toDoubles(cb)), rt);
+                };
         return Chunk.wrap(rt, shape, out);
     }
 
@@ -130,12 +123,12 @@ public final class Elementwise {
             double s = single.dtype() == DType.FLOAT64
                     ? single.doubles()[0]
                     : Casting.toDoubles(Casting.astype(single, pt))[0];
-            out = RealBinary.applyScalar(f, array.doubles(), s, right);
+            out = f.realKernel().applyScalar(array.doubles(), s, right);
         } else {
             float s = single.dtype() == DType.FLOAT32
                     ? single.floats()[0]
                     : Casting.astype(single, pt).floats()[0];
-            out = RealBinary.applyScalarFloat(f, array.floats(), s, right);
+            out = f.realKernel().applyScalarFloat(array.floats(), s, right);
         }
         return out == null ? null : Chunk.wrap(pt, shape, out);
     }
@@ -232,11 +225,14 @@ public final class Elementwise {
 
     /**
      * An upper bound of the bytes {@link #unary} allocates for an input of {@code elements} elements of type {@code in}
-     * beyond its result: the input converted to the kernel's working type and the result before it is narrowed.
+     * beyond its result: the input promoted to the function's {@link UnaryFunction#workingType} (integers to float64
+     * for {@code reciprocal}), converted to the kernel's working array, and the result before it is narrowed.
      * Plans add it to a task's projected memory.
      */
     public static long unaryScratchBytes(UnaryFunction f, DType in, long elements) {
-        return workingCopyBytes(in, elements) + narrowingBytes(in, f.resultType(in), elements);
+        DType w = f.workingType(in);
+        long promoted = w == in ? 0 : astypeScratchBytes(in, w, elements) + elements * w.itemSizeBytes();
+        return promoted + workingCopyBytes(w, elements) + narrowingBytes(w, f.resultType(in), elements);
     }
 
     /**

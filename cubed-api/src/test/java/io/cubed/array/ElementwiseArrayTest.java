@@ -219,7 +219,8 @@ class ElementwiseArrayTest {
         Chunk data = doubles(new int[] {3, 5}, i -> i - 7);
         CubedArray x = Cubed.asarray(data, spec, 2, 2);
         CubedArray lo = Cubed.asarray(doubles(new int[] {5}, i -> -i), spec, 2);
-        double[] withArrays = Elementwise.clip(x, lo, null).compute().doubles();
+        double[] withArrays =
+                Elementwise.clip(x, lo, (CubedArray) null).compute().doubles();
         double[] withScalars = Elementwise.clip(x, Scalar.ofDouble(-2), Scalar.ofDouble(3))
                 .compute()
                 .doubles();
@@ -230,7 +231,8 @@ class ElementwiseArrayTest {
                 assertThat(withScalars[r * 5 + k]).isEqualTo(Math.min(Math.max(v, -2), 3));
             }
         }
-        assertThatThrownBy(() -> Elementwise.clip(x, Cubed.asarray(Chunk.allocate(DType.FLOAT64, 4, 5), spec), null))
+        assertThatThrownBy(() -> Elementwise.clip(
+                        x, Cubed.asarray(Chunk.allocate(DType.FLOAT64, 4, 5), spec), (CubedArray) null))
                 .hasMessageContaining("clip: min")
                 .hasMessageContaining("does not broadcast to the shape [3, 5]");
     }
@@ -245,6 +247,30 @@ class ElementwiseArrayTest {
         // -3, -1.25, 0.5, 2.25 truncate toward zero.
         assertThat(i.compute().toLongArray()).containsExactly(-3, -1, 0, 2);
         assertThat(Elementwise.astype(x, DType.BOOL).compute().booleans()).containsExactly(true, true, true, true);
+    }
+
+    @Test
+    void realAndConjOfRealValuedInputKeepValuesAndType() {
+        // 2024.12 allows real-valued input: real and conj give the values unchanged, in the input's type.
+        Spec spec = spec();
+        CubedArray f32 = Cubed.asarray(
+                Chunk.wrap(DType.FLOAT32, new int[] {5}, new float[] {-1.5f, 0f, -0f, Float.NaN, 3e38f}), spec, 2);
+        for (CubedArray r : List.of(Elementwise.real(f32), Elementwise.conj(f32))) {
+            assertThat(r.dtype()).isEqualTo(DType.FLOAT32);
+            assertThat(r.compute().floats()).containsExactly(-1.5f, 0f, -0f, Float.NaN, 3e38f);
+        }
+        CubedArray i16 =
+                Cubed.asarray(Chunk.wrap(DType.INT16, new int[] {3}, new short[] {Short.MIN_VALUE, 7, -2}), spec, 2);
+        for (CubedArray r : List.of(Elementwise.real(i16), Elementwise.conj(i16))) {
+            assertThat(r.dtype()).isEqualTo(DType.INT16);
+            assertThat(r.compute().toLongArray()).containsExactly(Short.MIN_VALUE, 7, -2);
+        }
+        CubedArray c = Cubed.asarray(Chunk.wrap(DType.COMPLEX64, new int[] {1}, new float[] {2f, -3f}), spec);
+        assertThat(Elementwise.real(c).compute().floats()).containsExactly(2f);
+        assertThat(Elementwise.conj(c).compute().floats()).containsExactly(2f, 3f);
+        CubedArray flags = Cubed.asarray(Chunk.allocate(DType.BOOL, 1), spec);
+        assertThatThrownBy(() -> Elementwise.real(flags)).hasMessageContaining("a numeric data type");
+        assertThatThrownBy(() -> Elementwise.imag(f32)).hasMessageContaining("a complex floating-point data type");
     }
 
     @Test

@@ -130,6 +130,31 @@ class NumpyDefaultsTest {
     }
 
     @Test
+    void clipMixesArrayAndScalarBounds() {
+        Spec spec = spec("100MB");
+        double[] v = {-3, -1, 0, 2, 5, 9};
+        double[] lo = {-2, -2, 1, 1, 4, 4};
+        CubedArray x = Cubed.asarray(Chunk.wrap(DType.FLOAT64, new int[] {6}, v), spec, 4)
+                .withDims("t");
+        CubedArray min = Cubed.asarray(Chunk.wrap(DType.FLOAT64, new int[] {6}, lo), spec, 4);
+        double[] want = new double[6];
+        double[] want2 = new double[6];
+        for (int i = 0; i < 6; i++) {
+            want[i] = Math.min(Math.max(v[i], lo[i]), 3.0);
+            want2[i] = Math.min(Math.max(v[i], 0.5), lo[i]);
+        }
+        CubedArray c = Elementwise.clip(x, min, Scalar.ofDouble(3));
+        assertThat(c.compute().doubles()).containsExactly(want);
+        assertThat(c.dims()).contains(java.util.List.of("t"));
+        assertThat(Elementwise.clip(x, Scalar.ofDouble(0.5), min).compute().doubles())
+                .containsExactly(want2);
+        assertThat(Elementwise.clip(x, min, (Scalar) null).compute().doubles()).containsExactly(-2, -1, 1, 2, 5, 9);
+        CubedArray ints = Creation.arange(0L, 6L, 1L, 4, spec);
+        assertThatThrownBy(() -> Elementwise.clip(ints, (CubedArray) null, Scalar.ofDouble(2.5)))
+                .isInstanceOf(CubedException.class);
+    }
+
+    @Test
     void asarrayLimitFollowsTheMemorySettings() {
         Spec small = spec("3MB"); // (3 MB - 1 MB) / 2 = 1 MB
         assertThat(Cubed.asarrayLimitBytes(small)).isEqualTo(1_000_000);

@@ -1,0 +1,281 @@
+package io.cubed.array;
+
+import io.cubed.chunk.BinaryFunction;
+import io.cubed.chunk.Chunk;
+import io.cubed.chunk.UnaryFunction;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.DTypes;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * How a call of {@link Elementwise} becomes one blockwise operation: everything that can be checked without data is
+ * checked at the call (domains, promotions, scalar ranges, broadcasting), the memory the chunk kernels need beyond
+ * the input and output chunks is added to the task's projection, and the chunk functions apply the kernels of
+ * {@link io.cubed.chunk.Elementwise}. Shared by every function of the tables {@link UnaryFunction} and
+ * {@link BinaryFunction}, and by {@code clip} and {@code astype}.
+ */
+final class ElementwiseOps {
+    private ElementwiseOps() {}
+
+    /** {@code f} applied to every element of {@code x}; the result type is {@link UnaryFunction#resultType}. */
+    static CubedArray unary(UnaryFunction f, CubedArray x) {
+        DType t = x.dtype();
+        if (!f.domain().accepts(t)) {
+            throw new InvalidArgumentException(f.pythonName() + ": " + describe(x) + " has data type " + t
+                    + ", but the Array API standard requires " + f.domain().description());
+        }
+        DType rt = f.resultType(t);
+        long elements = chunkElements(List.of(x));
+        long scratch = io.cubed.chunk.Elementwise.unaryScratchBytes(f, t, elements);
+        return Blockwise.mapBlocks(f.pythonName(), new UnaryBlocks(f), options(rt, scratch), List.of(x))
+                .withDimsOf(x);
+    }
+
+    /** {@code f} applied to corresponding elements of {@code a} and {@code b} after promotion and broadcasting. */
+    static CubedArray binary(BinaryFunction f, CubedArray a, CubedArray b) {
+        DType pt;
+        try {
+            pt = DTypes.resultType(a.dtype(), b.dtype());
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    f.pythonName() + ": the Array API standard defines no promotion between " + describe(a) + " and "
+                            + describe(b) + "; cast one of them with astype",
+                    e);
+        }
+        if (!f.domain().accepts(pt)) {
+            throw new InvalidArgumentException(f.pythonName() + ": " + describe(a) + " and " + describe(b)
+                    + " promote to " + pt + ", but the Array API standard requires "
+                    + f.domain().description());
+        }
+        long scratch = io.cubed.chunk.Elementwise.binaryScratchBytes(
+                f,
+                a.dtype(),
+                b.dtype(),
+                chunkElements(List.of(a)),
+                chunkElements(List.of(b)),
+                chunkElements(List.of(a, b)));
+        return Blockwise.mapBlocks(
+                        f.pythonName(), new BinaryBlocks(f), options(f.resultType(pt), scratch), List.of(a, b))
+                .withDimsOf(a, b);
+    }
+
+    /** {@code f(a, b)} with a Python-style scalar {@code b}, typed by {@link DTypes#resultTypeWithScalar}. */
+    static CubedArray binary(BinaryFunction f, CubedArray a, Scalar b) {
+        DType rt = probe(f, a, b, () -> io.cubed.chunk.Elementwise.binary(f, zero(a), b));
+        return withScalar(f, a, b, rt, new ScalarRightBlocks(f, b));
+    }
+
+    /** {@code f(a, b)} with a Python-style scalar {@code a}, typed by {@link DTypes#resultTypeWithScalar}. */
+    static CubedArray binary(BinaryFunction f, Scalar a, CubedArray b) {
+        DType rt = probe(f, b, a, () -> io.cubed.chunk.Elementwise.binary(f, a, zero(b)));
+        return withScalar(f, b, a, rt, new ScalarLeftBlocks(f, a));
+    }
+
+    private static CubedArray withScalar(BinaryFunction f, CubedArray x, Scalar s, DType rt, BlockFunction fn) {
+        long n = chunkElements(List.of(x));
+        DType working = DTypes.resultTypeWithScalar(x.dtype(), s.form());
+        long scratch = io.cubed.chunk.Elementwise.astypeScratchBytes(x.dtype(), working, n)
+                + (x.dtype() == working ? 0 : n * working.itemSizeBytes())
+                + io.cubed.chunk.Elementwise.binaryScratchBytes(f, working, working, n, 1, n);
+        return Blockwise.mapBlocks(f.pythonName(), fn, options(rt, scratch), List.of(x))
+                .withDimsOf(x);
+    }
+
+    /**
+     * {@code x} with every element clamped to {@code [min, max]}; either bound may be null. The bounds broadcast to the
+     * shape of {@code x} and must not change its type: NaN in any input gives NaN, and where min exceeds max the
+     * result is max.
+     */
+    static CubedArray clip(CubedArray x, CubedArray min, CubedArray max) {
+        checkClipInput(x);
+        List<CubedArray> inputs = new java.util.ArrayList<>(List.of(x));
+        for (CubedArray bound : Arrays.asList(min, max)) {
+            if (bound == null) {
+                continue;
+            }
+            String which = bound == min ? "min" : "max";
+            DType t;
+            try {
+                t = DTypes.resultType(x.dtype(), bound.dtype());
+            } catch (InvalidArgumentException e) {
+                throw new InvalidArgumentException(
+                        "clip: " + which + " " + describe(bound) + " cannot be combined with " + describe(x)
+                                + "; the Array API standard defines no promotion between them",
+                        e);
+            }
+            if (t != x.dtype()) {
+                throw new InvalidArgumentException("clip: " + which + " " + describe(bound)
+                        + " would promote the result from " + x.dtype() + " to " + t);
+            }
+            checkBroadcastsInto("clip", which, bound, x);
+            inputs.add(bound);
+        }
+        long n = chunkElements(List.of(x));
+        long scratch =
+                2 * io.cubed.chunk.Elementwise.binaryScratchBytes(BinaryFunction.MAXIMUM, x.dtype(), x.dtype(), n, n, n)
+                        + 2 * n * x.dtype().itemSizeBytes();
+        return Blockwise.mapBlocks(
+                        "clip",
+                        new ClipBlocks(min != null, max != null, null, null),
+                        options(x.dtype(), scratch),
+                        inputs)
+                .withDimsOf(x, min, max);
+    }
+
+    /** {@link #clip(CubedArray, CubedArray, CubedArray)} with scalar bounds (either may be null). */
+    static CubedArray clip(CubedArray x, Scalar min, Scalar max) {
+        checkClipInput(x);
+        try {
+            io.cubed.chunk.Elementwise.clip(zero(x), min, max);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(e.getMessage() + " (array " + describe(x) + ")", e);
+        }
+        long n = chunkElements(List.of(x));
+        long scratch =
+                2 * io.cubed.chunk.Elementwise.binaryScratchBytes(BinaryFunction.MAXIMUM, x.dtype(), x.dtype(), n, 1, n)
+                        + 2 * n * x.dtype().itemSizeBytes();
+        return Blockwise.mapBlocks(
+                        "clip", new ClipBlocks(false, false, min, max), options(x.dtype(), scratch), List.of(x))
+                .withDimsOf(x);
+    }
+
+    /**
+     * {@code x} converted to {@code dtype} as NumPy's {@code astype} does (see
+     * {@link io.cubed.chunk.Elementwise#astype}): {@code x} itself when it already has that type. Complex to a real
+     * numeric type is refused, as the standard requires.
+     */
+    static CubedArray astype(CubedArray x, DType dtype) {
+        if (x.dtype() == dtype) {
+            return x;
+        }
+        if (x.dtype().isComplex() && !dtype.isComplex() && dtype != DType.BOOL) {
+            throw new InvalidArgumentException("astype: casting " + describe(x) + " to " + dtype
+                    + " is not allowed by the Array API standard (it would drop the imaginary part); "
+                    + "use real() or abs() first");
+        }
+        long n = chunkElements(List.of(x));
+        long scratch = io.cubed.chunk.Elementwise.astypeScratchBytes(x.dtype(), dtype, n);
+        return Blockwise.mapBlocks("astype", new AstypeBlocks(dtype), options(dtype, scratch), List.of(x))
+                .withDimsOf(x);
+    }
+
+    private static void checkClipInput(CubedArray x) {
+        if (!x.dtype().isInteger() && !x.dtype().isFloating()) {
+            throw new InvalidArgumentException("clip: " + describe(x) + " has data type " + x.dtype()
+                    + ", but the Array API standard requires a real-valued data type");
+        }
+    }
+
+    /** Checks that {@code bound} broadcasts to the shape of {@code x} without changing it. */
+    private static void checkBroadcastsInto(String op, String which, CubedArray bound, CubedArray x) {
+        long[] bs = bound.shape();
+        long[] xs = x.shape();
+        boolean ok = bs.length <= xs.length;
+        for (int i = 1; ok && i <= bs.length; i++) {
+            long len = bs[bs.length - i];
+            ok = len == 1 || len == xs[xs.length - i];
+        }
+        if (!ok) {
+            throw new InvalidArgumentException(op + ": " + which + " " + describe(bound)
+                    + " does not broadcast to the shape " + Arrays.toString(xs) + " of " + describe(x));
+        }
+    }
+
+    /** Runs {@code check} on a one-element chunk to validate types and scalar ranges; returns the result type. */
+    private static DType probe(BinaryFunction f, CubedArray x, Scalar s, java.util.function.Supplier<Chunk> check) {
+        try {
+            return check.get().dtype();
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(e.getMessage() + " (array " + describe(x) + ", scalar " + s + ")", e);
+        }
+    }
+
+    /** A 0-d chunk of the type of {@code x}. */
+    private static Chunk zero(CubedArray x) {
+        return Chunk.allocate(x.dtype());
+    }
+
+    /** The number of elements of the largest output chunk of a blockwise operation on {@code arrays}. */
+    static long chunkElements(List<CubedArray> arrays) {
+        int nd = 0;
+        for (CubedArray a : arrays) {
+            nd = Math.max(nd, a.ndim());
+        }
+        long n = 1;
+        for (int i = 1; i <= nd; i++) {
+            int len = 1;
+            for (CubedArray a : arrays) {
+                int[] c = a.chunkShape();
+                if (c.length >= i) {
+                    len = Math.max(len, c[c.length - i]);
+                }
+            }
+            n = Math.multiplyExact(n, len);
+        }
+        return n;
+    }
+
+    private static MapBlocksOptions options(DType dtype, long scratchBytes) {
+        return MapBlocksOptions.builder(dtype).extraMemBytes(scratchBytes).build();
+    }
+
+    private static String describe(CubedArray x) {
+        return "array '" + x.name() + "' (" + x.dtype() + ", shape " + Arrays.toString(x.shape()) + ")";
+    }
+
+    /** Chunk function of {@link #unary}. */
+    private record UnaryBlocks(UnaryFunction f) implements BlockFunction {
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            return io.cubed.chunk.Elementwise.unary(f, blocks[0]);
+        }
+    }
+
+    /** Chunk function of {@link #binary(BinaryFunction, CubedArray, CubedArray)}. */
+    private record BinaryBlocks(BinaryFunction f) implements BlockFunction {
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            return io.cubed.chunk.Elementwise.binary(f, blocks[0], blocks[1]);
+        }
+    }
+
+    /** Chunk function of {@code f(array, scalar)}. */
+    private record ScalarRightBlocks(BinaryFunction f, Scalar b) implements BlockFunction {
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            return io.cubed.chunk.Elementwise.binary(f, blocks[0], b);
+        }
+    }
+
+    /** Chunk function of {@code f(scalar, array)}. */
+    private record ScalarLeftBlocks(BinaryFunction f, Scalar a) implements BlockFunction {
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            return io.cubed.chunk.Elementwise.binary(f, a, blocks[0]);
+        }
+    }
+
+    /** Chunk function of both forms of {@code clip}: array bounds follow {@code x} in the blocks, in order. */
+    private record ClipBlocks(boolean minArray, boolean maxArray, Scalar min, Scalar max) implements BlockFunction {
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            if (!minArray && !maxArray) {
+                return io.cubed.chunk.Elementwise.clip(blocks[0], min, max);
+            }
+            Chunk lo = minArray ? blocks[1] : null;
+            Chunk hi = maxArray ? blocks[minArray ? 2 : 1] : null;
+            return io.cubed.chunk.Elementwise.clip(blocks[0], lo, hi);
+        }
+    }
+
+    /** Chunk function of {@link #astype}. */
+    private record AstypeBlocks(DType to) implements BlockFunction {
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            return io.cubed.chunk.Elementwise.astype(blocks[0], to);
+        }
+    }
+}
