@@ -72,7 +72,7 @@ public final class Elementwise {
 
     /** A scalar bound as a 0-d array of {@code x}'s type (checked as the scalar form of clip checks it). */
     private static CubedArray scalarBound(String which, CubedArray x, Scalar bound) {
-        ElementwiseOps.clip(x, which.equals("min") ? bound : null, which.equals("max") ? bound : null);
+        ElementwiseOps.checkScalarBounds(x, which.equals("min") ? bound : null, which.equals("max") ? bound : null);
         return Creation.full(new long[0], bound, new int[0], x.dtype(), x.spec());
     }
 

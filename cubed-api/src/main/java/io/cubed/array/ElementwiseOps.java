@@ -127,12 +127,7 @@ final class ElementwiseOps {
 
     /** {@link #clip(CubedArray, CubedArray, CubedArray)} with scalar bounds (either may be null). */
     static CubedArray clip(CubedArray x, Scalar min, Scalar max) {
-        checkClipInput(x);
-        try {
-            io.cubed.chunk.Elementwise.clip(zero(x), min, max);
-        } catch (InvalidArgumentException e) {
-            throw new InvalidArgumentException(e.getMessage() + " (array " + describe(x) + ")", e);
-        }
+        checkScalarBounds(x, min, max);
         long n = chunkElements(List.of(x));
         long scratch =
                 2 * io.cubed.chunk.Elementwise.binaryScratchBytes(BinaryFunction.MAXIMUM, x.dtype(), x.dtype(), n, 1, n)
@@ -160,6 +155,16 @@ final class ElementwiseOps {
         long scratch = io.cubed.chunk.Elementwise.astypeScratchBytes(x.dtype(), dtype, n);
         return Blockwise.mapBlocks("astype", new AstypeBlocks(dtype), options(dtype, scratch), List.of(x))
                 .withDimsOf(x);
+    }
+
+    /** Refuses scalar clip bounds (either may be null) that {@code x}'s type cannot take, naming {@code x}. */
+    static void checkScalarBounds(CubedArray x, Scalar min, Scalar max) {
+        checkClipInput(x);
+        try {
+            io.cubed.chunk.Elementwise.clip(zero(x), min, max);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(e.getMessage() + " (array " + describe(x) + ")", e);
+        }
     }
 
     private static void checkClipInput(CubedArray x) {

@@ -188,7 +188,8 @@ public final class ArrayFrames {
 
     /** Deletes every registered computation's intermediates when the application ends. */
     private static final class Cleanup extends SparkListener {
-        private static final Map<Object, Boolean> REGISTERED = new ConcurrentHashMap<>();
+        private static final Map<Object, Boolean> REGISTERED =
+                java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
         static void register(SparkSession spark) {
             if (REGISTERED.putIfAbsent(spark.sparkContext(), Boolean.TRUE) == null) {

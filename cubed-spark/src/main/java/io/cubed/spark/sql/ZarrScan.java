@@ -112,8 +112,17 @@ final class ZarrScan implements Scan, Batch, SupportsReportStatistics {
         return (a != 0 && (r / a != b || r < 0)) ? Long.MAX_VALUE : r;
     }
 
-    /** Per dimension, the spans of the units that keep at least one index, in order. */
+    private List<List<ZarrInputPartition.Span>> spans;
+
+    /** Per dimension, the spans of the units that keep at least one index, in order (computed once). */
     private List<List<ZarrInputPartition.Span>> spans() {
+        if (spans == null) {
+            spans = computeSpans();
+        }
+        return spans;
+    }
+
+    private List<List<ZarrInputPartition.Span>> computeSpans() {
         ChunkGrid grid = dataset.unitGrid();
         int[] cs = grid.chunkShape();
         List<List<ZarrInputPartition.Span>> out = new ArrayList<>();
