@@ -31,7 +31,7 @@ public final class Cubed {
      * from it. Bigger data belongs in Zarr ({@link #fromArray} writes it there).
      */
     public static long asarrayLimitBytes(Spec spec) {
-        return Math.max(0, spec.allowedMem().bytes() - spec.reservedMem().bytes()) / 2;
+        return spec.inTaskDataLimitBytes();
     }
 
     private Cubed() {}

@@ -52,14 +52,14 @@ public final class Indexing {
      * {@code take(x, indices, axis)} with the indices an integer array, as NumPy and the standard take them: a 1-d
      * array of an integer type, negative values counting from the end. Which chunks of {@code x} each output chunk
      * reads depends on the values, so the indices are computed first (on the spec's executor) and brought here: at
-     * most {@link io.cubed.Cubed#asarrayLimitBytes} of them, as for {@code asarray}.
+     * most {@link io.cubed.plan.Spec#inTaskDataLimitBytes} of them, as for {@code asarray}.
      */
     public static CubedArray take(CubedArray x, CubedArray indices, int axis) {
         if (indices.ndim() != 1 || !indices.dtype().isInteger()) {
             throw new InvalidArgumentException(
                     "take: the indices " + describe(indices) + " must be a 1-d array of an" + " integer data type");
         }
-        long limit = io.cubed.Cubed.asarrayLimitBytes(indices.spec());
+        long limit = indices.spec().inTaskDataLimitBytes();
         if (indices.nbytes() > limit) {
             throw new InvalidArgumentException("take: the indices " + describe(indices) + " take " + indices.nbytes()
                     + " bytes, more than the " + limit + " (half of allowedMem - reservedMem) an index list may; select"

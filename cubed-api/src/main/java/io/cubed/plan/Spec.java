@@ -51,6 +51,14 @@ public final class Spec {
     }
 
     /**
+     * The most bytes of data a plan may carry inside its tasks (an {@code asarray}, a list of indices): half of what a
+     * task may use ({@code allowedMem − reservedMem}), since every task reading it holds it whole beside its chunk.
+     */
+    public long inTaskDataLimitBytes() {
+        return Math.max(0, allowedMem().bytes() - reservedMem().bytes()) / 2;
+    }
+
+    /**
      * The default spec: work directory {@code <java.io.tmpdir>/cubed-<user.name>}, 2 GB / 100 MB, local executor.
      * Shared.
      */
