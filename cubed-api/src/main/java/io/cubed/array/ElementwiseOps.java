@@ -64,13 +64,13 @@ final class ElementwiseOps {
 
     /** {@code f(a, b)} with a Python-style scalar {@code b}, typed by {@link DTypes#resultTypeWithScalar}. */
     static CubedArray binary(BinaryFunction f, CubedArray a, Scalar b) {
-        DType rt = probe(f, a, b, () -> io.cubed.chunk.Elementwise.binary(f, zero(a), b));
+        DType rt = probe(a, b, () -> io.cubed.chunk.Elementwise.binary(f, zero(a), b));
         return withScalar(f, a, b, rt, new ScalarRightBlocks(f, b));
     }
 
     /** {@code f(a, b)} with a Python-style scalar {@code a}, typed by {@link DTypes#resultTypeWithScalar}. */
     static CubedArray binary(BinaryFunction f, Scalar a, CubedArray b) {
-        DType rt = probe(f, b, a, () -> io.cubed.chunk.Elementwise.binary(f, a, zero(b)));
+        DType rt = probe(b, a, () -> io.cubed.chunk.Elementwise.binary(f, a, zero(b)));
         return withScalar(f, b, a, rt, new ScalarLeftBlocks(f, a));
     }
 
@@ -190,7 +190,7 @@ final class ElementwiseOps {
     }
 
     /** Runs {@code check} on a one-element chunk to validate types and scalar ranges; returns the result type. */
-    private static DType probe(BinaryFunction f, CubedArray x, Scalar s, java.util.function.Supplier<Chunk> check) {
+    private static DType probe(CubedArray x, Scalar s, java.util.function.Supplier<Chunk> check) {
         try {
             return check.get().dtype();
         } catch (InvalidArgumentException e) {

@@ -14,6 +14,8 @@ import java.util.Locale;
  * The chunk functions of {@link Elementwise} and the array functions of {@code io.cubed.array.Elementwise} (three
  * methods per row: array-array, array-scalar, scalar-array, named {@link #javaName()}) are driven by it.
  */
+// The loops are stateless method references and lambdas; errorprone cannot see that without @Immutable.
+@SuppressWarnings("ImmutableEnumChecker")
 public enum BinaryFunction {
     // name(domain, result type, bool loop, integer loop, real loops, complex loop)
     ADD(NUMERIC, DTypeRule.SAME, null, IntBinary::add, RealBinary.ADD, ComplexLoops::add),

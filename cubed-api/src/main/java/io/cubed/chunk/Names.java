@@ -8,7 +8,8 @@ final class Names {
     static String camelCase(String pythonName) {
         StringBuilder s = new StringBuilder(pythonName.length());
         boolean upper = false;
-        for (char c : pythonName.toCharArray()) {
+        for (int i = 0; i < pythonName.length(); i++) {
+            char c = pythonName.charAt(i);
             if (c == '_') {
                 upper = true;
             } else {

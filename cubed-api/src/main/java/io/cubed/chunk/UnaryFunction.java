@@ -14,6 +14,8 @@ import java.util.Locale;
  * and the array functions of {@code io.cubed.array.Elementwise} (one method per row, named {@link #javaName()}) are
  * driven by it: adding a function is one row here and one line there.
  */
+// The loops are stateless method references and lambdas; errorprone cannot see that without @Immutable.
+@SuppressWarnings("ImmutableEnumChecker")
 public enum UnaryFunction {
     // name(domain, result type, bool loop, integer loop, real loop, complex loop)
     ABS(NUMERIC, DTypeRule.REAL_OF_COMPLEX, null, IntUnary::abs, RealUnary::abs, ComplexLoops::abs),
