@@ -73,11 +73,14 @@ public final class SpecConfig {
     /** The Spark conf entry naming a properties file. */
     public static final String SPARK_CONFIG = "spark.cubed.config";
 
+    /** Cubed tasks per Spark task, read by the Spark executor: {@code auto} or a number. */
+    public static final String SPARK_TASKS_PER_PARTITION = "spark.cubed.tasksPerPartition";
+
     /**
      * Spark conf entries under {@code spark.cubed.} that the Spark executor reads itself ({@code
      * spark.cubed.tasksPerPartition}), not settings of a spec: skipped here rather than refused as unknown.
      */
-    public static final java.util.Set<String> SPARK_EXECUTOR_CONF = java.util.Set.of("spark.cubed.tasksPerPartition");
+    public static final java.util.Set<String> SPARK_EXECUTOR_CONF = java.util.Set.of(SPARK_TASKS_PER_PARTITION);
     /** The properties file looked up at the root of the classpath when no file is named. */
     public static final String RESOURCE = "cubed.properties";
     /** {@code CUBED_*} variables that are not settings (read by {@code bin/cubed} or naming the file). */

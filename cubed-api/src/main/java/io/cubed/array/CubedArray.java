@@ -87,9 +87,8 @@ public final class CubedArray {
                 return withDims((List<String>) null);
             }
         }
-        if (new java.util.HashSet<>(Arrays.asList(names)).size() != nd) {
-            return withDims((List<String>) null);
-        }
+        // Axis 0 is named only by an input of the result's rank, whose names are distinct and which every other
+        // input agreed with: the names are distinct.
         return new CubedArray(node, spec, List.of(names));
     }
 

@@ -49,13 +49,7 @@ import scala.runtime.BoxedUnit;
  */
 public final class SparkExecutor implements Executor {
     /** The Spark conf entry for {@link Builder#tasksPerPartition}: {@code auto} (default) or a number. */
-    public static final String TASKS_PER_PARTITION_CONF = "spark.cubed.tasksPerPartition";
-
-    static {
-        if (!io.cubed.SpecConfig.SPARK_EXECUTOR_CONF.contains(TASKS_PER_PARTITION_CONF)) {
-            throw new AssertionError(TASKS_PER_PARTITION_CONF + " must be skipped by SpecConfig");
-        }
-    }
+    public static final String TASKS_PER_PARTITION_CONF = io.cubed.SpecConfig.SPARK_TASKS_PER_PARTITION;
 
     private final JavaSparkContext jsc;
     private final int tasksPerPartition;

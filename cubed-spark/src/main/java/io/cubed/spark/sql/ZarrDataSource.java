@@ -43,11 +43,11 @@ public final class ZarrDataSource implements TableProvider, DataSourceRegister {
                     + dataset.schema().simpleString()
                     + "); leave out .schema(...)");
         }
-        return new ZarrTable(dataset, options, options.dataset(properties));
+        return new ZarrTable(dataset, options, ZarrReadOptions.registeredId(properties));
     }
 
     private static ZarrDataset open(ZarrReadOptions options, Map<String, String> properties) {
-        String registered = options.dataset(properties);
+        String registered = ZarrReadOptions.registeredId(properties);
         if (registered != null) {
             return ArrayFrames.dataset(registered);
         }

@@ -266,11 +266,6 @@ final class ZarrDataset implements Serializable {
                             + "' names both a dimension and a variable; columns need distinct names");
                 }
             }
-            if (names.indexOf(d) != a) {
-                throw new InvalidArgumentException(
-                        "zarr data source: " + variables.get(0).array().url() + " names two dimensions '" + d
-                                + "'; columns need distinct names");
-            }
             ChunkStore c = coordinates.get(d);
             Chunk values = null;
             String curl = null;

@@ -31,7 +31,7 @@ record ZarrReadOptions(
     static final String BATCH_ROWS = "batchRows";
 
     /** The id of arrays registered by {@link ArrayFrames#toDataFrame}, or null for a stored array or group. */
-    String dataset(Map<String, String> options) {
+    static String registeredId(Map<String, String> options) {
         return get(options, ArrayFrames.DATASET_OPTION);
     }
 
