@@ -76,11 +76,15 @@ public final class SpecConfig {
     /** Cubed tasks per Spark task, read by the Spark executor: {@code auto} or a number. */
     public static final String SPARK_TASKS_PER_PARTITION = "spark.cubed.tasksPerPartition";
 
+    /** Tasks × memory up to which the Spark executor runs a stage on the driver: a memory size, 0 for never. */
+    public static final String SPARK_DRIVER_STAGE_BYTES = "spark.cubed.driverStageBytes";
+
     /**
      * Spark conf entries under {@code spark.cubed.} that the Spark executor reads itself ({@code
-     * spark.cubed.tasksPerPartition}), not settings of a spec: skipped here rather than refused as unknown.
+     * spark.cubed.tasksPerPartition}, {@code spark.cubed.driverStageBytes}), not settings of a spec: skipped here rather than refused as unknown.
      */
-    public static final java.util.Set<String> SPARK_EXECUTOR_CONF = java.util.Set.of(SPARK_TASKS_PER_PARTITION);
+    public static final java.util.Set<String> SPARK_EXECUTOR_CONF =
+            java.util.Set.of(SPARK_TASKS_PER_PARTITION, SPARK_DRIVER_STAGE_BYTES);
     /** The properties file looked up at the root of the classpath when no file is named. */
     public static final String RESOURCE = "cubed.properties";
     /** {@code CUBED_*} variables that are not settings (read by {@code bin/cubed} or naming the file). */

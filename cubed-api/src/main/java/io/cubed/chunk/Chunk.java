@@ -38,14 +38,33 @@ public final class Chunk implements Serializable {
         }
     }
 
-    /** A chunk of zeros (false for bool). */
+    /**
+     * A chunk of zeros (false for bool). Inside a task its array may be one an earlier task of the same operation used
+     * ({@link ArrayRecycler}), cleared.
+     */
     public static Chunk allocate(DType dtype, int... shape) {
-        return new Chunk(dtype, shape, dtype.newArray(elementCount(shape)));
+        return new Chunk(
+                dtype,
+                shape,
+                ArrayRecycler.zeroed(
+                        dtype.arrayClass(), Math.multiplyExact(elementCount(shape), dtype.slotsPerElement())));
+    }
+
+    /**
+     * A chunk whose every element the caller is about to overwrite (a decoder, a kernel's output): inside a task its
+     * array may be one an earlier task of the same operation used ({@link ArrayRecycler}), not cleared.
+     */
+    public static Chunk allocateForOverwrite(DType dtype, int... shape) {
+        return new Chunk(
+                dtype,
+                shape,
+                ArrayRecycler.array(
+                        dtype.arrayClass(), Math.multiplyExact(elementCount(shape), dtype.slotsPerElement())));
     }
 
     /** A chunk whose every element is {@code value} converted to {@code dtype}. */
     public static Chunk full(DType dtype, Scalar value, int... shape) {
-        Chunk c = allocate(dtype, shape);
+        Chunk c = allocateForOverwrite(dtype, shape);
         c.fill(value);
         return c;
     }

@@ -111,7 +111,29 @@ public enum DType {
 
     /** The Java array class that holds elements of this type, e.g. {@code double[].class}. */
     public Class<?> arrayClass() {
-        return newArray(0).getClass();
+        switch (this) {
+            case BOOL:
+                return boolean[].class;
+            case INT8:
+            case UINT8:
+                return byte[].class;
+            case INT16:
+            case UINT16:
+                return short[].class;
+            case INT32:
+            case UINT32:
+                return int[].class;
+            case INT64:
+            case UINT64:
+                return long[].class;
+            case FLOAT32:
+            case COMPLEX64:
+                return float[].class;
+            case FLOAT64:
+            case COMPLEX128:
+                return double[].class;
+        }
+        throw new AssertionError(this);
     }
 
     /** Parses an Array API type name such as {@code "int32"} (case-insensitive). */

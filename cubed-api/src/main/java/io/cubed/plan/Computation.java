@@ -426,8 +426,10 @@ public final class Computation {
                             op.keyFunction(),
                             op.function(),
                             op.chunksPerTask(),
-                            resume),
+                            resume,
+                            workingSetBytes(projected.get(op))),
                     projected.get(op),
+                    workingSetBytes(projected.get(op)),
                     deps));
         }
         List<Callback> all = callbacks;
@@ -651,9 +653,21 @@ public final class Computation {
                         leader.keyFunction(),
                         new io.cubed.primitive.SharedReadFunction(parts, outputs),
                         leader.chunksPerTask(),
-                        resume),
+                        resume,
+                        workingSetBytes(siblings.projected(leader))),
                 siblings.projected(leader),
+                workingSetBytes(siblings.projected(leader)),
                 deps);
+    }
+
+    /**
+     * What a thread may keep of one task's arrays for its next task of the same operation: the task's projected
+     * memory without the reserve, the memory the plan already gives each running task.
+     */
+    private long workingSetBytes(Long projectedBytes) {
+        return projectedBytes == null
+                ? 0
+                : Math.max(0, projectedBytes - spec.reservedMem().bytes());
     }
 
     /** How a stage is labelled: "(blockwise)", or "(blockwise, fuses op-003 negative, ...)". */

@@ -1,5 +1,6 @@
 package io.cubed.primitive;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.chunk.Chunk;
 import io.cubed.error.CubedException;
 import io.cubed.error.InvalidArgumentException;
@@ -17,7 +18,7 @@ import java.util.BitSet;
  * function hands it over. Every output chunk belongs to exactly one task, so a retried task rewrites the same chunks.
  */
 public final class BlockwiseTask implements TaskFunction {
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     private final String opName;
     private final ChunkStore[] inputs;
@@ -26,6 +27,7 @@ public final class BlockwiseTask implements TaskFunction {
     private final ChunkFunction function;
     private final int[] chunksPerTask;
     private final boolean skipWritten;
+    private final long recycleBytes;
 
     /** A task computing one output chunk each. */
     public BlockwiseTask(
@@ -58,6 +60,22 @@ public final class BlockwiseTask implements TaskFunction {
             ChunkFunction function,
             int[] chunksPerTask,
             boolean skipWritten) {
+        this(opName, inputs, outputs, keyFunction, function, chunksPerTask, skipWritten, 0);
+    }
+
+    /**
+     * As above; a thread keeps up to {@code recycleBytes} of the arrays one task used for its next task of this
+     * operation ({@link ArrayRecycler}: the operation's projected task memory without the reserve; 0: none).
+     */
+    public BlockwiseTask(
+            String opName,
+            ChunkStore[] inputs,
+            ChunkStore[] outputs,
+            KeyFunction keyFunction,
+            ChunkFunction function,
+            int[] chunksPerTask,
+            boolean skipWritten,
+            long recycleBytes) {
         if (outputs.length == 0) {
             throw new InvalidArgumentException(opName + " has no output");
         }
@@ -76,6 +94,7 @@ public final class BlockwiseTask implements TaskFunction {
         this.function = function;
         this.chunksPerTask = perTask;
         this.skipWritten = skipWritten;
+        this.recycleBytes = Math.max(0, recycleBytes);
     }
 
     static int[] ones(int nd) {
@@ -96,15 +115,17 @@ public final class BlockwiseTask implements TaskFunction {
         if (skipWritten && allWritten(region)) {
             return TaskIo.NONE;
         }
-        ChunkArgs args = new ChunkArgs(inputs, keyFunction.taskKeys(region));
-        Writer writer = new Writer(region);
-        try {
-            function.applyRegion(args, region, writer);
-        } catch (InvalidArgumentException e) {
-            throw new InvalidArgumentException(opName + ": " + e.getMessage(), e);
+        try (ArrayRecycler.Scope scope = ArrayRecycler.open(opName, recycleBytes)) {
+            ChunkArgs args = new ChunkArgs(inputs, keyFunction.taskKeys(region));
+            Writer writer = new Writer(region);
+            try {
+                function.applyRegion(args, region, writer);
+            } catch (InvalidArgumentException e) {
+                throw new InvalidArgumentException(opName + ": " + e.getMessage(), e);
+            }
+            writer.checkComplete();
+            return new TaskIo(args.bytesRead(), writer.written);
         }
-        writer.checkComplete();
-        return new TaskIo(args.bytesRead(), writer.written);
     }
 
     private boolean allWritten(TaskRegion region) {

@@ -1,5 +1,6 @@
 package io.cubed.runtime;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.error.CubedException;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.TaskFailedException;
@@ -284,6 +285,10 @@ public final class LocalExecutor implements Executor {
     private TaskResult attempts(Stage stage, long index, boolean measure) {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+            if (measure) {
+                // The task must allocate what it uses, not take what this thread's last task left.
+                ArrayRecycler.releaseCurrentThread();
+            }
             HeapProbe.Measurement probe = measure ? HeapProbe.begin() : null;
             long allocatedBefore = ALLOCATION.currentThread();
             long start = System.currentTimeMillis();

@@ -15,14 +15,31 @@ public final class Stage {
     private final long numTasks;
     private final TaskFunction task;
     private final long projectedMemBytes;
+    private final long workingSetBytes;
     private final List<String> dependsOn;
 
+    /** A stage whose tasks' working set is taken to be their whole projected memory. */
     public Stage(
             String id,
             String description,
             long numTasks,
             TaskFunction task,
             long projectedMemBytes,
+            List<String> dependsOn) {
+        this(id, description, numTasks, task, projectedMemBytes, projectedMemBytes, dependsOn);
+    }
+
+    /**
+     * A stage of {@code numTasks} tasks, each projected to need {@code projectedMemBytes} including the reserve and
+     * {@code workingSetBytes} without it (the chunks and buffers the task itself holds).
+     */
+    public Stage(
+            String id,
+            String description,
+            long numTasks,
+            TaskFunction task,
+            long projectedMemBytes,
+            long workingSetBytes,
             List<String> dependsOn) {
         if (numTasks < 0) {
             throw new InvalidArgumentException("stage " + id + " has a negative number of tasks: " + numTasks);
@@ -32,6 +49,7 @@ public final class Stage {
         this.numTasks = numTasks;
         this.task = Objects.requireNonNull(task, "task");
         this.projectedMemBytes = projectedMemBytes;
+        this.workingSetBytes = Math.max(0, Math.min(workingSetBytes, projectedMemBytes));
         this.dependsOn = List.copyOf(dependsOn);
     }
 
@@ -57,6 +75,11 @@ public final class Stage {
     }
 
     /** Ids of the stages that must complete before this one starts. */
+    /** What one task holds itself: its projected memory without the reserve. */
+    public long workingSetBytes() {
+        return workingSetBytes;
+    }
+
     public List<String> dependsOn() {
         return dependsOn;
     }

@@ -139,6 +139,11 @@ public final class RetryingStore implements Store {
     }
 
     @Override
+    public byte[] getTransient(String key) {
+        return retry("reading " + key, () -> store.getTransient(key));
+    }
+
+    @Override
     public byte[] getRange(String key, long offset, int length) {
         return retry("reading " + key, () -> store.getRange(key, offset, length));
     }

@@ -19,6 +19,15 @@ public interface Store extends AutoCloseable {
     byte[] get(String key);
 
     /**
+     * {@link #get}, for a caller that is done with the bytes before its task ends (a chunk being decoded): the array
+     * may be one an earlier task of the same operation read into ({@link io.cubed.chunk.ArrayRecycler}). The default
+     * is {@link #get}.
+     */
+    default byte[] getTransient(String key) {
+        return get(key);
+    }
+
+    /**
      * {@code length} bytes of the value at {@code key} starting at byte {@code offset}, or {@code null} when there is no
      * value. Fails when the value is shorter than {@code offset + length}.
      */

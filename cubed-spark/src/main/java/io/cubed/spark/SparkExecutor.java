@@ -46,16 +46,29 @@ import scala.runtime.BoxedUnit;
  * io.cubed.error.TaskFailedException} naming the stage and the root cause, and the other running jobs are cancelled.
  * Before the first job, {@link SparkMemoryCheck} makes sure every concurrent task gets the plan's largest projected
  * memory. Thread-safe; one executor may serve many computations.
+ *
+ * <p>Tiny stages run on the driver, in the thread that would have submitted their job: a stage whose tasks together
+ * hold at most {@code spark.cubed.driverStageBytes} (tasks × projected memory without the reserve; 16 MB by default,
+ * 0 turns it off), such as the later rounds of a reduction, whose partial results are kilobytes. A Spark job costs tens
+ * of milliseconds to schedule, more than such a stage's work; the driver reads and writes the same Zarr chunks an
+ * executor would, and retries a failed task as Spark would ({@code spark.task.maxFailures}).
  */
 public final class SparkExecutor implements Executor {
     /** The Spark conf entry for {@link Builder#tasksPerPartition}: {@code auto} (default) or a number. */
     public static final String TASKS_PER_PARTITION_CONF = io.cubed.SpecConfig.SPARK_TASKS_PER_PARTITION;
+
+    /** The Spark conf entry for {@link Builder#driverStageBytes}: a memory size such as {@code 16MB}, 0 for none. */
+    public static final String DRIVER_STAGE_BYTES_CONF = io.cubed.SpecConfig.SPARK_DRIVER_STAGE_BYTES;
+
+    /** The default of {@link Builder#driverStageBytes}. */
+    static final long DEFAULT_DRIVER_STAGE_BYTES = 16_000_000L;
 
     private final JavaSparkContext jsc;
     private final int tasksPerPartition;
     private final boolean concurrentStages;
     private final int maxConcurrentJobs;
     private final boolean memoryCheck;
+    private final long driverStageBytes;
     private final AtomicInteger threadNumber = new AtomicInteger();
 
     private SparkExecutor(Builder b) {
@@ -64,6 +77,7 @@ public final class SparkExecutor implements Executor {
         this.concurrentStages = b.concurrentStages;
         this.maxConcurrentJobs = b.maxConcurrentJobs;
         this.memoryCheck = b.memoryCheck;
+        this.driverStageBytes = b.driverStageBytes;
     }
 
     /** An executor with the default options on {@code session}'s Spark context. */
@@ -251,7 +265,9 @@ public final class SparkExecutor implements Executor {
     private void runStage(String computeId, Stage stage, List<Callback> callbacks) {
         long start = System.currentTimeMillis();
         callbacks.forEach(c -> c.onOperationStart(new Callback.OperationStart(computeId, stage)));
-        if (stage.numTasks() > 0) {
+        if (runsOnDriver(stage)) {
+            runOnDriver(computeId, stage, callbacks);
+        } else if (stage.numTasks() > 0) {
             List<TaskRange> ranges = TaskRange.split(stage.numTasks(), tasksPerPartition(stage.numTasks()));
             jsc.setJobGroup(jobGroup(computeId, stage), jobDescription(stage), false);
             try {
@@ -274,6 +290,44 @@ public final class SparkExecutor implements Executor {
         }
         long end = System.currentTimeMillis();
         callbacks.forEach(c -> c.onOperationEnd(new Callback.OperationEnd(computeId, stage, start, end)));
+    }
+
+    /**
+     * Whether {@code stage} is tiny enough to run on the driver (see the class comment): at most {@value
+     * #AUTO_MAX_TASKS_PER_PARTITION} tasks, as many as one grouped Spark task runs, holding at most {@code
+     * driverStageBytes} together.
+     */
+    boolean runsOnDriver(Stage stage) {
+        long n = stage.numTasks();
+        if (n == 0 || n > AUTO_MAX_TASKS_PER_PARTITION || driverStageBytes <= 0) {
+            return false;
+        }
+        return Math.max(1, stage.workingSetBytes()) <= driverStageBytes / n;
+    }
+
+    /**
+     * Runs the tasks of {@code stage} one after the other in this thread, each tried as often as Spark would try it
+     * ({@code spark.task.maxFailures}; chunk writes are idempotent), and reports each task's end as it ends.
+     */
+    private void runOnDriver(String computeId, Stage stage, List<Callback> callbacks) {
+        StagePartitionFunction body = new StagePartitionFunction(stage.id(), stage.task());
+        TaskEndReporter reporter = new TaskEndReporter(computeId, stage, callbacks);
+        int maxAttempts = Math.max(1, defaultMaxFailures());
+        for (long i = 0; i < stage.numTasks(); i++) {
+            for (int attempt = 1; ; attempt++) {
+                TaskResult r;
+                try {
+                    r = body.run(i, attempt);
+                } catch (RuntimeException e) {
+                    if (attempt < maxAttempts) {
+                        continue;
+                    }
+                    throw SparkFailures.translate(stage, e, attempt);
+                }
+                reporter.apply(0, new TaskResult[] {r});
+                break;
+            }
+        }
     }
 
     /** Spark's result handler on the driver: one {@code TaskEnd} per task of a finished Spark task. */
@@ -358,10 +412,39 @@ public final class SparkExecutor implements Executor {
         private boolean concurrentStages = true;
         private int maxConcurrentJobs = 4;
         private boolean memoryCheck = true;
+        private long driverStageBytes;
 
         private Builder(JavaSparkContext jsc) {
             this.jsc = Objects.requireNonNull(jsc, "jsc");
             this.tasksPerPartition = autoFromConf();
+            this.driverStageBytes = driverStageBytesFromConf();
+        }
+
+        /**
+         * Stages whose tasks together hold at most {@code bytes} (tasks × projected memory without the reserve) run
+         * on the driver instead of as a Spark job; 0 runs every stage as a job. Default: {@code
+         * spark.cubed.driverStageBytes}, else 16 MB.
+         */
+        public Builder driverStageBytes(long bytes) {
+            if (bytes < 0) {
+                throw new InvalidArgumentException("driverStageBytes must be 0 or more, got " + bytes);
+            }
+            this.driverStageBytes = bytes;
+            return this;
+        }
+
+        private long driverStageBytesFromConf() {
+            String v = jsc.getConf().get(DRIVER_STAGE_BYTES_CONF, null);
+            if (v == null) {
+                return DEFAULT_DRIVER_STAGE_BYTES;
+            }
+            try {
+                return MemorySize.parse(v.trim()).bytes();
+            } catch (RuntimeException e) {
+                throw new InvalidArgumentException(DRIVER_STAGE_BYTES_CONF
+                        + " must be a memory size such as 16MB, or 0 to run every stage as a Spark job, got '" + v
+                        + "'");
+            }
         }
 
         /**

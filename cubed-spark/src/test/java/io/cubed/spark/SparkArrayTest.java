@@ -69,8 +69,11 @@ class SparkArrayTest {
         jsc.sc().removeSparkListener(jobs);
     }
 
+    /** Every stage a Spark job (no tiny stages on the driver): these tests look at the jobs. */
     private Spec spec() {
-        return SparkExecutor.create(jsc)
+        return SparkExecutor.builder(jsc)
+                .driverStageBytes(0)
+                .build()
                 .specBuilder()
                 .workDir(tmp.resolve("work").toString())
                 .build();
@@ -208,7 +211,9 @@ class SparkArrayTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("shuffleFreePlans")
     void everyJobOfAPlanShufflesNothingAndReturnsSmallResults(ShuffleCase c) {
-        Spec spec = SparkExecutor.create(jsc)
+        Spec spec = SparkExecutor.builder(jsc)
+                .driverStageBytes(0)
+                .build()
                 .specBuilder()
                 .workDir(tmp.resolve("work").toString())
                 .allowedMem(c.allowedMem())
@@ -263,6 +268,54 @@ class SparkArrayTest {
 
     private static String jobGroupOf(String computeId, String stageId) {
         return "cubed-" + computeId + "-" + stageId;
+    }
+
+    @Test
+    void theLaterRoundsOfAReductionRunOnTheDriverAndGiveTheSameValues() {
+        // (256, 64) in (8, 64) chunks: round 1 of sum and of mean reads 32 chunks in more than 16 tasks (Spark jobs);
+        // the later rounds combine partial results of a few hundred bytes (on the driver, with the default limit).
+        Spec spec = SparkExecutor.create(jsc)
+                .specBuilder()
+                .workDir(tmp.resolve("work").toString())
+                .build();
+        CubedArray x = Cubed.fromZarr(zarr("r.zarr", 256, 64, new int[] {2, 64}), spec);
+        ComputeIds ids = new ComputeIds();
+        Map<String, Long> stages = new ConcurrentHashMap<>();
+        List<Long> taskEnds = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Callback count = new Callback() {
+            @Override
+            public void onOperationEnd(OperationEnd e) {
+                stages.put(jobGroupOf(e.computeId(), e.stage().id()), e.stage().numTasks());
+            }
+
+            @Override
+            public void onTaskEnd(TaskEnd e) {
+                taskEnds.add(e.result().taskIndex());
+            }
+        };
+        List<Chunk> got = Cubed.compute(
+                List.of(Statistical.sum(x), Statistical.mean(x, ReductionOptions.axis(0))),
+                ComputeOptions.defaults(),
+                ids,
+                count);
+        double total = 0;
+        double[] colMeans = new double[64];
+        for (int i = 0; i < 256; i++) {
+            for (int j = 0; j < 64; j++) {
+                total += 10.0 * i + j;
+                colMeans[j] += (10.0 * i + j) / 256;
+            }
+        }
+        assertThat(got.get(0).getDouble(0)).isEqualTo(total);
+        for (int j = 0; j < 64; j++) {
+            assertThat(got.get(1).doubles()[j]).isCloseTo(colMeans[j], org.assertj.core.data.Offset.offset(1e-9));
+        }
+        SparkTestContext.drainListeners();
+        List<SparkJobRecorder.Job> ours = jobs.jobsOf(ids.ids.get(0));
+        assertThat(ours).as("round 1 runs as a Spark job").isNotEmpty();
+        assertThat(ours.size()).as("the later rounds do not").isLessThan(stages.size());
+        assertThat(taskEnds).as("every task of every stage reported").hasSize((int)
+                stages.values().stream().mapToLong(Long::longValue).sum());
     }
 
     @Test

@@ -42,8 +42,12 @@ class SparkExecutorTest extends ExecutorContract {
 
     @Override
     protected Executor executor() {
-        // The contract retries single tasks; grouped tasks (the auto default) retry their group, tested below.
-        return SparkExecutor.builder(jsc).tasksPerPartition(1).build();
+        // The contract retries single tasks; grouped tasks (the auto default) retry their group, tested below. Every
+        // stage is a Spark job here: SparkDriverStagesTest runs the contract with tiny stages on the driver.
+        return SparkExecutor.builder(jsc)
+                .tasksPerPartition(1)
+                .driverStageBytes(0)
+                .build();
     }
 
     @Override
@@ -84,6 +88,57 @@ class SparkExecutorTest extends ExecutorContract {
                     }
                 }));
         assertThat(ended).hasSize(100).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void tinyStagesRunOnTheDriverWithoutASparkJobAndLargerOnesAsJobs() {
+        Path small = dir("small");
+        Path many = dir("many");
+        Path big = dir("big");
+        // 16 MB by default: 4 tasks of 1 MB, yes; 17 tasks (more than one grouped Spark task), no; 4 x 8 MB, no.
+        Stage s1 = new Stage("op-001", "small", 4, FileRecordingTask.recording(small), 101L << 20, 1L << 20, List.of());
+        Stage s2 = new Stage("op-002", "many", 17, FileRecordingTask.recording(many), 1, 1, List.of("op-001"));
+        Stage s3 = new Stage("op-003", "big", 4, FileRecordingTask.recording(big), 108L << 20, 8L << 20, List.of());
+        SparkExecutor executor = SparkExecutor.builder(jsc).memoryCheck(false).build();
+        assertThat(executor.runsOnDriver(s1)).isTrue();
+        assertThat(executor.runsOnDriver(s2)).isFalse();
+        assertThat(executor.runsOnDriver(s3)).isFalse();
+        Recorder rec = new Recorder();
+        executor.execute(new ExecutionPlan("driver", List.of(s1, s2, s3)), List.of(rec));
+        SparkTestContext.drainListeners();
+        assertThat(FileRecordingTask.attempts(small)).hasSize(4).allSatisfy((k, v) -> assertThat(v)
+                .isEqualTo(1));
+        assertThat(FileRecordingTask.attempts(many)).hasSize(17);
+        assertThat(FileRecordingTask.attempts(big)).hasSize(4);
+        assertThat(rec.results).hasSize(4 + 17 + 4);
+        assertThat(rec.events).contains("op-end op-001");
+        assertThat(jobs.jobsOf("driver"))
+                .extracting(SparkJobRecorder.Job::group)
+                .containsExactlyInAnyOrder("cubed-driver-op-002", "cubed-driver-op-003");
+        assertThat(SparkExecutor.builder(jsc).driverStageBytes(0).build().runsOnDriver(s1))
+                .isFalse();
+    }
+
+    @Test
+    void theDriverStageLimitComesFromTheSparkConf() {
+        Stage s = new Stage("op-001", "s", 2, i -> io.cubed.runtime.TaskIo.NONE, 5_000_000, 4_000_000, List.of());
+        org.apache.spark.SparkConf conf = jsc.sc().conf();
+        try {
+            conf.set(SparkExecutor.DRIVER_STAGE_BYTES_CONF, "0");
+            assertThat(SparkExecutor.create(jsc).runsOnDriver(s)).isFalse();
+            conf.set(SparkExecutor.DRIVER_STAGE_BYTES_CONF, "8MB");
+            assertThat(SparkExecutor.create(jsc).runsOnDriver(s)).isTrue();
+            conf.set(SparkExecutor.DRIVER_STAGE_BYTES_CONF, "7MB");
+            assertThat(SparkExecutor.create(jsc).runsOnDriver(s)).isFalse();
+            conf.set(SparkExecutor.DRIVER_STAGE_BYTES_CONF, "lots");
+            assertThatThrownBy(() -> SparkExecutor.create(jsc))
+                    .hasMessageContaining("spark.cubed.driverStageBytes")
+                    .hasMessageContaining("'lots'");
+        } finally {
+            conf.remove(SparkExecutor.DRIVER_STAGE_BYTES_CONF);
+        }
+        assertThatThrownBy(() -> SparkExecutor.builder(jsc).driverStageBytes(-1))
+                .hasMessageContaining("driverStageBytes must be 0 or more, got -1");
     }
 
     @Test
@@ -169,6 +224,7 @@ class SparkExecutorTest extends ExecutorContract {
         Recorder rec = new Recorder();
         SparkExecutor.builder(jsc)
                 .tasksPerPartition(3)
+                .driverStageBytes(0)
                 .build()
                 .execute(new ExecutionPlan("packed", List.of(s)), List.of(rec));
         SparkTestContext.drainListeners();
@@ -207,6 +263,7 @@ class SparkExecutorTest extends ExecutorContract {
         Stage sb = new Stage("op-002", "b", 3, FileRecordingTask.recording(b), 1, List.of());
         SparkExecutor.builder(jsc)
                 .concurrentStages(false)
+                .driverStageBytes(0)
                 .build()
                 .execute(new ExecutionPlan("seq", List.of(sa, sb)), List.of());
         long aEnd = 0;

@@ -1,5 +1,6 @@
 package io.cubed.storage.fs;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.storage.Store;
@@ -71,6 +72,16 @@ public final class LocalStore implements Store {
 
     @Override
     public byte[] get(String key) {
+        return read(key, false);
+    }
+
+    /** {@link #get} into an array from {@link ArrayRecycler}: a chunk's bytes, read again and again by a stage. */
+    @Override
+    public byte[] getTransient(String key) {
+        return read(key, true);
+    }
+
+    private byte[] read(String key, boolean recycled) {
         Path p = path(key);
         try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
             long size = ch.size();
@@ -78,7 +89,7 @@ public final class LocalStore implements Store {
                 throw new StorageException(
                         "cannot read " + describe(key) + ": " + size + " bytes do not fit in one Java array");
             }
-            byte[] value = new byte[(int) size];
+            byte[] value = recycled ? ArrayRecycler.bytes((int) size) : new byte[(int) size];
             int n = 0;
             while (n < value.length) {
                 int read = ch.read(ByteBuffer.wrap(value, n, Math.min(IO_SLICE, value.length - n)));

@@ -1,5 +1,6 @@
 package io.cubed.storage.zarr;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import java.nio.ByteBuffer;
@@ -15,7 +16,7 @@ final class ElementBytes {
      */
     static Chunk decode(byte[] raw, DType dtype, ByteOrder order, int[] shape, boolean fortran) {
         int[] storedShape = fortran ? reversed(shape) : shape;
-        Chunk stored = Chunk.allocate(dtype, storedShape);
+        Chunk stored = Chunk.allocateForOverwrite(dtype, storedShape);
         // One run over the whole chunk: the same conversion decodeInto does row by row.
         runCopy(raw, dtype, order, stored.data()).run(0, 0, stored.size() * dtype.slotsPerElement());
         return fortran ? reverseAxes(stored) : stored;
@@ -156,7 +157,7 @@ final class ElementBytes {
     static byte[] encode(Chunk c, ByteOrder order, boolean fortran) {
         Chunk chunk = fortran ? reverseAxes(c) : c;
         DType dtype = chunk.dtype();
-        byte[] raw = new byte[Math.toIntExact(chunk.nbytes())];
+        byte[] raw = ArrayRecycler.bytes(Math.toIntExact(chunk.nbytes()));
         ByteBuffer buf = ByteBuffer.wrap(raw).order(order);
         switch (dtype) {
             case BOOL:

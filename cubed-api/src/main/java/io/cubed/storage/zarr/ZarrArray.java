@@ -181,7 +181,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         grid.checkCoords(chunkCoords);
         String key = metadata.chunkKey(chunkCoords);
         int[] shape = grid.chunkShapeAt(chunkCoords);
-        byte[] stored = store().get(key);
+        byte[] stored = store().getTransient(key);
         if (stored == null) {
             return Chunk.full(dtype(), fillValue(), shape);
         }
@@ -198,7 +198,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         Codec c = codec();
         if (c != null && c.worksInBlocks() && metadata.order() == ZarrV2Metadata.Order.C) {
             // Decompressed block by block straight into the chunk's elements: no array of the chunk's bytes.
-            Chunk chunk = Chunk.allocate(dtype(), metadata.chunks());
+            Chunk chunk = Chunk.allocateForOverwrite(dtype(), metadata.chunks());
             try {
                 c.decode(
                         stored,
@@ -270,7 +270,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         String key = metadata.chunkKey(chunkCoords);
         int[] shape = grid.chunkShapeAt(chunkCoords);
         long[] offset = grid.chunkOffset(chunkCoords);
-        byte[] stored = store().get(key);
+        byte[] stored = store().getTransient(key);
         if (stored == null) {
             ChunkStores.copyOverlaps(Chunk.full(dtype(), fillValue(), shape), offset, targets, targetOffsets);
             return;

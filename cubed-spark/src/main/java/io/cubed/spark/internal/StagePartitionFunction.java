@@ -55,8 +55,12 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
         return results.iterator();
     }
 
-    /** Runs task {@code index} once, measuring it. */
-    TaskResult run(long index, int attempt) {
+    /**
+     * Runs task {@code index} once (attempt {@code attempt}), measuring it; a failure is a {@link TaskIndexFailure}
+     * naming the index. Spark tasks call it for each index of their range; the driver calls it for stages too small
+     * for a Spark job.
+     */
+    public TaskResult run(long index, int attempt) {
         long allocatedBefore = ThreadAllocation.currentThread();
         long start = System.currentTimeMillis();
         TaskIo io;

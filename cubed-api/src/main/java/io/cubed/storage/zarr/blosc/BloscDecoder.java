@@ -10,6 +10,7 @@ import static io.cubed.storage.zarr.blosc.BloscEncoder.MAX_BLOCKSIZE;
 import static io.cubed.storage.zarr.blosc.BloscEncoder.MAX_SPLITS;
 import static io.cubed.storage.zarr.blosc.BloscEncoder.MIN_BUFFERSIZE;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.error.StorageException;
 import io.cubed.storage.zarr.codec.RawBytesSink;
 
@@ -23,7 +24,7 @@ final class BloscDecoder {
 
     /** Decodes {@code frame}, which must describe exactly {@code expectedBytes} decoded bytes. */
     static byte[] decode(byte[] frame, int expectedBytes) {
-        byte[] out = new byte[Math.max(0, expectedBytes)];
+        byte[] out = ArrayRecycler.bytes(Math.max(0, expectedBytes));
         decode(frame, expectedBytes, (at, src, srcOff, length) -> System.arraycopy(src, srcOff, out, at, length), out);
         return out;
     }

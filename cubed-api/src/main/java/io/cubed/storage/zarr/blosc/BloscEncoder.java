@@ -1,5 +1,6 @@
 package io.cubed.storage.zarr.blosc;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.error.StorageException;
 import io.cubed.storage.zarr.codec.Codec;
 import io.cubed.storage.zarr.codec.RawBytes;
@@ -67,7 +68,7 @@ final class BloscEncoder {
         if (!split) {
             flags |= FLAG_DONT_SPLIT;
         }
-        byte[] dest = new byte[nbytes + HEADER_BYTES];
+        byte[] dest = ArrayRecycler.bytes(nbytes + HEADER_BYTES);
         int ntbytes = 0;
         if (clevel > 0 && nbytes >= MIN_BUFFERSIZE) {
             try (InternalCodecs.Compressor compressor = InternalCodecs.compressor(cname, clevel)) {

@@ -1,0 +1,271 @@
+package io.cubed.chunk;
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Hands the primitive arrays one task allocated (chunks, their stored and decompressed bytes, kernel outputs) to the
+ * next task the same thread runs for the same operation, instead of leaving them to the garbage collector.
+ *
+ * <p>Why: a task of a chunked operation allocates the same arrays as the task before it (the same chunk shapes, the
+ * same codec buffers), each megabytes long. Allocated fresh, they cost the collector its work and, worse, make the
+ * heap grow past the tasks' working set: arrays that live for a whole task (a rechunk region's output chunks) survive
+ * young collections, are promoted, and stay in the old generation as garbage until a concurrent cycle finds them. The
+ * resident memory of the process then shows the collector's slack rather than the bound the plan promises. Reused,
+ * they live on as the working set itself.
+ *
+ * <p>How: a task runs inside a {@link #open scope} on its thread. Every array taken from this class while the scope is
+ * open is recorded with a weak reference; when the scope closes (the task is over, so none of its arrays is in use
+ * any more: tasks keep nothing past their end, and stores copy what they keep), the arrays still in memory become the
+ * thread's free list, up to the scope's byte budget, and the next scope of the same operation takes from it by exact
+ * type and length. The weak references let a task's short-lived arrays be collected during the task as before: the
+ * recycler never makes a task hold more than it would without it. A scope of another operation starts with an empty
+ * list, so a thread holds at most one operation's budget between tasks; that budget is the operation's projected task
+ * memory without the reserve, which the plan already counts per thread.
+ *
+ * <p>Outside a scope (planning, the driver, readers of Spark SQL) every call allocates a new array, so arrays that
+ * escape, such as a result handed to the caller, are never recycled. Arrays from {@link #zeroed} are zeros; the
+ * others are for callers that overwrite every element, and hold whatever the last task left in them.
+ */
+public final class ArrayRecycler {
+    private static final ThreadLocal<Pool> POOL = ThreadLocal.withInitial(Pool::new);
+
+    /**
+     * With {@code -Dcubed.recycler.poison=true} (the tests set it), a recycled array handed out for overwriting is
+     * first filled with garbage (NaN, 0x5A bytes, true), so that code which reads what it was meant to overwrite, or
+     * keeps an array past its task, shows wrong values instead of passing by luck.
+     */
+    private static final boolean POISON = Boolean.getBoolean("cubed.recycler.poison");
+
+    private static final LongAdder REUSED = new LongAdder();
+
+    private ArrayRecycler() {}
+
+    /** An open scope; closing it recycles what was taken in it. Not shared between threads. */
+    public interface Scope extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private static final Scope NOTHING = () -> {};
+
+    /**
+     * Opens a scope on the current thread for a task of operation {@code owner}, whose arrays are kept for the next
+     * task of the same operation up to {@code budgetBytes} (0: nothing is kept, every array is new). A scope opened
+     * inside another does nothing: the outer one recycles.
+     */
+    public static Scope open(String owner, long budgetBytes) {
+        Objects.requireNonNull(owner, "owner");
+        Pool pool = POOL.get();
+        if (pool.open) {
+            return NOTHING;
+        }
+        pool.begin(owner, Math.max(0, budgetBytes));
+        return pool::end;
+    }
+
+    /** Drops the current thread's free list (a task about to be measured must allocate what it uses). */
+    public static void releaseCurrentThread() {
+        Pool pool = POOL.get();
+        pool.free.clear();
+        pool.freeBytes = 0;
+    }
+
+    /** Bytes of arrays handed out again in this JVM since it started (for tests and diagnostics). */
+    public static long reusedBytes() {
+        return REUSED.sum();
+    }
+
+    /** Bytes the current thread keeps for its next task (for tests and diagnostics). */
+    public static long keptBytes() {
+        return POOL.get().freeBytes;
+    }
+
+    /** A {@code double[n]} to be overwritten entirely: recycled in a scope, new otherwise. */
+    public static double[] doubles(int n) {
+        return (double[]) take(double[].class, n);
+    }
+
+    /** A {@code float[n]} to be overwritten entirely. */
+    public static float[] floats(int n) {
+        return (float[]) take(float[].class, n);
+    }
+
+    /** A {@code long[n]} to be overwritten entirely. */
+    public static long[] longs(int n) {
+        return (long[]) take(long[].class, n);
+    }
+
+    /** An {@code int[n]} to be overwritten entirely. */
+    public static int[] ints(int n) {
+        return (int[]) take(int[].class, n);
+    }
+
+    /** A {@code boolean[n]} to be overwritten entirely. */
+    public static boolean[] booleans(int n) {
+        return (boolean[]) take(boolean[].class, n);
+    }
+
+    /** A {@code byte[n]} to be overwritten entirely. */
+    public static byte[] bytes(int n) {
+        return (byte[]) take(byte[].class, n);
+    }
+
+    /**
+     * A primitive array of {@code type} (such as {@code double[].class}) and length {@code n}, to be overwritten
+     * entirely.
+     */
+    public static Object array(Class<?> type, int n) {
+        return take(type, n);
+    }
+
+    /** As {@link #array}, all elements zero (false). */
+    public static Object zeroed(Class<?> type, int n) {
+        Pool pool = POOL.get();
+        Object a = take(type, n);
+        if (pool.lastWasReused) {
+            clear(a);
+        }
+        return a;
+    }
+
+    private static Object take(Class<?> type, int n) {
+        if (n < 0) {
+            throw new NegativeArraySizeException(Integer.toString(n));
+        }
+        Pool pool = POOL.get();
+        pool.lastWasReused = false;
+        if (!pool.open) {
+            return java.lang.reflect.Array.newInstance(type.getComponentType(), n);
+        }
+        return pool.take(type, n);
+    }
+
+    private static void poison(Object a) {
+        if (a instanceof double[]) {
+            Arrays.fill((double[]) a, Double.NaN);
+        } else if (a instanceof float[]) {
+            Arrays.fill((float[]) a, Float.NaN);
+        } else if (a instanceof long[]) {
+            Arrays.fill((long[]) a, 0x5A5A5A5A5A5A5A5AL);
+        } else if (a instanceof int[]) {
+            Arrays.fill((int[]) a, 0x5A5A5A5A);
+        } else if (a instanceof short[]) {
+            Arrays.fill((short[]) a, (short) 0x5A5A);
+        } else if (a instanceof byte[]) {
+            Arrays.fill((byte[]) a, (byte) 0x5A);
+        } else if (a instanceof boolean[]) {
+            Arrays.fill((boolean[]) a, true);
+        } else if (a instanceof char[]) {
+            Arrays.fill((char[]) a, (char) 0x5A5A);
+        }
+    }
+
+    private static void clear(Object a) {
+        if (a instanceof double[]) {
+            Arrays.fill((double[]) a, 0.0);
+        } else if (a instanceof float[]) {
+            Arrays.fill((float[]) a, 0.0f);
+        } else if (a instanceof long[]) {
+            Arrays.fill((long[]) a, 0L);
+        } else if (a instanceof int[]) {
+            Arrays.fill((int[]) a, 0);
+        } else if (a instanceof short[]) {
+            Arrays.fill((short[]) a, (short) 0);
+        } else if (a instanceof byte[]) {
+            Arrays.fill((byte[]) a, (byte) 0);
+        } else if (a instanceof boolean[]) {
+            Arrays.fill((boolean[]) a, false);
+        } else if (a instanceof char[]) {
+            Arrays.fill((char[]) a, '\0');
+        } else {
+            throw new IllegalArgumentException("not a primitive array: " + a.getClass());
+        }
+    }
+
+    /** Bytes of a primitive array's elements. */
+    static long sizeOf(Object a) {
+        int n = java.lang.reflect.Array.getLength(a);
+        Class<?> c = a.getClass().getComponentType();
+        int w = c == double.class || c == long.class
+                ? 8
+                : c == float.class || c == int.class ? 4 : c == short.class || c == char.class ? 2 : 1;
+        return (long) n * w;
+    }
+
+    /** A primitive array type and length: the key of the free list. */
+    private record Key(Class<?> type, int length) {}
+
+    /** One thread's state: its open scope, if any, and the arrays kept from its last task. */
+    private static final class Pool {
+        private final Map<Key, ArrayDeque<Object>> free = new HashMap<>();
+        private final List<WeakReference<Object>> taken = new ArrayList<>();
+        private long freeBytes;
+        private String owner;
+        private long budget;
+        private boolean open;
+        private boolean lastWasReused;
+
+        void begin(String newOwner, long newBudget) {
+            if (!newOwner.equals(owner) || newBudget == 0) {
+                free.clear();
+                freeBytes = 0;
+            }
+            owner = newOwner;
+            budget = newBudget;
+            open = true;
+        }
+
+        Object take(Class<?> type, int n) {
+            Object a = null;
+            if (n > 0) {
+                ArrayDeque<Object> q = free.get(new Key(type, n));
+                a = q == null ? null : q.poll();
+            }
+            if (a != null) {
+                long size = sizeOf(a);
+                freeBytes -= size;
+                REUSED.add(size);
+                lastWasReused = true;
+                if (POISON) {
+                    poison(a);
+                }
+            } else {
+                a = java.lang.reflect.Array.newInstance(type.getComponentType(), n);
+            }
+            if (budget > 0 && n > 0) {
+                taken.add(new WeakReference<>(a));
+            }
+            return a;
+        }
+
+        void end() {
+            open = false;
+            // What the task did not take back from the last list is not what this operation's tasks use: dropped.
+            free.clear();
+            freeBytes = 0;
+            for (WeakReference<Object> r : taken) {
+                Object a = r.get();
+                if (a == null) {
+                    continue;
+                }
+                long size = sizeOf(a);
+                if (freeBytes + size > budget) {
+                    continue;
+                }
+                free.computeIfAbsent(
+                                new Key(a.getClass(), java.lang.reflect.Array.getLength(a)), k -> new ArrayDeque<>())
+                        .add(a);
+                freeBytes += size;
+            }
+            taken.clear();
+        }
+    }
+}

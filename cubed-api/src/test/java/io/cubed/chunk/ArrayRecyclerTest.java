@@ -1,0 +1,142 @@
+package io.cubed.chunk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The per-thread recycling of a task's arrays: when arrays come back, to whom, how many, and cleared when asked. */
+class ArrayRecyclerTest {
+    @AfterEach
+    void release() {
+        ArrayRecycler.releaseCurrentThread();
+    }
+
+    @Test
+    void outsideATaskEveryArrayIsNew() {
+        double[] a = ArrayRecycler.doubles(100);
+        double[] b = ArrayRecycler.doubles(100);
+        assertThat(a).isNotSameAs(b);
+        assertThat(ArrayRecycler.keptBytes()).isZero();
+    }
+
+    @Test
+    void theNextTaskOfTheSameOperationGetsTheArraysBackByTypeAndLength() {
+        double[] d;
+        byte[] b;
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 add", 1 << 20)) {
+            d = ArrayRecycler.doubles(1000);
+            b = ArrayRecycler.bytes(500);
+        }
+        assertThat(ArrayRecycler.keptBytes()).isEqualTo(8000 + 500);
+        long reused = ArrayRecycler.reusedBytes();
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 add", 1 << 20)) {
+            assertThat(ArrayRecycler.doubles(999)).isNotSameAs(d); // another length: new
+            assertThat(ArrayRecycler.floats(2000)).isNotNull(); // another type: new
+            assertThat(ArrayRecycler.doubles(1000)).isSameAs(d);
+            assertThat(ArrayRecycler.bytes(500)).isSameAs(b);
+            assertThat(ArrayRecycler.doubles(1000)).isNotSameAs(d); // each array once per task
+        }
+        assertThat(ArrayRecycler.reusedBytes() - reused).isEqualTo(8500);
+    }
+
+    @Test
+    void anotherOperationStartsWithNothing() {
+        double[] d;
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 add", 1 << 20)) {
+            d = ArrayRecycler.doubles(64);
+        }
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op-2 negative", 1 << 20)) {
+            assertThat(ArrayRecycler.doubles(64)).isNotSameAs(d);
+        }
+    }
+
+    @Test
+    void aThreadKeepsNoMoreThanTheBudget() {
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 10_000)) {
+            for (int i = 0; i < 5; i++) {
+                assertThat(ArrayRecycler.longs(500)).hasSize(500); // 4000 bytes each
+            }
+        }
+        assertThat(ArrayRecycler.keptBytes()).isEqualTo(8000);
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 0)) {
+            ArrayRecycler.longs(500);
+        }
+        assertThat(ArrayRecycler.keptBytes()).isZero();
+    }
+
+    @Test
+    void arraysNotTakenAgainAreDroppedAtTheEndOfTheNextTask() {
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
+            ArrayRecycler.ints(100);
+            ArrayRecycler.ints(200);
+        }
+        assertThat(ArrayRecycler.keptBytes()).isEqualTo(1200);
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
+            ArrayRecycler.ints(100);
+        }
+        assertThat(ArrayRecycler.keptBytes()).isEqualTo(400);
+    }
+
+    @Test
+    void zeroedArraysAreZerosEvenWhenRecycled() {
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
+            double[] d = (double[]) ArrayRecycler.zeroed(double[].class, 50);
+            java.util.Arrays.fill(d, 7.5);
+            boolean[] z = (boolean[]) ArrayRecycler.zeroed(boolean[].class, 9);
+            java.util.Arrays.fill(z, true);
+        }
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
+            assertThat((double[]) ArrayRecycler.zeroed(double[].class, 50)).containsOnly(0.0);
+            assertThat((boolean[]) ArrayRecycler.zeroed(boolean[].class, 9)).containsOnly(false);
+        }
+    }
+
+    @Test
+    void recycledArraysForOverwritingArePoisonedInTheTests() {
+        // The build sets -Dcubed.recycler.poison=true for every test JVM; this checks that it does.
+        assertThat(Boolean.getBoolean("cubed.recycler.poison")).isTrue();
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
+            java.util.Arrays.fill(ArrayRecycler.doubles(8), 1.0);
+            java.util.Arrays.fill(ArrayRecycler.bytes(8), (byte) 1);
+        }
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
+            assertThat(ArrayRecycler.doubles(8)).containsOnly(Double.NaN);
+            assertThat(ArrayRecycler.bytes(8)).containsOnly((byte) 0x5A);
+        }
+    }
+
+    @Test
+    void aScopeInsideAScopeLeavesTheRecyclingToTheOuterOne() {
+        double[] inner;
+        try (ArrayRecycler.Scope outer = ArrayRecycler.open("op", 1 << 20)) {
+            try (ArrayRecycler.Scope nested = ArrayRecycler.open("other", 1 << 20)) {
+                inner = ArrayRecycler.doubles(10);
+            }
+            assertThat(ArrayRecycler.keptBytes()).isZero(); // nothing recycled while the task runs
+        }
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
+            assertThat(ArrayRecycler.doubles(10)).isSameAs(inner);
+        }
+    }
+
+    @Test
+    void arraysCollectedDuringTheTaskAreNotKeptAlive() {
+        List<Object> kept = new ArrayList<>();
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1L << 30)) {
+            for (int i = 0; i < 8; i++) {
+                double[] garbage = ArrayRecycler.doubles(1 << 16);
+                garbage[0] = i;
+            }
+            kept.add(ArrayRecycler.doubles(1 << 10));
+            // The task's garbage is weakly held: a collection frees it.
+            for (int i = 0; i < 3; i++) {
+                System.gc();
+            }
+        }
+        assertThat(ArrayRecycler.keptBytes()).isEqualTo(8L << 10);
+        assertThat(kept).hasSize(1);
+    }
+}
