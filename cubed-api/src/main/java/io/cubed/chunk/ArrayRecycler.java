@@ -11,23 +11,27 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Hands the primitive arrays one task allocated (chunks, their stored and decompressed bytes, kernel outputs) to the
- * next task the same thread runs for the same operation, instead of leaving them to the garbage collector.
+ * Hands the large arrays a task holds for the whole task (the output chunks of a rechunk region: {@link
+ * Chunk#allocateForTask}) and the codec buffers it uses chunk after chunk (stored, decompressed and encoded bytes) to
+ * the next task of the same operation on the same thread, instead of leaving them to the garbage collector.
  *
- * <p>Why: a task of a chunked operation allocates the same arrays as the task before it (the same chunk shapes, the
- * same codec buffers), each megabytes long. Allocated fresh, they cost the collector its work and, worse, make the
- * heap grow past the tasks' working set: arrays that live for a whole task (a rechunk region's output chunks) survive
- * young collections, are promoted, and stay in the old generation as garbage until a concurrent cycle finds them. The
- * resident memory of the process then shows the collector's slack rather than the bound the plan promises. Reused,
- * they live on as the working set itself.
+ * <p>Why: arrays that live for a whole task survive young collections, are promoted, and stay in the old generation
+ * as garbage until a concurrent cycle finds them: the heap grew past the tasks' working set, and the resident memory
+ * of the process showed the collector's slack rather than the bound the plan promises (W3, a rechunk, grew to the
+ * whole 2.3 GB heap). Codec buffers are chunk-sized and needed once per chunk: handed back ({@link #giveBack}) as
+ * soon as a chunk is decoded or written, one buffer serves every chunk of a task. What is not recycled: arrays that
+ * die young, such as decoded input chunks, kernel outputs and broadcast temporaries. The collector frees those for
+ * nothing, and keeping one alive across tasks makes it copy the array from generation to generation (measured: W5,
+ * whose fused tasks compute five chunk-sized temporaries per chunk, took 15-20 % longer and grew 70 % larger with every
+ * chunk allocation recycled).
  *
  * <p>How: a task runs inside a {@link #open scope} on its thread. Every array taken from this class while the scope is
  * open is recorded with a weak reference; when the scope closes (the task is over, so none of its arrays is in use
  * any more: tasks keep nothing past their end, and stores copy what they keep), the arrays still in memory become the
  * thread's free list, up to the scope's byte budget, and the next scope of the same operation takes from it by exact
- * type and length. The weak references let a task's short-lived arrays be collected during the task as before: the
- * recycler never makes a task hold more than it would without it. A scope of another operation starts with an empty
- * list, so a thread holds at most one operation's budget between tasks; that budget is the operation's projected task
+ * type and length. The weak references let a task's short-lived arrays be collected during the task as before. A
+ * scope of another operation starts with an empty list, and a task whose arrays differ from the last one's drops kept
+ * arrays as it allocates new ones, so a thread holds at most one operation's budget: the operation's projected task
  * memory without the reserve, which the plan already counts per thread.
  *
  * <p>Outside a scope (planning, the driver, readers of Spark SQL) every call allocates a new array, so arrays that
@@ -45,6 +49,9 @@ public final class ArrayRecycler {
     private static final boolean POISON = Boolean.getBoolean("cubed.recycler.poison");
 
     private static final LongAdder REUSED = new LongAdder();
+
+    /** Arrays shorter than this many bytes are not kept ({@code -Dcubed.recycler.minBytes}; default 64 kB). */
+    static final long MIN_BYTES = Long.getLong("cubed.recycler.minBytes", 64 << 10);
 
     private ArrayRecycler() {}
 
@@ -69,6 +76,21 @@ public final class ArrayRecycler {
         }
         pool.begin(owner, Math.max(0, budgetBytes));
         return pool::end;
+    }
+
+    /**
+     * Hands {@code array} back before the task ends, for the task's own next request of the same type and length: for
+     * buffers whose use ends within one call (a chunk's stored, decompressed or encoded bytes), of which a task may
+     * need one per chunk it reads or writes. The caller must not touch the array again. Arrays this task did not take
+     * from the recycler (or {@code null}) are ignored, so a store's own array is never recycled.
+     */
+    public static void giveBack(Object array) {
+        if (array != null) {
+            Pool pool = POOL.get();
+            if (pool.open) {
+                pool.giveBack(array);
+            }
+        }
     }
 
     /** Drops the current thread's free list (a task about to be measured must allocate what it uses). */
@@ -192,12 +214,15 @@ public final class ArrayRecycler {
 
     /** Bytes of a primitive array's elements. */
     static long sizeOf(Object a) {
-        int n = java.lang.reflect.Array.getLength(a);
-        Class<?> c = a.getClass().getComponentType();
-        int w = c == double.class || c == long.class
+        return (long) java.lang.reflect.Array.getLength(a) * elementBytes(a.getClass());
+    }
+
+    /** Bytes per element of a primitive array type. */
+    static int elementBytes(Class<?> arrayType) {
+        Class<?> c = arrayType.getComponentType();
+        return c == double.class || c == long.class
                 ? 8
                 : c == float.class || c == int.class ? 4 : c == short.class || c == char.class ? 2 : 1;
-        return (long) n * w;
     }
 
     /** A primitive array type and length: the key of the free list. */
@@ -208,6 +233,7 @@ public final class ArrayRecycler {
         private final Map<Key, ArrayDeque<Object>> free = new HashMap<>();
         private final List<WeakReference<Object>> taken = new ArrayList<>();
         private long freeBytes;
+        private long freshBytes;
         private String owner;
         private long budget;
         private boolean open;
@@ -220,12 +246,13 @@ public final class ArrayRecycler {
             }
             owner = newOwner;
             budget = newBudget;
+            freshBytes = 0;
             open = true;
         }
 
         Object take(Class<?> type, int n) {
             Object a = null;
-            if (n > 0) {
+            if (n > 0 && (long) n * elementBytes(type) >= MIN_BYTES) {
                 ArrayDeque<Object> q = free.get(new Key(type, n));
                 a = q == null ? null : q.poll();
             }
@@ -239,11 +266,58 @@ public final class ArrayRecycler {
                 }
             } else {
                 a = java.lang.reflect.Array.newInstance(type.getComponentType(), n);
+                if (sizeOf(a) >= MIN_BYTES) {
+                    freshBytes += sizeOf(a);
+                    evictBeyondBudget();
+                }
             }
-            if (budget > 0 && n > 0) {
+            if (budget > 0 && n > 0 && sizeOf(a) >= MIN_BYTES) {
                 taken.add(new WeakReference<>(a));
             }
             return a;
+        }
+
+        void giveBack(Object a) {
+            boolean ours = false;
+            for (WeakReference<Object> r : taken) {
+                if (r.get() == a) {
+                    ours = true;
+                    break;
+                }
+            }
+            if (!ours) {
+                return;
+            }
+            Key key = new Key(a.getClass(), java.lang.reflect.Array.getLength(a));
+            ArrayDeque<Object> q = free.computeIfAbsent(key, k -> new ArrayDeque<>());
+            for (Object o : q) {
+                if (o == a) {
+                    return; // handed back twice: once is enough
+                }
+            }
+            long size = sizeOf(a);
+            if (freeBytes + size <= budget) {
+                q.add(a);
+                freeBytes += size;
+            }
+        }
+
+        /**
+         * A miss means this task's arrays differ from the last one's (another shape at an edge, another stage): the
+         * kept arrays it has not taken are dropped as far as needed for kept plus newly allocated to stay within the
+         * budget, so that the thread never holds a stale list on top of what the task allocates.
+         */
+        private void evictBeyondBudget() {
+            var it = free.values().iterator();
+            while (freeBytes > 0 && freeBytes + freshBytes > budget && it.hasNext()) {
+                ArrayDeque<Object> q = it.next();
+                while (!q.isEmpty() && freeBytes + freshBytes > budget) {
+                    freeBytes -= sizeOf(q.poll());
+                }
+                if (q.isEmpty()) {
+                    it.remove();
+                }
+            }
         }
 
         void end() {
@@ -251,9 +325,11 @@ public final class ArrayRecycler {
             // What the task did not take back from the last list is not what this operation's tasks use: dropped.
             free.clear();
             freeBytes = 0;
+            // An array handed back and taken again is recorded twice: kept once.
+            java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
             for (WeakReference<Object> r : taken) {
                 Object a = r.get();
-                if (a == null) {
+                if (a == null || !seen.add(a)) {
                     continue;
                 }
                 long size = sizeOf(a);

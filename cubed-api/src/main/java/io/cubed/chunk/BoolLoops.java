@@ -9,7 +9,7 @@ final class BoolLoops {
 
     /** {@code bitwise_invert} and {@code logical_not}. */
     static boolean[] not(boolean[] x) {
-        boolean[] out = ArrayRecycler.booleans(x.length);
+        boolean[] out = new boolean[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = !x[i];
         }
@@ -18,7 +18,7 @@ final class BoolLoops {
 
     /** {@code bitwise_and} and {@code logical_and}. */
     static boolean[] and(boolean[] a, boolean[] b) {
-        boolean[] out = ArrayRecycler.booleans(a.length);
+        boolean[] out = new boolean[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = a[i] && b[i];
         }
@@ -27,7 +27,7 @@ final class BoolLoops {
 
     /** {@code bitwise_or} and {@code logical_or}. */
     static boolean[] or(boolean[] a, boolean[] b) {
-        boolean[] out = ArrayRecycler.booleans(a.length);
+        boolean[] out = new boolean[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = a[i] || b[i];
         }
@@ -36,7 +36,7 @@ final class BoolLoops {
 
     /** {@code bitwise_xor}, {@code logical_xor} and {@code not_equal}. */
     static boolean[] xor(boolean[] a, boolean[] b) {
-        boolean[] out = ArrayRecycler.booleans(a.length);
+        boolean[] out = new boolean[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = a[i] ^ b[i];
         }
@@ -45,7 +45,7 @@ final class BoolLoops {
 
     /** {@code equal}. */
     static boolean[] equal(boolean[] a, boolean[] b) {
-        boolean[] out = ArrayRecycler.booleans(a.length);
+        boolean[] out = new boolean[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = a[i] == b[i];
         }

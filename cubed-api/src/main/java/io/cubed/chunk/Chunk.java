@@ -38,11 +38,16 @@ public final class Chunk implements Serializable {
         }
     }
 
-    /**
-     * A chunk of zeros (false for bool). Inside a task its array may be one an earlier task of the same operation used
-     * ({@link ArrayRecycler}), cleared.
-     */
+    /** A chunk of zeros (false for bool). */
     public static Chunk allocate(DType dtype, int... shape) {
+        return new Chunk(dtype, shape, dtype.newArray(elementCount(shape)));
+    }
+
+    /**
+     * A chunk of zeros for a task that holds it until the task ends (a rechunk region's output chunks): inside a task
+     * its array may be one the thread's previous task of the same operation used, cleared ({@link ArrayRecycler}).
+     */
+    public static Chunk allocateForTask(DType dtype, int... shape) {
         return new Chunk(
                 dtype,
                 shape,
@@ -50,16 +55,9 @@ public final class Chunk implements Serializable {
                         dtype.arrayClass(), Math.multiplyExact(elementCount(shape), dtype.slotsPerElement())));
     }
 
-    /**
-     * A chunk whose every element the caller is about to overwrite (a decoder, a kernel's output): inside a task its
-     * array may be one an earlier task of the same operation used ({@link ArrayRecycler}), not cleared.
-     */
+    /** A chunk whose every element the caller is about to overwrite (a decoder, {@link #full}). */
     public static Chunk allocateForOverwrite(DType dtype, int... shape) {
-        return new Chunk(
-                dtype,
-                shape,
-                ArrayRecycler.array(
-                        dtype.arrayClass(), Math.multiplyExact(elementCount(shape), dtype.slotsPerElement())));
+        return new Chunk(dtype, shape, dtype.newArray(elementCount(shape)));
     }
 
     /** A chunk whose every element is {@code value} converted to {@code dtype}. */

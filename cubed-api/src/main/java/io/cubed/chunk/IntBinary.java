@@ -17,7 +17,7 @@ final class IntBinary {
     private IntBinary() {}
 
     static long[] add(long[] a, long[] b, DType t) {
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = a[i] + b[i];
         }
@@ -25,7 +25,7 @@ final class IntBinary {
     }
 
     static long[] subtract(long[] a, long[] b, DType t) {
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = a[i] - b[i];
         }
@@ -33,7 +33,7 @@ final class IntBinary {
     }
 
     static long[] multiply(long[] a, long[] b, DType t) {
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = a[i] * b[i];
         }
@@ -41,7 +41,7 @@ final class IntBinary {
     }
 
     static long[] bitwiseAnd(long[] a, long[] b, DType t) {
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = a[i] & b[i];
         }
@@ -49,7 +49,7 @@ final class IntBinary {
     }
 
     static long[] bitwiseOr(long[] a, long[] b, DType t) {
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = a[i] | b[i];
         }
@@ -57,7 +57,7 @@ final class IntBinary {
     }
 
     static long[] bitwiseXor(long[] a, long[] b, DType t) {
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = a[i] ^ b[i];
         }
@@ -66,7 +66,7 @@ final class IntBinary {
 
     static long[] bitwiseLeftShift(long[] a, long[] b, DType t) {
         int width = t.itemSizeBytes() * 8;
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = b[i] < 0 || b[i] >= width ? 0 : a[i] << b[i];
         }
@@ -76,7 +76,7 @@ final class IntBinary {
     static long[] bitwiseRightShift(long[] a, long[] b, DType t) {
         boolean u64 = t == DType.UINT64;
         int width = t.itemSizeBytes() * 8;
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             if (b[i] < 0 || b[i] >= width) {
                 out[i] = !u64 && a[i] < 0 ? -1 : 0;
@@ -89,7 +89,7 @@ final class IntBinary {
 
     static long[] floorDivide(long[] a, long[] b, DType t) {
         boolean u64 = t == DType.UINT64;
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = b[i] == 0 ? 0 : u64 ? Long.divideUnsigned(a[i], b[i]) : Math.floorDiv(a[i], b[i]);
         }
@@ -98,7 +98,7 @@ final class IntBinary {
 
     static long[] remainder(long[] a, long[] b, DType t) {
         boolean u64 = t == DType.UINT64;
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = b[i] == 0 ? 0 : u64 ? Long.remainderUnsigned(a[i], b[i]) : Math.floorMod(a[i], b[i]);
         }
@@ -107,7 +107,7 @@ final class IntBinary {
 
     static long[] maximum(long[] a, long[] b, DType t) {
         boolean u64 = t == DType.UINT64;
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = compare(a[i], b[i], u64) >= 0 ? a[i] : b[i];
         }
@@ -116,7 +116,7 @@ final class IntBinary {
 
     static long[] minimum(long[] a, long[] b, DType t) {
         boolean u64 = t == DType.UINT64;
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = compare(a[i], b[i], u64) <= 0 ? a[i] : b[i];
         }
@@ -124,7 +124,7 @@ final class IntBinary {
     }
 
     static long[] pow(long[] a, long[] b, DType t) {
-        long[] out = ArrayRecycler.longs(a.length);
+        long[] out = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             if (b[i] < 0 && t.kind() == DType.Kind.SIGNED) {
                 throw new InvalidArgumentException("pow: " + t + " base " + a[i] + " with negative exponent " + b[i]

@@ -16,7 +16,7 @@ final class IntUnary {
         if (t.kind() == DType.Kind.UNSIGNED) {
             return x.clone();
         }
-        long[] out = ArrayRecycler.longs(x.length);
+        long[] out = new long[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.abs(x[i]);
         }
@@ -24,7 +24,7 @@ final class IntUnary {
     }
 
     static long[] bitwiseInvert(long[] x, DType t) {
-        long[] out = ArrayRecycler.longs(x.length);
+        long[] out = new long[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = ~x[i];
         }
@@ -32,7 +32,7 @@ final class IntUnary {
     }
 
     static long[] negative(long[] x, DType t) {
-        long[] out = ArrayRecycler.longs(x.length);
+        long[] out = new long[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = -x[i];
         }
@@ -40,7 +40,7 @@ final class IntUnary {
     }
 
     static long[] square(long[] x, DType t) {
-        long[] out = ArrayRecycler.longs(x.length);
+        long[] out = new long[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = x[i] * x[i];
         }
@@ -49,7 +49,7 @@ final class IntUnary {
 
     static long[] sign(long[] x, DType t) {
         boolean unsigned = t.kind() == DType.Kind.UNSIGNED;
-        long[] out = ArrayRecycler.longs(x.length);
+        long[] out = new long[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = unsigned ? (x[i] != 0 ? 1 : 0) : Long.signum(x[i]);
         }
@@ -63,7 +63,7 @@ final class IntUnary {
 
     /** {@code isfinite}: every integer is finite. */
     static boolean[] allTrue(long[] x, DType t) {
-        boolean[] out = ArrayRecycler.booleans(x.length);
+        boolean[] out = new boolean[x.length];
         Arrays.fill(out, true);
         return out;
     }

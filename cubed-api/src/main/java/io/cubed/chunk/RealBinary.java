@@ -16,7 +16,7 @@ final class RealBinary {
     static final Kernels.BinaryReal ADD = new Kernels.BinaryReal() {
         @Override
         public double[] apply(double[] a, double[] b) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] + b[i];
             }
@@ -25,7 +25,7 @@ final class RealBinary {
 
         @Override
         public float[] applyFloat(float[] a, float[] b) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] + b[i];
             }
@@ -34,7 +34,7 @@ final class RealBinary {
 
         @Override
         public double[] applyScalar(double[] a, double s, boolean scalarRight) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] + s;
             }
@@ -43,7 +43,7 @@ final class RealBinary {
 
         @Override
         public float[] applyScalarFloat(float[] a, float s, boolean scalarRight) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] + s;
             }
@@ -54,7 +54,7 @@ final class RealBinary {
     static final Kernels.BinaryReal SUBTRACT = new Kernels.BinaryReal() {
         @Override
         public double[] apply(double[] a, double[] b) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] - b[i];
             }
@@ -63,7 +63,7 @@ final class RealBinary {
 
         @Override
         public float[] applyFloat(float[] a, float[] b) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] - b[i];
             }
@@ -72,7 +72,7 @@ final class RealBinary {
 
         @Override
         public double[] applyScalar(double[] a, double s, boolean scalarRight) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             if (scalarRight) {
                 for (int i = 0; i < a.length; i++) {
                     out[i] = a[i] - s;
@@ -87,7 +87,7 @@ final class RealBinary {
 
         @Override
         public float[] applyScalarFloat(float[] a, float s, boolean scalarRight) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             if (scalarRight) {
                 for (int i = 0; i < a.length; i++) {
                     out[i] = a[i] - s;
@@ -104,7 +104,7 @@ final class RealBinary {
     static final Kernels.BinaryReal MULTIPLY = new Kernels.BinaryReal() {
         @Override
         public double[] apply(double[] a, double[] b) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] * b[i];
             }
@@ -113,7 +113,7 @@ final class RealBinary {
 
         @Override
         public float[] applyFloat(float[] a, float[] b) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] * b[i];
             }
@@ -122,7 +122,7 @@ final class RealBinary {
 
         @Override
         public double[] applyScalar(double[] a, double s, boolean scalarRight) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] * s;
             }
@@ -131,7 +131,7 @@ final class RealBinary {
 
         @Override
         public float[] applyScalarFloat(float[] a, float s, boolean scalarRight) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] * s;
             }
@@ -142,7 +142,7 @@ final class RealBinary {
     static final Kernels.BinaryReal DIVIDE = new Kernels.BinaryReal() {
         @Override
         public double[] apply(double[] a, double[] b) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] / b[i];
             }
@@ -151,7 +151,7 @@ final class RealBinary {
 
         @Override
         public float[] applyFloat(float[] a, float[] b) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] / b[i];
             }
@@ -160,7 +160,7 @@ final class RealBinary {
 
         @Override
         public double[] applyScalar(double[] a, double s, boolean scalarRight) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             if (scalarRight) {
                 for (int i = 0; i < a.length; i++) {
                     out[i] = a[i] / s;
@@ -175,7 +175,7 @@ final class RealBinary {
 
         @Override
         public float[] applyScalarFloat(float[] a, float s, boolean scalarRight) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             if (scalarRight) {
                 for (int i = 0; i < a.length; i++) {
                     out[i] = a[i] / s;
@@ -192,7 +192,7 @@ final class RealBinary {
     static final Kernels.BinaryReal MAXIMUM = new Kernels.BinaryReal() {
         @Override
         public double[] apply(double[] a, double[] b) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] > b[i] || Double.isNaN(a[i]) ? a[i] : b[i];
             }
@@ -201,7 +201,7 @@ final class RealBinary {
 
         @Override
         public float[] applyFloat(float[] a, float[] b) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] > b[i] || Float.isNaN(a[i]) ? a[i] : b[i];
             }
@@ -210,7 +210,7 @@ final class RealBinary {
 
         @Override
         public double[] applyScalar(double[] a, double s, boolean scalarRight) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             if (scalarRight) {
                 for (int i = 0; i < a.length; i++) {
                     out[i] = a[i] > s || Double.isNaN(a[i]) ? a[i] : s;
@@ -225,7 +225,7 @@ final class RealBinary {
 
         @Override
         public float[] applyScalarFloat(float[] a, float s, boolean scalarRight) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             if (scalarRight) {
                 for (int i = 0; i < a.length; i++) {
                     out[i] = a[i] > s || Float.isNaN(a[i]) ? a[i] : s;
@@ -242,7 +242,7 @@ final class RealBinary {
     static final Kernels.BinaryReal MINIMUM = new Kernels.BinaryReal() {
         @Override
         public double[] apply(double[] a, double[] b) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] < b[i] || Double.isNaN(a[i]) ? a[i] : b[i];
             }
@@ -251,7 +251,7 @@ final class RealBinary {
 
         @Override
         public float[] applyFloat(float[] a, float[] b) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] < b[i] || Float.isNaN(a[i]) ? a[i] : b[i];
             }
@@ -260,7 +260,7 @@ final class RealBinary {
 
         @Override
         public double[] applyScalar(double[] a, double s, boolean scalarRight) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             if (scalarRight) {
                 for (int i = 0; i < a.length; i++) {
                     out[i] = a[i] < s || Double.isNaN(a[i]) ? a[i] : s;
@@ -275,7 +275,7 @@ final class RealBinary {
 
         @Override
         public float[] applyScalarFloat(float[] a, float s, boolean scalarRight) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             if (scalarRight) {
                 for (int i = 0; i < a.length; i++) {
                     out[i] = a[i] < s || Float.isNaN(a[i]) ? a[i] : s;
@@ -292,7 +292,7 @@ final class RealBinary {
     static final Kernels.BinaryReal NEXTAFTER = new Kernels.BinaryReal() {
         @Override
         public double[] apply(double[] a, double[] b) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = Math.nextAfter(a[i], b[i]);
             }
@@ -301,7 +301,7 @@ final class RealBinary {
 
         @Override
         public float[] applyFloat(float[] a, float[] b) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = Math.nextAfter(a[i], b[i]);
             }
@@ -312,7 +312,7 @@ final class RealBinary {
     static final Kernels.BinaryReal FLOOR_DIVIDE = new Kernels.BinaryReal() {
         @Override
         public double[] apply(double[] a, double[] b) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = RealMath.floorDivide(a[i], b[i]);
             }
@@ -321,7 +321,7 @@ final class RealBinary {
 
         @Override
         public float[] applyFloat(float[] a, float[] b) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = RealMath.floorDivide(a[i], b[i]);
             }
@@ -332,7 +332,7 @@ final class RealBinary {
     static final Kernels.BinaryReal REMAINDER = new Kernels.BinaryReal() {
         @Override
         public double[] apply(double[] a, double[] b) {
-            double[] out = ArrayRecycler.doubles(a.length);
+            double[] out = new double[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = RealMath.remainder(a[i], b[i]);
             }
@@ -341,7 +341,7 @@ final class RealBinary {
 
         @Override
         public float[] applyFloat(float[] a, float[] b) {
-            float[] out = ArrayRecycler.floats(a.length);
+            float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = RealMath.remainder(a[i], b[i]);
             }
@@ -350,7 +350,7 @@ final class RealBinary {
     };
 
     static double[] pow(double[] a, double[] b) {
-        double[] out = ArrayRecycler.doubles(a.length);
+        double[] out = new double[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = RealMath.pow(a[i], b[i]);
         }
@@ -358,7 +358,7 @@ final class RealBinary {
     }
 
     static double[] atan2(double[] a, double[] b) {
-        double[] out = ArrayRecycler.doubles(a.length);
+        double[] out = new double[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = Math.atan2(a[i], b[i]);
         }
@@ -366,7 +366,7 @@ final class RealBinary {
     }
 
     static double[] hypot(double[] a, double[] b) {
-        double[] out = ArrayRecycler.doubles(a.length);
+        double[] out = new double[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = Math.hypot(a[i], b[i]);
         }
@@ -374,7 +374,7 @@ final class RealBinary {
     }
 
     static double[] copysign(double[] a, double[] b) {
-        double[] out = ArrayRecycler.doubles(a.length);
+        double[] out = new double[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = Math.copySign(a[i], b[i]);
         }
@@ -382,7 +382,7 @@ final class RealBinary {
     }
 
     static double[] logaddexp(double[] a, double[] b) {
-        double[] out = ArrayRecycler.doubles(a.length);
+        double[] out = new double[a.length];
         for (int i = 0; i < a.length; i++) {
             out[i] = RealMath.logaddexp(a[i], b[i]);
         }

@@ -9,7 +9,7 @@ final class RealUnary {
     private RealUnary() {}
 
     static double[] abs(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.abs(x[i]);
         }
@@ -17,7 +17,7 @@ final class RealUnary {
     }
 
     static double[] negative(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = -x[i];
         }
@@ -29,7 +29,7 @@ final class RealUnary {
     }
 
     static double[] square(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = x[i] * x[i];
         }
@@ -37,7 +37,7 @@ final class RealUnary {
     }
 
     static double[] sqrt(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.sqrt(x[i]);
         }
@@ -45,7 +45,7 @@ final class RealUnary {
     }
 
     static double[] reciprocal(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = 1.0 / x[i];
         }
@@ -53,7 +53,7 @@ final class RealUnary {
     }
 
     static double[] ceil(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.ceil(x[i]);
         }
@@ -61,7 +61,7 @@ final class RealUnary {
     }
 
     static double[] floor(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.floor(x[i]);
         }
@@ -69,7 +69,7 @@ final class RealUnary {
     }
 
     static double[] trunc(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = x[i] < 0 ? Math.ceil(x[i]) : Math.floor(x[i]);
         }
@@ -77,7 +77,7 @@ final class RealUnary {
     }
 
     static double[] round(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.rint(x[i]); // half to even
         }
@@ -85,7 +85,7 @@ final class RealUnary {
     }
 
     static double[] sign(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = RealMath.sign(x[i]);
         }
@@ -93,7 +93,7 @@ final class RealUnary {
     }
 
     static double[] exp(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.exp(x[i]);
         }
@@ -101,7 +101,7 @@ final class RealUnary {
     }
 
     static double[] expm1(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.expm1(x[i]);
         }
@@ -109,7 +109,7 @@ final class RealUnary {
     }
 
     static double[] log(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.log(x[i]);
         }
@@ -117,7 +117,7 @@ final class RealUnary {
     }
 
     static double[] log1p(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.log1p(x[i]);
         }
@@ -125,7 +125,7 @@ final class RealUnary {
     }
 
     static double[] log2(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = RealMath.log2(x[i]);
         }
@@ -133,7 +133,7 @@ final class RealUnary {
     }
 
     static double[] log10(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.log10(x[i]);
         }
@@ -141,7 +141,7 @@ final class RealUnary {
     }
 
     static double[] sin(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.sin(x[i]);
         }
@@ -149,7 +149,7 @@ final class RealUnary {
     }
 
     static double[] cos(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.cos(x[i]);
         }
@@ -157,7 +157,7 @@ final class RealUnary {
     }
 
     static double[] tan(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.tan(x[i]);
         }
@@ -165,7 +165,7 @@ final class RealUnary {
     }
 
     static double[] asin(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.asin(x[i]);
         }
@@ -173,7 +173,7 @@ final class RealUnary {
     }
 
     static double[] acos(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.acos(x[i]);
         }
@@ -181,7 +181,7 @@ final class RealUnary {
     }
 
     static double[] atan(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.atan(x[i]);
         }
@@ -189,7 +189,7 @@ final class RealUnary {
     }
 
     static double[] sinh(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.sinh(x[i]);
         }
@@ -197,7 +197,7 @@ final class RealUnary {
     }
 
     static double[] cosh(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.cosh(x[i]);
         }
@@ -205,7 +205,7 @@ final class RealUnary {
     }
 
     static double[] tanh(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.tanh(x[i]);
         }
@@ -213,7 +213,7 @@ final class RealUnary {
     }
 
     static double[] asinh(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = RealMath.asinh(x[i]);
         }
@@ -221,7 +221,7 @@ final class RealUnary {
     }
 
     static double[] acosh(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = RealMath.acosh(x[i]);
         }
@@ -229,7 +229,7 @@ final class RealUnary {
     }
 
     static double[] atanh(double[] x) {
-        double[] out = ArrayRecycler.doubles(x.length);
+        double[] out = new double[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = RealMath.atanh(x[i]);
         }
@@ -237,7 +237,7 @@ final class RealUnary {
     }
 
     static boolean[] isnan(double[] x) {
-        boolean[] out = ArrayRecycler.booleans(x.length);
+        boolean[] out = new boolean[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Double.isNaN(x[i]);
         }
@@ -245,7 +245,7 @@ final class RealUnary {
     }
 
     static boolean[] isinf(double[] x) {
-        boolean[] out = ArrayRecycler.booleans(x.length);
+        boolean[] out = new boolean[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Double.isInfinite(x[i]);
         }
@@ -253,7 +253,7 @@ final class RealUnary {
     }
 
     static boolean[] isfinite(double[] x) {
-        boolean[] out = ArrayRecycler.booleans(x.length);
+        boolean[] out = new boolean[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Double.isFinite(x[i]);
         }
@@ -261,7 +261,7 @@ final class RealUnary {
     }
 
     static boolean[] signbit(double[] x) {
-        boolean[] out = ArrayRecycler.booleans(x.length);
+        boolean[] out = new boolean[x.length];
         for (int i = 0; i < x.length; i++) {
             out[i] = Double.doubleToRawLongBits(x[i]) < 0;
         }

@@ -30,7 +30,7 @@ public final class RechunkChunkFunction implements ChunkFunction {
     @Override
     public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
         long[] outOffset = output.chunkOffset(outputCoords);
-        Chunk out = Chunk.allocate(dtype, output.chunkShapeAt(outputCoords));
+        Chunk out = Chunk.allocateForTask(dtype, output.chunkShapeAt(outputCoords));
         Chunk[] targets = {out};
         long[][] offsets = {outOffset};
         for (int k = 0; k < args.count(0); k++) {
@@ -67,7 +67,7 @@ public final class RechunkChunkFunction implements ChunkFunction {
         for (int k = 0; k < n; k++) {
             coords[k] = region.chunk(k);
             offsets[k] = output.chunkOffset(coords[k]);
-            outs[k] = Chunk.allocate(dtype, output.chunkShapeAt(coords[k]));
+            outs[k] = Chunk.allocateForTask(dtype, output.chunkShapeAt(coords[k]));
         }
         for (int i = 0; i < args.count(0); i++) {
             args.readInto(0, i, outs, offsets);

@@ -15,9 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Whole computations whose tasks recycle arrays ({@link ArrayRecycler}): stored inputs decoded into recycled chunks,
- * kernels writing into recycled outputs, chunks encoded through recycled buffers, rechunk regions and reductions
- * reused task after task on one thread. The tests run with recycled arrays poisoned (NaN, 0x5A bytes), so a value
+ * Whole computations whose tasks recycle arrays ({@link ArrayRecycler}): stored and decompressed bytes, encoding
+ * buffers handed back chunk after chunk, rechunk regions reused task after task on one thread. The tests run with recycled arrays poisoned (NaN, 0x5A bytes), so a value
  * that depended on a stale array would show; every result is checked against a plain Java loop.
  */
 class RecyclingComputationTest {

@@ -81,6 +81,45 @@ class ArrayRecyclerTest {
     }
 
     @Test
+    void aTaskAllocatingOtherArraysDropsKeptOnesToStayWithinTheBudget() {
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 10_000)) {
+            ArrayRecycler.longs(500);
+            ArrayRecycler.longs(500);
+        }
+        assertThat(ArrayRecycler.keptBytes()).isEqualTo(8000);
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 10_000)) {
+            int[] other = ArrayRecycler.ints(1000); // 4000 new bytes: kept + new would be 12000
+            assertThat(ArrayRecycler.keptBytes()).isEqualTo(4000);
+            assertThat(ArrayRecycler.longs(500)).hasSize(500); // the one still kept
+            assertThat(ArrayRecycler.keptBytes()).isZero();
+            assertThat(other).hasSize(1000);
+        }
+    }
+
+    @Test
+    void anArrayHandedBackServesTheSameTaskAgainAndIsKeptOnce() {
+        byte[] mine;
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
+            mine = ArrayRecycler.bytes(300);
+            ArrayRecycler.giveBack(mine);
+            ArrayRecycler.giveBack(mine); // twice: once is enough
+            assertThat(ArrayRecycler.bytes(300)).isSameAs(mine);
+            assertThat(ArrayRecycler.bytes(300)).isNotSameAs(mine);
+            byte[] foreign = new byte[300];
+            ArrayRecycler.giveBack(foreign); // not the recycler's: ignored
+            assertThat(ArrayRecycler.keptBytes()).isZero();
+        }
+        assertThat(ArrayRecycler.keptBytes()).isEqualTo(600);
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
+            byte[] a = ArrayRecycler.bytes(300);
+            byte[] b = ArrayRecycler.bytes(300);
+            assertThat(a).isNotSameAs(b);
+            assertThat(java.util.List.of(a, b)).anyMatch(x -> x == mine);
+        }
+        ArrayRecycler.giveBack(mine); // outside a task: nothing happens
+    }
+
+    @Test
     void zeroedArraysAreZerosEvenWhenRecycled() {
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
             double[] d = (double[]) ArrayRecycler.zeroed(double[].class, 50);
@@ -98,6 +137,9 @@ class ArrayRecyclerTest {
     void recycledArraysForOverwritingArePoisonedInTheTests() {
         // The build sets -Dcubed.recycler.poison=true for every test JVM; this checks that it does.
         assertThat(Boolean.getBoolean("cubed.recycler.poison")).isTrue();
+        assertThat(ArrayRecycler.MIN_BYTES)
+                .as("-Dcubed.recycler.minBytes=0: every array recycled")
+                .isZero();
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
             java.util.Arrays.fill(ArrayRecycler.doubles(8), 1.0);
             java.util.Arrays.fill(ArrayRecycler.bytes(8), (byte) 1);

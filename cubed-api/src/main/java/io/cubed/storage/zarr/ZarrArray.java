@@ -1,5 +1,6 @@
 package io.cubed.storage.zarr;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
@@ -181,7 +182,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         grid.checkCoords(chunkCoords);
         String key = metadata.chunkKey(chunkCoords);
         int[] shape = grid.chunkShapeAt(chunkCoords);
-        byte[] stored = store().getTransient(key);
+        byte[] stored = readStored(key);
         if (stored == null) {
             return Chunk.full(dtype(), fillValue(), shape);
         }
@@ -192,6 +193,15 @@ public final class ZarrArray implements ChunkStore, Serializable {
         Chunk clipped = Chunk.allocate(dtype(), shape);
         Chunk.copyRegion(full, new int[shape.length], clipped, new int[shape.length], shape);
         return clipped;
+    }
+
+    /**
+     * A stored chunk's bytes. Uncompressed, they always have the same length, and the array is recycled from task to
+     * task ({@link Store#getTransient}); compressed, their length varies from chunk to chunk, so a recycled array
+     * would seldom fit, and a new one is read.
+     */
+    private byte[] readStored(String key) {
+        return codec() == null ? store().getTransient(key) : store().get(key);
     }
 
     private Chunk decodeChunk(byte[] stored, String key) {
@@ -209,7 +219,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
             }
             // The stored bytes and the chunk: the most a read holds at once.
             HeapProbe.checkpoint();
-            Reference.reachabilityFence(stored);
+            ArrayRecycler.giveBack(stored);
             return chunk;
         }
         byte[] raw = decodeBytes(stored, key);
@@ -221,8 +231,8 @@ public final class ZarrArray implements ChunkStore, Serializable {
                 metadata.order() == ZarrV2Metadata.Order.F);
         // The stored bytes, the decompressed bytes and the chunk: the most a read holds at once.
         HeapProbe.checkpoint();
-        Reference.reachabilityFence(stored);
-        Reference.reachabilityFence(raw);
+        ArrayRecycler.giveBack(stored);
+        ArrayRecycler.giveBack(raw);
         return chunk;
     }
 
@@ -270,7 +280,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         String key = metadata.chunkKey(chunkCoords);
         int[] shape = grid.chunkShapeAt(chunkCoords);
         long[] offset = grid.chunkOffset(chunkCoords);
-        byte[] stored = store().getTransient(key);
+        byte[] stored = readStored(key);
         if (stored == null) {
             ChunkStores.copyOverlaps(Chunk.full(dtype(), fillValue(), shape), offset, targets, targetOffsets);
             return;
@@ -293,8 +303,8 @@ public final class ZarrArray implements ChunkStore, Serializable {
         }
         // The stored and the decompressed bytes (the targets belong to the caller).
         HeapProbe.checkpoint();
-        Reference.reachabilityFence(stored);
-        Reference.reachabilityFence(raw);
+        ArrayRecycler.giveBack(stored);
+        ArrayRecycler.giveBack(raw);
     }
 
     @Override
@@ -346,6 +356,12 @@ public final class ZarrArray implements ChunkStore, Serializable {
         Reference.reachabilityFence(full);
         Reference.reachabilityFence(raw);
         store().put(key, stored.buffer(), stored.length());
+        // Written: the bytes (and the edge chunk's full-size copy) serve the task's next chunk.
+        ArrayRecycler.giveBack(stored.buffer());
+        ArrayRecycler.giveBack(raw);
+        if (full != chunk) {
+            ArrayRecycler.giveBack(full.data());
+        }
     }
 
     @Override

@@ -100,9 +100,12 @@ final class BloscEncoder {
         // A frame of at least half the buffer stays where it is: trimming it would copy nearly a chunk and, for a
         // moment, hold the buffer and the copy together. A smaller frame is trimmed: the copy is cheap, and the chunk-
         // sized buffer becomes garbage at once instead of being held until the frame is written.
-        return 2L * ntbytes >= dest.length
-                ? new Codec.Encoded(dest, ntbytes)
-                : new Codec.Encoded(java.util.Arrays.copyOf(dest, ntbytes), ntbytes);
+        if (2L * ntbytes >= dest.length) {
+            return new Codec.Encoded(dest, ntbytes);
+        }
+        byte[] trimmed = java.util.Arrays.copyOf(dest, ntbytes);
+        ArrayRecycler.giveBack(dest);
+        return new Codec.Encoded(trimmed, ntbytes);
     }
 
     /**
