@@ -370,6 +370,15 @@ public final class Fft {
         FftNorm effective = hermitian ? norm.swapped() : norm;
         boolean forward = kind == Fourier.Kind.FORWARD || kind == Fourier.Kind.REAL_FORWARD;
         double scale = effective.scale(n, forward);
+        CubedArray original = x;
+        int used = kind.inputUsed((int) n);
+        if (x.shape()[axis] > used) {
+            // Truncation first: the tasks (and the rechunk) then hold only the elements the transform reads.
+            Index[] key = new Index[x.ndim()];
+            Arrays.fill(key, Index.all());
+            key[axis] = Index.to(used);
+            x = x.get(key);
+        }
         long[] shape = x.shape();
         long[] outShape = shape.clone();
         outShape[axis] = kind.outputLength((int) n);
@@ -378,7 +387,7 @@ public final class Fft {
             // An empty result, or a transform of zero padding: zeros.
             int[] c = Chunking.grid(shape, x.chunkShape(), x.name()).chunkShape();
             c[axis] = -1;
-            return Creation.zeros(outShape, c, out, x.spec()).withDimsOf(x);
+            return Creation.zeros(outShape, c, out, x.spec()).withDimsOf(original);
         }
         if (shape[axis] > Integer.MAX_VALUE - 8) {
             throw new InvalidArgumentException(op + " of " + x.name() + ": axis " + axis + " has length " + shape[axis]
@@ -403,7 +412,7 @@ public final class Fft {
                 kind + " transform of length " + n + " along axis " + axis + " ("
                         + (FftPlan.isPowerOfTwo((int) n) ? "radix-2" : "Bluestein") + "), norm "
                         + norm.pythonName());
-        return CubedArray.of(node.outputs().get(0), x.spec()).withDimsOf(x);
+        return CubedArray.of(node.outputs().get(0), x.spec()).withDimsOf(original);
     }
 
     /**

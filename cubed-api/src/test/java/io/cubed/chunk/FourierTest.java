@@ -182,9 +182,21 @@ class FourierTest {
             d[i] = f[i];
         }
         Chunk single = Fourier.transform(
-                Chunk.wrap(DType.FLOAT32, new int[] {5}, f), 0, Fourier.Kind.REAL_FORWARD, 5, 1, false, DType.COMPLEX64);
+                Chunk.wrap(DType.FLOAT32, new int[] {5}, f),
+                0,
+                Fourier.Kind.REAL_FORWARD,
+                5,
+                1,
+                false,
+                DType.COMPLEX64);
         Chunk twice = Fourier.transform(
-                Chunk.wrap(DType.FLOAT64, new int[] {5}, d), 0, Fourier.Kind.REAL_FORWARD, 5, 1, false, DType.COMPLEX128);
+                Chunk.wrap(DType.FLOAT64, new int[] {5}, d),
+                0,
+                Fourier.Kind.REAL_FORWARD,
+                5,
+                1,
+                false,
+                DType.COMPLEX128);
         for (int k = 0; k < 6; k++) {
             assertThat(single.floats()[k]).isEqualTo((float) twice.doubles()[k]);
         }
