@@ -230,4 +230,32 @@ class FftTest {
         assertThat(FftNorm.fromName("ortho")).isEqualTo(FftNorm.ORTHO);
         assertThat(FftPlan.isPowerOfTwo(1)).isTrue();
     }
+
+    @Test
+    void theTasksFunctionsSurviveSerialization() throws Exception {
+        Spec spec = spec(10_000_000);
+        CubedArray x = Creation.random(new long[] {6, 10}, new int[] {2, 3}, 4, spec);
+        CubedArray y = Fft.fftshift(Fft.rfftn(x, FftOptions.defaults().s(5, 16)));
+        int transforms = 0;
+        for (OpNode op : io.cubed.plan.Plan.of(List.of(y.node())).ops()) {
+            assertThat(roundTrip(op.keyFunction())).as(op.toString()).isNotNull();
+            Object f = roundTrip(op.function());
+            if (op.name().equals("rfftn")) {
+                assertThat(f).as(op.toString()).isEqualTo(op.function());
+                transforms++;
+            }
+        }
+        assertThat(transforms).isEqualTo(2);
+    }
+
+    private static Object roundTrip(Object o) throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(o);
+        }
+        try (java.io.ObjectInputStream in =
+                new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+            return in.readObject();
+        }
+    }
 }
