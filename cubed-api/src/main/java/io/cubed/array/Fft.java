@@ -292,34 +292,29 @@ public final class Fft {
                     + Arrays.toString(axes) + " differ in length");
         }
         FftNorm norm = options.norm();
+        DType complexType = resultType(op, x, kind); // refuses a bad input type before anything is built
         int last = axes.length - 1;
         if (last < 0) {
             if (kind == Fourier.Kind.REAL_FORWARD || kind == Fourier.Kind.REAL_INVERSE) {
                 throw new InvalidArgumentException(op + " of " + x.name() + ": needs at least one axis to transform");
             }
-            return Elementwise.astype(x, resultType(op, x, kind));
+            return Elementwise.astype(x, complexType);
         }
+        // NumPy's order: the last axis first; rfftn starts with its real transform, irfftn ends with it.
         CubedArray y = x;
-        if (kind == Fourier.Kind.FORWARD || kind == Fourier.Kind.INVERSE) {
-            resultType(op, x, kind);
-            for (int i = last; i >= 0; i--) {
-                y = alongAxis(op, y, axes[i], s == null ? -1 : s[i], kind, norm);
-            }
-            return y;
-        }
-        if (kind == Fourier.Kind.REAL_FORWARD) {
-            resultType(op, x, kind);
+        Fourier.Kind others = kind == Fourier.Kind.REAL_FORWARD
+                ? Fourier.Kind.FORWARD
+                : kind == Fourier.Kind.REAL_INVERSE ? Fourier.Kind.INVERSE : kind;
+        if (kind != Fourier.Kind.REAL_INVERSE) {
             y = alongAxis(op, y, axes[last], s == null ? -1 : s[last], kind, norm);
-            for (int i = last - 1; i >= 0; i--) {
-                y = alongAxis(op, y, axes[i], s == null ? -1 : s[i], Fourier.Kind.FORWARD, norm);
-            }
-            return y;
         }
-        resultType(op, x, kind);
         for (int i = last - 1; i >= 0; i--) {
-            y = alongAxis(op, y, axes[i], s == null ? -1 : s[i], Fourier.Kind.INVERSE, norm);
+            y = alongAxis(op, y, axes[i], s == null ? -1 : s[i], others, norm);
         }
-        return alongAxis(op, y, axes[last], s == null ? -1 : s[last], kind, norm);
+        if (kind == Fourier.Kind.REAL_INVERSE) {
+            y = alongAxis(op, y, axes[last], s == null ? -1 : s[last], kind, norm);
+        }
+        return y;
     }
 
     private static CubedArray alongAxis(String op, CubedArray x, int axis, long n, Fourier.Kind kind, FftNorm norm) {

@@ -14,7 +14,7 @@ import io.cubed.error.InvalidArgumentException;
  */
 public final class FftPlan {
     private final int n;
-    // Power of two: cos and -sin of 2πk/n for k < n/2, and the bit-reversal permutation.
+    // Power of two: cos and -sin of each stage's angles, and the bit-reversal permutation.
     private final double[] cos;
     private final double[] sin;
     private final int[] reversed;
@@ -33,13 +33,15 @@ public final class FftPlan {
         }
         this.n = n;
         if (isPowerOfTwo(n)) {
-            int half = n / 2;
-            cos = new double[half];
-            sin = new double[half];
-            for (int k = 0; k < half; k++) {
-                double angle = 2 * Math.PI * k / n;
-                cos[k] = Math.cos(angle);
-                sin[k] = -Math.sin(angle);
+            // The twiddles exp(-2πi k/len), k < len/2, of each stage len = 2·half, one after another from half - 1.
+            cos = new double[n - 1];
+            sin = new double[n - 1];
+            for (int half = 1; half < n; half <<= 1) {
+                for (int k = 0; k < half; k++) {
+                    double angle = Math.PI * k / half;
+                    cos[half - 1 + k] = Math.cos(angle);
+                    sin[half - 1 + k] = -Math.sin(angle);
+                }
             }
             reversed = new int[n];
             int bits = Integer.numberOfTrailingZeros(n);
@@ -107,13 +109,14 @@ public final class FftPlan {
     }
 
     /**
-     * Bytes of the tables and scratch a plan of length {@code n} holds: 12 per point for a power of two (cosines,
-     * sines, permutation), and for Bluestein the chirp (16 per point), filter and scratch (32 per point of the
-     * convolution length m) and the power-of-two plan of m.
+     * Bytes of the tables and scratch a plan of length {@code n} holds: for a power of two, the twiddles of every
+     * stage ({@code n − 1} cosines and sines, 16 bytes each) and the permutation ({@code n} ints); for Bluestein, the
+     * chirp (16 per point), filter and scratch (32 per point of the convolution length m) and the power-of-two plan of
+     * m.
      */
     public static long workspaceBytes(int n) {
         if (isPowerOfTwo(n)) {
-            return 12L * n;
+            return 16L * (n - 1) + 4L * n;
         }
         int m = convolutionLength(n);
         return 16L * n + 32L * m + workspaceBytes(m);
@@ -122,7 +125,7 @@ public final class FftPlan {
     /** The forward transform of the first {@code n} elements of {@code re}, {@code im}, in place. */
     public void forward(double[] re, double[] im) {
         if (convolution == null) {
-            radix2(re, im);
+            radix2(re, im, 1);
         } else {
             bluestein(re, im);
         }
@@ -130,17 +133,22 @@ public final class FftPlan {
 
     /** The inverse transform (without the 1/n factor) of the first {@code n} elements, in place. */
     public void inverse(double[] re, double[] im) {
+        if (convolution == null) {
+            radix2(re, im, -1);
+            return;
+        }
         // The inverse transform is the forward transform of the conjugate, conjugated.
         for (int i = 0; i < n; i++) {
             im[i] = -im[i];
         }
-        forward(re, im);
+        bluestein(re, im);
         for (int i = 0; i < n; i++) {
             im[i] = -im[i];
         }
     }
 
-    private void radix2(double[] re, double[] im) {
+    /** Decimation in time: bit-reversed order, then stages of butterflies; {@code sign} −1 conjugates the twiddles. */
+    private void radix2(double[] re, double[] im, int sign) {
         for (int i = 0; i < n; i++) {
             int j = reversed[i];
             if (i < j) {
@@ -152,15 +160,24 @@ public final class FftPlan {
                 im[j] = t;
             }
         }
-        for (int len = 2; len <= n; len <<= 1) {
-            int half = len >>> 1;
-            int step = n / len;
+        // The first stage multiplies by 1 only.
+        for (int a = 0; a + 1 < n; a += 2) {
+            double xr = re[a + 1];
+            double xi = im[a + 1];
+            re[a + 1] = re[a] - xr;
+            im[a + 1] = im[a] - xi;
+            re[a] += xr;
+            im[a] += xi;
+        }
+        for (int half = 2; half < n; half <<= 1) {
+            int len = half << 1;
+            int base = half - 1;
             for (int start = 0; start < n; start += len) {
-                for (int k = 0, t = 0; k < half; k++, t += step) {
+                for (int k = 0; k < half; k++) {
                     int a = start + k;
                     int b = a + half;
-                    double wr = cos[t];
-                    double wi = sin[t];
+                    double wr = cos[base + k];
+                    double wi = sign * sin[base + k];
                     double xr = re[b] * wr - im[b] * wi;
                     double xi = re[b] * wi + im[b] * wr;
                     re[b] = re[a] - xr;
