@@ -136,8 +136,16 @@ class FftTest {
     void aRowThatCannotFitIsRefusedAtTheCall() {
         Spec spec = spec(1_000_000);
         CubedArray x = Creation.ones(new long[] {4, 100_000}, new int[] {1, 10_000}, DType.FLOAT64, spec);
+        // A row: 100000 float64 in and 50001 complex128 out, each with one buffer copy: 2 x 800000 + 2 x 800016; the
+        // tables of Bluestein's 100000 (convolution 262144): chirp 16 x 100000, filter and scratch 32 x 262144, the
+        // radix-2 plan 16 x 262143 + 4 x 262144, and two rows of doubles 16 x 100000.
+        long tables = 16 * 100_000 + 32 * 262_144 + (16 * 262_143 + 4 * 262_144) + 16 * 100_000;
+        assertThat(Fourier.workspaceBytes(100_000)).isEqualTo(tables);
+        long need = 2 * 800_000 + 2 * 800_016 + tables;
         assertThatThrownBy(() -> Fft.rfft(x))
                 .isInstanceOf(MemoryBudgetExceededException.class)
+                .hasMessageContaining("needs 20.0 MB (" + need + " bytes)")
+                .hasMessageContaining("tables (16.8 MB)")
                 .hasMessageContaining("rfft of ")
                 .hasMessageContaining("one row along axis 1 needs")
                 .hasMessageContaining("100000 input elements")
