@@ -243,8 +243,7 @@ public final class Fft {
                     + "n-d transforms (" + op + "n)");
         }
         if (x.ndim() == 0) {
-            throw new InvalidArgumentException(
-                    op + " of " + x.name() + ": needs an array of rank 1 or more, got a 0-d " + "array");
+            throw new InvalidArgumentException(op + " of " + x.name() + ": needs an array of rank 1 or more, got 0-d");
         }
         DType out = resultType(op, x, kind);
         int axis = Reduction.normalizeAxis(op, x, options.axis() == null ? -1 : options.axis());

@@ -168,7 +168,7 @@ class FftNumpyTest {
             String label = k.fn + "(" + k.input + ", " + k.kwargs + ")";
             String expectedType =
                     Files.readString(dir.resolve("out_" + i + ".txt")).trim();
-            String[] parts = expectedType.split(" ");
+            String[] parts = expectedType.split(" ", 2);
             Chunk got = actual.get(i);
             if (!got.dtype().typeName().equals(parts[0])) {
                 failures.add(label + ": dtype " + got.dtype().typeName() + ", numpy " + parts[0]);
