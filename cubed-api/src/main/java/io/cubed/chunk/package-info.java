@@ -5,6 +5,7 @@
  * semantics, type promotion and broadcasting; {@link io.cubed.chunk.Reducer}s split each
  * {@link io.cubed.chunk.ReduceFunction} into accumulate, combine and aggregate steps on state chunks for tree
  * reductions; {@link io.cubed.chunk.Scans}, {@link io.cubed.chunk.MatMul} and {@link io.cubed.chunk.Contraction} serve
- * scans and linear algebra. No I/O happens here: storage turns bytes into chunks and back.
+ * scans and linear algebra; {@link io.cubed.chunk.Fourier} transforms the rows of a chunk along an axis with the
+ * tables of an {@link io.cubed.chunk.FftPlan}. No I/O happens here: storage turns bytes into chunks and back.
  */
 package io.cubed.chunk;

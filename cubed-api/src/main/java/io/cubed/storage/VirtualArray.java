@@ -54,6 +54,16 @@ public abstract class VirtualArray implements ChunkStore {
         return new Eye(k, ChunkGrid.of(new long[] {rows, cols}, chunks), dtype);
     }
 
+    /**
+     * The sample frequencies of a discrete Fourier transform of length {@code n} with sample spacing {@code d}
+     * ({@code fft.fftfreq}: {@code 0, 1, …, ⌈n/2⌉ − 1, −⌊n/2⌋, …, −1}, each divided by {@code n·d}), or with
+     * {@code real} the {@code n/2 + 1} non-negative ones ({@code fft.rfftfreq}).
+     */
+    public static VirtualArray fftFrequencies(long n, double d, boolean real, int chunk, DType dtype) {
+        long length = real ? n / 2 + 1 : n;
+        return new FftFrequencies(n, d, real, ChunkGrid.of(new long[] {length}, new int[] {chunk}), dtype);
+    }
+
     /** The whole array {@code data} (of the grid's shape), cut into the grid's chunks as tasks read it. */
     public static VirtualArray inMemory(Chunk data, ChunkGrid grid) {
         if (!Arrays.equals(toLongs(data.shape()), grid.shape())) {
@@ -213,6 +223,34 @@ public abstract class VirtualArray implements ChunkStore {
                 long j = offset[0] + i;
                 double v = endpoint && j == num - 1 && num > 1 ? stop : start + j * step;
                 set(c, i, v);
+            }
+            return c;
+        }
+    }
+
+    private static final class FftFrequencies extends VirtualArray {
+        private static final long serialVersionUID = 1L;
+        private final long n;
+        private final double d;
+        private final boolean real;
+
+        FftFrequencies(long n, double d, boolean real, ChunkGrid grid, DType dtype) {
+            super((real ? "rfftfreq(" : "fftfreq(") + n + ", d=" + d + ")", dtype, grid);
+            this.n = n;
+            this.d = d;
+            this.real = real;
+        }
+
+        @Override
+        Chunk generate(long[] offset, int[] shape) {
+            // As NumPy: the integer frequency times 1 / (n d), both in double, rounded once to the type.
+            double unit = 1.0 / (n * d);
+            // fftfreq wraps after the ⌈n/2⌉ non-negative frequencies; rfftfreq never wraps.
+            long positive = real ? n : (n - 1) / 2 + 1;
+            Chunk c = Chunk.allocate(dtype(), shape);
+            for (int i = 0; i < shape[0]; i++) {
+                long k = offset[0] + i;
+                set(c, i, (k < positive ? k : k - n) * unit);
             }
             return c;
         }
