@@ -266,6 +266,10 @@ public final class LinearAlgebra {
         ChunkGrid grid = ChunkGrid.of(
                 shape.stream().mapToLong(Long::longValue).toArray(),
                 chunks.stream().mapToInt(Integer::intValue).toArray());
+        if (nbK == 0) {
+            // A contracted axis is empty: every sum has no terms, so the result is zeros ((m, 0) @ (0, n) in NumPy).
+            return Creation.zeros(grid.shape(), grid.chunkShape(), rt, a.spec());
+        }
         long ae = ua.chunks().chunkSize();
         long be = ub.chunks().chunkSize();
         long oe = grid.chunkSize();

@@ -399,6 +399,30 @@ class LinalgComposablesTest {
                 .hasMessageContaining("diagonal");
     }
 
+    @Test
+    void emptyMatricesAndEmptyBatches() {
+        Spec spec = spec();
+        CubedArray noRows = Creation.ones(new long[] {0, 5}, new int[] {1, 2}, DType.FLOAT64, spec);
+        assertThat(LinearAlgebra.diagonal(noRows).shape()).containsExactly(0);
+        assertThat(LinearAlgebra.diagonal(noRows).compute().size()).isZero();
+        assertThat(LinearAlgebra.trace(noRows).compute().doubles()).containsExactly(0);
+        CubedArray noBatch = Creation.ones(new long[] {2, 0, 3, 3}, new int[] {1, 1, 2, 2}, DType.INT32, spec);
+        assertThat(LinearAlgebra.diagonal(noBatch, -1).shape()).containsExactly(2, 0, 2);
+        assertThat(LinearAlgebra.trace(noBatch).compute().shape()).containsExactly(2, 0);
+        CubedArray emptyMatrices = Creation.ones(new long[] {3, 0, 0}, new int[] {2, 1, 1}, DType.INT16, spec);
+        Chunk t = LinearAlgebra.trace(emptyMatrices).compute();
+        assertThat(t.dtype()).isEqualTo(DType.INT64);
+        assertThat(t.longs()).containsExactly(0, 0, 0);
+        assertThat(LinearAlgebra.matrixPower(emptyMatrices, 0).compute().shape())
+                .containsExactly(3, 0, 0);
+        assertThat(LinearAlgebra.matrixPower(emptyMatrices, 3).compute().shape())
+                .containsExactly(3, 0, 0);
+        CubedArray scalar = Cubed.asarray(Chunk.wrap(DType.FLOAT32, new int[0], new float[] {-2.5f}), spec);
+        assertThat(LinearAlgebra.vectorNorm(scalar).compute().floats()).containsExactly(2.5f);
+        assertThat(LinearAlgebra.vectorNorm(scalar, null, true, 0).compute().floats())
+                .containsExactly(1f);
+    }
+
     // ---- trace ----
 
     @Test
@@ -482,6 +506,25 @@ class LinalgComposablesTest {
         CubedArray ey = Cubed.asarray(Chunk.wrap(DType.INT64, new int[] {3}, new long[] {0, 1, 0}), spec);
         assertThat(LinearAlgebra.cross(ex, ey).compute().longs()).containsExactly(0, 0, 1);
         assertThat(LinearAlgebra.cross(ey, ex).compute().longs()).containsExactly(0, 0, -1);
+    }
+
+    @Test
+    void crossCountsItsWorkspaceAndIsRefusedOverBudget() {
+        Spec spec = spec();
+        CubedArray a = Creation.ones(new long[] {100, 3}, new int[] {50, 3}, DType.FLOAT64, spec);
+        CubedArray c = LinearAlgebra.cross(a, a);
+        Computation plan = Computation.prepare(spec, List.of(c.node()), Map.of());
+        // reserved 0 + two virtual input chunks (no copies) + extra (both inputs' components, three output chunks'
+        // worth of products, no conversion) + output chunk (1 + 1 write copy); 150 elements of 8 bytes per chunk.
+        long chunk = 150 * 8;
+        assertThat(plan.projectedMemBytes().get(c.node().op()))
+                .isEqualTo(2 * chunk + (2 * chunk + 3 * chunk) + 2 * chunk);
+        Spec small = spec(8 * chunk);
+        CubedArray b = Creation.ones(new long[] {100, 3}, new int[] {50, 3}, DType.FLOAT64, small);
+        assertThatThrownBy(() -> LinearAlgebra.cross(b, b).compute())
+                .isInstanceOf(MemoryBudgetExceededException.class)
+                .hasMessageContaining("exceeds allowedMem")
+                .hasMessageContaining("cross");
     }
 
     @Test
@@ -592,6 +635,17 @@ class LinalgComposablesTest {
                 assertThat(got[i * 5 + j]).isEqualTo(sum);
             }
         }
+    }
+
+    @Test
+    void matmulOverAnEmptyContractedAxisIsZeros() {
+        Spec spec = spec();
+        CubedArray a = Creation.ones(new long[] {2, 0}, new int[] {1, 1}, DType.INT32, spec);
+        CubedArray b = Creation.ones(new long[] {0, 3}, new int[] {1, 2}, DType.INT32, spec);
+        Chunk c = LinearAlgebra.matmul(a, b).compute();
+        assertThat(c.dtype()).isEqualTo(DType.INT32);
+        assertThat(c.shape()).containsExactly(2, 3);
+        assertThat(c.ints()).containsOnly(0);
     }
 
     @Test
