@@ -1,19 +1,23 @@
 package io.cubed.array;
 
+import io.cubed.chunk.BinaryFunction;
 import io.cubed.chunk.Chunk;
 import io.cubed.chunk.Contraction;
 import io.cubed.chunk.ReduceFunction;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.DTypes;
+import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.plan.OpNode;
 import io.cubed.primitive.ChunkArgs;
 import io.cubed.primitive.ChunkFunction;
+import io.cubed.primitive.Diagonal;
 import io.cubed.primitive.IndexKeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Linear algebra functions of the Array API standard: {@code matmul} (with its batch and 1-d rules),
@@ -238,8 +242,10 @@ public final class LinearAlgebra {
             boolean contracted = con.indexOf(String.valueOf(c)) >= 0;
             int pa = ia.indexOf(c);
             int pb = ib.indexOf(c);
-            CubedArray src = pa >= 0 && (pb < 0 || ua.shape()[pa] != 1) ? ua : ub;
-            int p = src == ua ? pa : pb;
+            // Chosen by position, not by identity: a and b may be the same array (matmul(x, x)).
+            boolean fromA = pa >= 0 && (pb < 0 || ua.shape()[pa] != 1);
+            CubedArray src = fromA ? ua : ub;
+            int p = fromA ? pa : pb;
             if (pa >= 0 && pb >= 0) {
                 long la = ua.shape()[pa];
                 long lb = ub.shape()[pb];
@@ -260,6 +266,10 @@ public final class LinearAlgebra {
         ChunkGrid grid = ChunkGrid.of(
                 shape.stream().mapToLong(Long::longValue).toArray(),
                 chunks.stream().mapToInt(Integer::intValue).toArray());
+        if (nbK == 0) {
+            // A contracted axis is empty: every sum has no terms, so the result is zeros ((m, 0) @ (0, n) in NumPy).
+            return Creation.zeros(grid.shape(), grid.chunkShape(), rt, a.spec());
+        }
         long ae = ua.chunks().chunkSize();
         long be = ub.chunks().chunkSize();
         long oe = grid.chunkSize();
@@ -328,6 +338,302 @@ public final class LinearAlgebra {
         @Override
         public Chunk apply(ChunkArgs args, long[] blockId) {
             return Contraction.matrixTranspose(args.chunk(0));
+        }
+    }
+
+    // ---- Composable linalg functions: vector_norm, diagonal, trace, cross, matrix_power ----
+
+    /** The Euclidean norm of all elements of {@code x} ({@code vector_norm(x)}), 0-d, of the real type of {@code x}. */
+    public static CubedArray vectorNorm(CubedArray x) {
+        return vectorNorm(x, null, false, 2);
+    }
+
+    /**
+     * The vector norm of order {@code ord} over {@code axis} ({@code vector_norm(x, axis=axis, keepdims=keepdims,
+     * ord=ord)}; {@code axis} null: every axis, negative axes count from the end): {@code (Σ|x|^ord)^(1/ord)} for any
+     * real {@code ord}, {@code max|x|} for {@code +∞}, {@code min|x|} for {@code −∞}, and for {@code ord = 0} the number
+     * of nonzero elements. {@code |x|} is the modulus for complex {@code x}; the result has the real type of {@code x}
+     * (complex128 gives float64). Built as NumPy computes it, from elementwise functions and one tree reduction:
+     * {@code ord = 2} is {@code sqrt(Σ(re² + im²))} without rescaling (it overflows where NumPy's does), {@code ord = 1}
+     * {@code Σ|x|}, any other finite order {@code Σ(|x|^ord)} raised to {@code 1/ord} (rounded to the result type).
+     *
+     * @throws InvalidArgumentException when {@code x} is not floating-point (the standard asks for a floating-point
+     *     array; cast integers with {@code astype}), {@code ord} is NaN, an axis is out of range or repeated, or
+     *     {@code ord = ±∞} reduces an empty axis (a maximum of nothing)
+     */
+    public static CubedArray vectorNorm(CubedArray x, int[] axis, boolean keepdims, double ord) {
+        String op = "vector_norm";
+        DType t = x.dtype();
+        if (!t.isFloating() && !t.isComplex()) {
+            throw new InvalidArgumentException(op + " of " + Layout.describe(x) + ": data type " + t + " is not "
+                    + "supported; vector_norm takes a floating-point array (float32, float64, complex64, complex128): "
+                    + "cast it with astype first");
+        }
+        if (Double.isNaN(ord)) {
+            throw new InvalidArgumentException(
+                    op + " of " + x.name() + ": ord must be a real number or ±infinity, got NaN");
+        }
+        int[] axes = Reduction.normalizeAxes(op, x, axis);
+        ReductionOptions options = ReductionOptions.axis(axes).keepdims(keepdims);
+        DType real = DTypes.realOf(t);
+        if (Double.isInfinite(ord)) {
+            for (int a : axes) {
+                if (x.shape()[a] == 0) {
+                    throw new InvalidArgumentException(op + " of " + Layout.describe(x) + ": ord=" + ord + " is the "
+                            + (ord > 0 ? "maximum" : "minimum") + " of |x| along axis " + a + ", which is empty");
+                }
+            }
+            ReduceFunction f = ord > 0 ? ReduceFunction.MAX : ReduceFunction.MIN;
+            return Reduction.reduce(Elementwise.abs(x), f, options, op + " " + f.pythonName());
+        }
+        if (ord == 0) {
+            CubedArray count = Reduction.reduce(x, ReduceFunction.COUNT_NONZERO, options, op + " count");
+            return Elementwise.astype(count, real);
+        }
+        if (ord == 1) {
+            return Reduction.reduce(Elementwise.abs(x), ReduceFunction.SUM, options, op + " sum");
+        }
+        if (ord == 2) {
+            CubedArray squares = t.isComplex()
+                    ? Elementwise.add(Elementwise.square(Elementwise.real(x)), Elementwise.square(Elementwise.imag(x)))
+                    : Elementwise.square(x);
+            return Elementwise.sqrt(Reduction.reduce(squares, ReduceFunction.SUM, options, op + " sum"));
+        }
+        CubedArray powers = Elementwise.pow(Elementwise.abs(x), Scalar.ofDouble(ord));
+        CubedArray sum = Reduction.reduce(powers, ReduceFunction.SUM, options, op + " sum");
+        // NumPy raises to the reciprocal of ord computed in the result type (1/3 rounded to float32 for float32).
+        double inverse = real == DType.FLOAT32 ? (double) (1.0f / (float) ord) : 1.0 / ord;
+        return Elementwise.pow(sum, Scalar.ofDouble(inverse));
+    }
+
+    /** The main diagonal of each matrix of {@code x} ({@code diagonal(x)}); see {@link #diagonal(CubedArray, long)}. */
+    public static CubedArray diagonal(CubedArray x) {
+        return diagonal(x, 0);
+    }
+
+    /**
+     * Diagonal {@code offset} (0 the main one, positive above it, negative below) of each matrix formed by the last two
+     * axes of {@code x} ({@code diagonal(x, offset=offset)}): shape {@code (..., L)} with {@code L} the diagonal's
+     * length (0 when {@code offset} lies outside the matrix), any data type, the batch axes chunked as in {@code x} and
+     * the diagonal in chunks of the smaller chunk length of the two matrix axes. Each task reads only the (at most
+     * three) chunks of {@code x} its run of the diagonal passes through, one at a time.
+     *
+     * @throws InvalidArgumentException when {@code x} has fewer than two axes
+     */
+    public static CubedArray diagonal(CubedArray x, long offset) {
+        int nd = x.ndim();
+        if (nd < 2) {
+            throw new InvalidArgumentException("diagonal of " + Layout.describe(x) + ": needs rank 2 or more (a "
+                    + "matrix or a stack of matrices)");
+        }
+        long m = x.shape()[nd - 2];
+        long n = x.shape()[nd - 1];
+        long rowStart = offset < 0 ? -offset : 0;
+        long colStart = offset > 0 ? offset : 0;
+        long len = rowStart >= m || colStart >= n ? 0 : Math.min(m - rowStart, n - colStart);
+        int[] chunks = x.chunkShape();
+        long[] shape = Arrays.copyOf(x.shape(), nd - 1);
+        shape[nd - 2] = len;
+        int[] outChunks = Arrays.copyOf(chunks, nd - 1);
+        outChunks[nd - 2] = Math.min(chunks[nd - 2], chunks[nd - 1]);
+        ChunkGrid grid = Chunking.grid(shape, outChunks, "diagonal of " + x.name());
+        Diagonal f = new Diagonal(x.dtype(), x.chunks(), grid, rowStart, colStart);
+        OpNode op = OpNode.blockwise(
+                "diagonal",
+                List.of(x.node()),
+                f,
+                f,
+                new int[] {1},
+                0,
+                List.of(x.dtype()),
+                List.of(grid),
+                "diagonal " + offset
+                        + ": each task reads the chunks its run of the diagonal passes through (at most 3)");
+        return CubedArray.of(op.outputs().get(0), x.spec());
+    }
+
+    /** The sum of the main diagonal of each matrix of {@code x} ({@code trace(x)}); see {@link #trace(CubedArray, long, DType)}. */
+    public static CubedArray trace(CubedArray x) {
+        return trace(x, 0, null);
+    }
+
+    /**
+     * The sum of diagonal {@code offset} of each matrix formed by the last two axes of {@code x}
+     * ({@code trace(x, offset=offset, dtype=dtype)}): shape {@code x.shape[:-2]}, 0 where the diagonal is empty. The
+     * result type is the standard's (that of {@code sum}): {@code dtype} when given, else {@code x}'s, with signed
+     * integers widened to int64 and unsigned ones to uint64. Built as {@link #diagonal(CubedArray, long)} then a tree
+     * sum over the diagonal.
+     *
+     * @throws InvalidArgumentException when {@code x} has fewer than two axes, is bool (the standard asks for a numeric
+     *     array), or {@code dtype} is not one {@code x} may be summed in
+     */
+    public static CubedArray trace(CubedArray x, long offset, DType dtype) {
+        if (x.dtype() == DType.BOOL) {
+            throw new InvalidArgumentException("trace of " + Layout.describe(x) + ": data type bool is not supported; "
+                    + "trace takes a numeric (integer, real or complex floating-point) array");
+        }
+        if (x.ndim() < 2) {
+            throw new InvalidArgumentException(
+                    "trace of " + Layout.describe(x) + ": needs rank 2 or more (a matrix or a stack of matrices)");
+        }
+        return Reduction.reduce(
+                diagonal(x, offset),
+                ReduceFunction.SUM,
+                ReductionOptions.axis(-1).dtype(dtype),
+                "trace sum");
+    }
+
+    /** The cross product along the last axis ({@code cross(x1, x2)}); see {@link #cross(CubedArray, CubedArray, int)}. */
+    public static CubedArray cross(CubedArray x1, CubedArray x2) {
+        return cross(x1, x2, -1);
+    }
+
+    /**
+     * The cross product of the 3-element vectors along {@code axis} of {@code x1} and {@code x2}
+     * ({@code cross(x1, x2, axis=axis)}): {@code axis} counts from the end ({@code [-N, -1]}, {@code N} the smaller
+     * rank; a non-negative axis is accepted when both ranks are equal), that axis must have length 3 in both (it is
+     * not broadcast) and the other axes broadcast. The result has the promoted type and the broadcast shape; each
+     * component is {@code a_j·b_k − a_k·b_j} computed by the elementwise kernels (integers wrap as NumPy's do). The
+     * vector axis is brought to one chunk (a rechunk where it has several), then one task per output chunk.
+     *
+     * @throws InvalidArgumentException for an axis out of range, a vector axis not of length 3, shapes that do not
+     *     broadcast, bool inputs (the standard asks for numeric ones), or types without a common type
+     */
+    public static CubedArray cross(CubedArray x1, CubedArray x2, int axis) {
+        String what = "cross of " + Layout.describe(x1) + " and " + Layout.describe(x2);
+        int n = Math.min(x1.ndim(), x2.ndim());
+        int fromEnd;
+        if (axis < 0 && axis >= -n) {
+            fromEnd = -axis;
+        } else if (axis >= 0 && axis < n && x1.ndim() == x2.ndim()) {
+            fromEnd = n - axis;
+        } else {
+            throw new InvalidArgumentException(what + ": axis " + axis + " is out of range; it must be in [-" + n
+                    + ", -1] (counted from the last axis" + (x1.ndim() == x2.ndim() ? ", or in [0, " + n + ")" : "")
+                    + ")");
+        }
+        DType rt;
+        try {
+            rt = DTypes.resultType(x1.dtype(), x2.dtype());
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    what + ": data types " + x1.dtype() + " and " + x2.dtype() + " have no common type; cast one "
+                            + "with astype",
+                    e);
+        }
+        if (rt == DType.BOOL) {
+            throw new InvalidArgumentException(what + ": data type bool is not supported; cross takes numeric "
+                    + "(integer, real or complex floating-point) arrays");
+        }
+        int a1 = x1.ndim() - fromEnd;
+        int a2 = x2.ndim() - fromEnd;
+        if (x1.shape()[a1] != 3 || x2.shape()[a2] != 3) {
+            throw new InvalidArgumentException(what + ": the vector axis " + axis + " must have length 3 in both "
+                    + "(it is not broadcast), got " + x1.shape()[a1] + " and " + x2.shape()[a2]);
+        }
+        Layout.broadcastShape("cross", List.of(x1, x2));
+        CubedArray u1 = x1.chunks().chunksPerAxis(a1) > 1 ? Manipulation.rechunk(x1, Map.of(a1, 3)) : x1;
+        CubedArray u2 = x2.chunks().chunksPerAxis(a2) > 1 ? Manipulation.rechunk(x2, Map.of(a2, 3)) : x2;
+        long e1 = u1.chunks().chunkSize();
+        long e2 = u2.chunks().chunkSize();
+        long out = Searching.broadcastChunkElements(List.of(u1, u2));
+        // The components of both chunks (one chunk's worth each), the six products and three differences (three output
+        // chunks' worth at most), and the kernels' conversions to the promoted type.
+        long extra = e1 * x1.dtype().itemSizeBytes()
+                + e2 * x2.dtype().itemSizeBytes()
+                + 3 * out * rt.itemSizeBytes()
+                + io.cubed.chunk.Elementwise.binaryScratchBytes(
+                        BinaryFunction.MULTIPLY, x1.dtype(), x2.dtype(), e1, e2, out);
+        return Blockwise.mapBlocks(
+                "cross",
+                new CrossBlocks(fromEnd),
+                MapBlocksOptions.builder(rt).extraMemBytes(extra).build(),
+                List.of(u1, u2));
+    }
+
+    /**
+     * {@code x} multiplied by itself {@code n} times ({@code matrix_power(x, n)}) for the square matrices of its last
+     * two axes: {@code n = 0} gives the identity of {@code x}'s type and chunks for each matrix, {@code n = 1} gives
+     * {@code x}, larger {@code n} repeated squaring with {@link #matmul} (about {@code 2·log2(n)} products, in NumPy's
+     * order). Integer matrices are accepted for {@code n ≥ 0}, as NumPy does (products wrap).
+     *
+     * @throws InvalidArgumentException when {@code x} is not a (stack of) square matrices, is bool, or {@code n < 0}
+     *     (an inverse power needs {@code linalg.inv}, which is not built yet)
+     */
+    public static CubedArray matrixPower(CubedArray x, long n) {
+        int nd = x.ndim();
+        if (nd < 2 || x.shape()[nd - 2] != x.shape()[nd - 1]) {
+            throw new InvalidArgumentException("matrix_power of " + Layout.describe(x) + ": needs square matrices "
+                    + "in the last two axes (shape (..., M, M))");
+        }
+        if (x.dtype() == DType.BOOL) {
+            throw new InvalidArgumentException("matrix_power of " + Layout.describe(x) + ": data type bool is not "
+                    + "supported; matrix_power takes a numeric (integer, real or complex floating-point) array");
+        }
+        if (n < 0) {
+            throw new InvalidArgumentException("matrix_power of " + Layout.describe(x) + ": n = " + n + " is an "
+                    + "inverse power, which needs the matrix inverse (linalg.inv), not built yet; use n >= 0");
+        }
+        if (n == 0) {
+            int[] chunks = x.chunkShape();
+            long m = x.shape()[nd - 1];
+            CubedArray eye = Creation.eye(m, m, 0, new int[] {chunks[nd - 2], chunks[nd - 1]}, x.dtype(), x.spec());
+            return nd == 2 ? eye : Manipulation.broadcastTo(eye, x.shape(), chunks);
+        }
+        // NumPy's order: z runs through x, x², x⁴, ...; the result multiplies in the z of each set bit of n.
+        CubedArray z = null;
+        CubedArray result = null;
+        long rest = n;
+        while (rest > 0) {
+            z = z == null ? x : matmul(z, z);
+            if ((rest & 1) == 1) {
+                result = result == null ? z : matmul(result, z);
+            }
+            rest >>= 1;
+        }
+        return result;
+    }
+
+    /** The cross product of one chunk of each operand along the axis {@code fromEnd} places from their last axes. */
+    private record CrossBlocks(int fromEnd) implements BlockFunction {
+        @Override
+        public Chunk apply(Chunk[] blocks, long[] blockId) {
+            Chunk[] a = components(blocks[0]);
+            Chunk[] b = components(blocks[1]);
+            Chunk[] c = new Chunk[3];
+            for (int i = 0; i < 3; i++) {
+                int j = (i + 1) % 3;
+                int k = (i + 2) % 3;
+                c[i] = io.cubed.chunk.Elementwise.binary(
+                        BinaryFunction.SUBTRACT,
+                        io.cubed.chunk.Elementwise.binary(BinaryFunction.MULTIPLY, a[j], b[k]),
+                        io.cubed.chunk.Elementwise.binary(BinaryFunction.MULTIPLY, a[k], b[j]));
+            }
+            int[] shape = c[0].shape().clone();
+            int axis = shape.length - fromEnd;
+            shape[axis] = 3;
+            Chunk out = Chunk.allocate(c[0].dtype(), shape);
+            int[] at = new int[shape.length];
+            for (int i = 0; i < 3; i++) {
+                at[axis] = i;
+                Chunk.copyRegion(c[i], new int[shape.length], out, at, c[i].shape());
+            }
+            return out;
+        }
+
+        /** The three slices of {@code x} along the vector axis, each keeping that axis with length 1. */
+        private Chunk[] components(Chunk x) {
+            int axis = x.ndim() - fromEnd;
+            int[] shape = x.shape().clone();
+            shape[axis] = 1;
+            Chunk[] parts = new Chunk[3];
+            int[] at = new int[shape.length];
+            for (int i = 0; i < 3; i++) {
+                parts[i] = Chunk.allocate(x.dtype(), shape);
+                at[axis] = i;
+                Chunk.copyRegion(x, at, parts[i], new int[shape.length], shape);
+            }
+            return parts;
         }
     }
 }
