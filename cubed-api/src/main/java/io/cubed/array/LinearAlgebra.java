@@ -501,7 +501,8 @@ public final class LinearAlgebra {
     /**
      * The QR factorization of each matrix ({@code qr(x, mode)}), as the list {Q, R}: {@code mode} "reduced" gives Q
      * {@code (..., M, K)} with orthonormal columns and R {@code (..., K, N)} upper triangular, {@code K = min(M, N)};
-     * "complete" gives Q {@code (..., M, M)} and R {@code (..., M, N)}.
+     * "complete" gives Q {@code (..., M, M)} and R {@code (..., M, N)}. A tall 2-d matrix chunked along its rows takes
+     * TSQR (reduced mode): the rows are never gathered in one task.
      */
     public static List<CubedArray> qr(CubedArray x, String mode) {
         boolean complete = "complete".equals(mode);
@@ -510,6 +511,9 @@ public final class LinearAlgebra {
                     "qr of " + x.name() + ": mode '" + mode + "' is not 'reduced' or 'complete'");
         }
         DType t = factorType("qr", x, false);
+        if (!complete && Tsqr.applies(x)) {
+            return Tsqr.qr(x, t);
+        }
         long m = x.shape()[x.ndim() - 2];
         long n = x.shape()[x.ndim() - 1];
         long k = Math.min(m, n);
@@ -533,9 +537,13 @@ public final class LinearAlgebra {
      * The singular value decomposition of each matrix ({@code svd(x, full_matrices)}), as the list {U, S, Vh} with
      * {@code x = U·diag(S)·Vh}, S descending and real: U {@code (..., M, K)} and Vh {@code (..., K, N)}, or {@code (...,
      * M, M)} and {@code (..., N, N)} when {@code fullMatrices}. Singular vectors are unique only up to sign or phase.
+     * A tall 2-d matrix chunked along its rows ({@code fullMatrices} false) takes TSQR and factors only its small R.
      */
     public static List<CubedArray> svd(CubedArray x, boolean fullMatrices) {
         DType t = factorType("svd", x, false);
+        if (!fullMatrices && Tsqr.applies(x)) {
+            return Tsqr.svd(x, t);
+        }
         long m = x.shape()[x.ndim() - 2];
         long n = x.shape()[x.ndim() - 1];
         long k = Math.min(m, n);
@@ -558,9 +566,12 @@ public final class LinearAlgebra {
         return svd(x, true);
     }
 
-    /** The singular values of each matrix, descending and real ({@code svdvals}). */
+    /** The singular values of each matrix, descending and real ({@code svdvals}); TSQR for tall row-chunked matrices. */
     public static CubedArray svdvals(CubedArray x) {
         DType t = factorType("svdvals", x, false);
+        if (Tsqr.applies(x)) {
+            return Tsqr.svdvals(x, t);
+        }
         long k = Math.min(x.shape()[x.ndim() - 2], x.shape()[x.ndim() - 1]);
         return MatrixOps.perMatrix(
                         "svdvals",

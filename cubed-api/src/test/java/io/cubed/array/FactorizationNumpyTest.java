@@ -230,6 +230,13 @@ class FactorizationNumpyTest {
             general(t, spec, tall, Cubed.asarray(tall, spec, 2, 2, 2));
             Chunk wide = random(t, seed++, 3, 6);
             general(t, spec, wide, Cubed.asarray(wide, spec, 3, 6));
+            // Tall and skinny, rows in chunks of 8 (the last one 5 rows, fewer than the 6 columns): TSQR.
+            Chunk ts = random(t, seed++, 61, 6);
+            CubedArray tx = Cubed.asarray(ts, spec, 8, 4);
+            check("qr", "reduced", List.of(ts), LinearAlgebra.qr(tx));
+            check("svd", "reduced", List.of(ts), LinearAlgebra.svd(tx, false));
+            check("svdvals", "-", ts, LinearAlgebra.svdvals(tx));
+            check("matrix_norm", "2,true", ts, LinearAlgebra.matrixNorm(tx, true, "2"));
         }
         // A rank-deficient stack: matrix_rank, pinv and svd on it.
         Chunk low = random(DType.FLOAT64, 99, 3, 5, 4);
@@ -252,6 +259,18 @@ class FactorizationNumpyTest {
         check("inv", "-", ints, LinearAlgebra.inv(ix));
         check("svdvals", "-", ints, LinearAlgebra.svdvals(ix));
         check("matrix_norm", "1,false", ints, LinearAlgebra.matrixNorm(ix, false, "1"));
+        // TSQR in a tree: a budget that combines at most three (27.6 kB for float64, 53.4 kB for complex128) R factors
+        // per task (9 blocks -> 3 -> 1).
+        for (DType t : new DType[] {DType.FLOAT64, DType.COMPLEX128}) {
+            Spec small = spec(t == DType.FLOAT64 ? 30_000 : 60_000);
+            Chunk ts = random(t, seed++, 70, 6);
+            CubedArray tx = Cubed.asarray(ts, small, 8, 6);
+            List<CubedArray> qr = LinearAlgebra.qr(tx);
+            assertThat(qr.get(0).explain()).contains("combined 3 at a time: 9 -> 3", "combined 3 at a time: 3 -> 1");
+            check("qr", "reduced", List.of(ts), qr);
+            check("svd", "reduced", List.of(ts), LinearAlgebra.svd(tx, false));
+            check("svdvals", "-", ts, LinearAlgebra.svdvals(tx));
+        }
         assertThat(manifest).hasSizeGreaterThan(150);
         List<String> failures = runNumpy();
         assertThat(failures).isEmpty();

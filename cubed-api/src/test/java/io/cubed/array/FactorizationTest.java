@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The linalg factorizations' plans and errors: bad arguments refused when the array is built (rank, squareness, bool,
  * mode, ord, rtol, solve's shapes), a matrix too large for allowedMem refused with the sizes, the batch chunk shrunk
  * until a task fits (and the projection covering the kernel's workspace), singular and non-positive-definite matrices
- * failing the computation with the operation, the array and the matrix's batch index, det of a singular matrix 0.
+ * failing the computation with the operation, the array and the matrix's batch index, det of a singular matrix 0, and
+ * the TSQR plan for a tall row-chunked matrix (one task per row block, never the whole matrix in a task).
  */
 class FactorizationTest {
     @TempDir
@@ -154,5 +155,33 @@ class FactorizationTest {
         assertThatThrownBy(() -> LinearAlgebra.cholesky(x).compute())
                 .hasMessageContaining(
                         "cholesky of " + x.name() + ": the matrix at batch index [1] is not positive " + "definite");
+    }
+
+    @Test
+    void aTallRowChunkedMatrixTakesTsqrWithOneTaskPerRowBlock() {
+        int m = 40;
+        double[] d = new double[m * 3];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = Math.sin(i * 0.7) + (i % 3 == i / 3 % 3 ? 2 : 0);
+        }
+        CubedArray x = array(10_000_000, d, new int[] {m, 3}, 5, 3);
+        List<CubedArray> qr = LinearAlgebra.qr(x);
+        String plan = qr.get(0).explain();
+        assertThat(plan).contains("qr (tsqr blocks)", "one QR per row block of 5 rows", "combined 8 at a time: 8 -> 1");
+        assertThat(qr.get(0).chunkShape()).containsExactly(5, 3);
+        List<Chunk> f = Cubed.compute(qr);
+        double[] q = f.get(0).doubles();
+        double[] r = f.get(1).doubles();
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < 3; j++) {
+                double s = 0;
+                for (int k = 0; k < 3; k++) {
+                    s += q[i * 3 + k] * r[k * 3 + j];
+                }
+                assertThat(s).isCloseTo(d[i * 3 + j], org.assertj.core.data.Offset.offset(1e-12));
+            }
+        }
+        // svdvals reads no Q: its plan has no Q output.
+        assertThat(LinearAlgebra.svdvals(x).explain()).doesNotContain("tsqr Q", "tsqr multipliers");
     }
 }
