@@ -184,4 +184,45 @@ class FactorizationTest {
         // svdvals reads no Q: its plan has no Q output.
         assertThat(LinearAlgebra.svdvals(x).explain()).doesNotContain("tsqr Q", "tsqr multipliers");
     }
+
+    @Test
+    void everyOperationsFunctionsRoundTripSerialization() throws Exception {
+        Spec spec = spec(10_000_000);
+        double[] d = new double[40 * 3];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = Math.cos(i);
+        }
+        CubedArray tall = Cubed.asarray(Chunk.wrap(DType.FLOAT64, new int[] {40, 3}, d), spec, 5, 3);
+        CubedArray sq = Cubed.asarray(
+                Chunk.wrap(DType.FLOAT64, new int[] {4, 3, 3}, java.util.Arrays.copyOf(d, 36)), spec, 2, 3, 3);
+        List<CubedArray> arrays = new java.util.ArrayList<>();
+        arrays.addAll(LinearAlgebra.qr(tall));
+        arrays.addAll(LinearAlgebra.svd(tall, false));
+        arrays.add(LinearAlgebra.svdvals(tall));
+        arrays.addAll(LinearAlgebra.eigh(sq));
+        arrays.addAll(LinearAlgebra.slogdet(sq));
+        arrays.add(LinearAlgebra.solve(sq, sq));
+        arrays.add(LinearAlgebra.pinv(sq));
+        arrays.add(LinearAlgebra.matrixNorm(sq, true, "nuc"));
+        int ops = 0;
+        for (CubedArray a : arrays) {
+            for (OpNode op : io.cubed.plan.Plan.of(List.of(a.node())).ops()) {
+                assertThat(roundTrip(op.keyFunction())).as(op.toString()).isNotNull();
+                assertThat(roundTrip(op.function())).as(op.toString()).isNotNull();
+                ops++;
+            }
+        }
+        assertThat(ops).isGreaterThan(20);
+    }
+
+    private static Object roundTrip(Object o) throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(o);
+        }
+        try (java.io.ObjectInputStream in =
+                new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+            return in.readObject();
+        }
+    }
 }
