@@ -14,10 +14,6 @@ final class ComplexFactor {
 
     private ComplexFactor() {}
 
-    private static double[][] copy(double[][] a) {
-        return new double[][] {a[0].clone(), a[1].clone()};
-    }
-
     /** The conjugate transpose of the {@code m×n} matrix {@code a}. */
     static double[][] adjoint(double[][] a, int m, int n) {
         double[][] t = new double[2][m * n];
@@ -38,7 +34,9 @@ final class ComplexFactor {
         int k = Math.min(m, n);
         double[] ar = a[0].clone();
         double[] ai = a[1].clone();
+        // The reflectors' vectors (real and imaginary parts) and squared norms; null where a column was already zero.
         double[][] vs = new double[2 * k][];
+        double[] norms = new double[k];
         for (int j = 0; j < k; j++) {
             double norm2 = 0;
             for (int i = j; i < m; i++) {
@@ -72,9 +70,8 @@ final class ComplexFactor {
                 ai[i * n + j] = 0;
             }
             vs[2 * j] = vr;
-            vs[2 * j + 1] = new double[vi.length + 1];
-            System.arraycopy(vi, 0, vs[2 * j + 1], 0, vi.length);
-            vs[2 * j + 1][vi.length] = vn2;
+            vs[2 * j + 1] = vi;
+            norms[j] = vn2;
         }
         int rows = complete ? m : k;
         double[][] r = new double[2][rows * n];
@@ -94,8 +91,7 @@ final class ComplexFactor {
             if (vs[2 * j] == null) {
                 continue;
             }
-            double[] vi = vs[2 * j + 1];
-            reflect(vs[2 * j], Arrays.copyOf(vi, vi.length - 1), vi[vi.length - 1], qr, qi, qc, j, 0, qc);
+            reflect(vs[2 * j], vs[2 * j + 1], norms[j], qr, qi, qc, j, 0, qc);
         }
         return new double[][][] {{qr, qi}, r};
     }
@@ -268,9 +264,8 @@ final class ComplexFactor {
             if (t == null || !vectors) {
                 return t;
             }
-            int uc = full ? n : m; // columns of the adjoint's U (n rows)
-            int vr = full ? m : m; // rows of the adjoint's Vh (m columns)
-            double[][] u = adjoint(new double[][] {t[3], t[4]}, vr, m);
+            int uc = full ? n : m; // columns of the adjoint's U (n rows); its Vh is m×m either way
+            double[][] u = adjoint(new double[][] {t[3], t[4]}, m, m);
             double[][] vh = adjoint(new double[][] {t[0], t[1]}, n, uc);
             return new double[][] {u[0], u[1], t[2], vh[0], vh[1]};
         }
@@ -437,7 +432,7 @@ final class ComplexFactor {
         double[] lr = new double[n * n];
         double[] li = new double[n * n];
         for (int j = 0; j < n; j++) {
-            double d = upper ? a[0][j * n + j] : a[0][j * n + j];
+            double d = a[0][j * n + j];
             for (int k = 0; k < j; k++) {
                 d -= lr[j * n + k] * lr[j * n + k] + li[j * n + k] * li[j * n + k];
             }
@@ -615,9 +610,5 @@ final class ComplexFactor {
             eye[0][i * n + i] = 1;
         }
         return solve(a, n, eye, n);
-    }
-
-    static double[][] copyOf(double[][] a) {
-        return copy(a);
     }
 }

@@ -186,6 +186,20 @@ class FactorizationTest {
     }
 
     @Test
+    void tsqrRefusesARowBlockThatCannotFitAndCompleteModeTakesTheWholeMatrix() {
+        // 40 columns: a block of at least 40 rows needs 8·(3·1600 + 3·3200 + 5·1600 + 16·40 + 64) + 16·1600 bytes of
+        // workspace (210432) besides its chunks, over a 200 kB budget.
+        CubedArray x = array(200_000, new double[200 * 40], new int[] {200, 40}, 50, 40);
+        assertThatThrownBy(() -> LinearAlgebra.qr(x))
+                .isInstanceOf(MemoryBudgetExceededException.class)
+                .hasMessageContaining("qr (tsqr) of " + x.name() + " [200, 40]: a task factoring one block of 40×40 "
+                        + "float64 needs");
+        assertThatThrownBy(() -> LinearAlgebra.qr(x, "complete"))
+                .isInstanceOf(MemoryBudgetExceededException.class)
+                .hasMessageContaining("qr of " + x.name() + ": one 200×40 float64 matrix needs");
+    }
+
+    @Test
     void everyOperationsFunctionsRoundTripSerialization() throws Exception {
         Spec spec = spec(10_000_000);
         double[] d = new double[40 * 3];
