@@ -555,10 +555,11 @@ public final class LinearAlgebra {
      * {@code x} multiplied by itself {@code n} times ({@code matrix_power(x, n)}) for the square matrices of its last
      * two axes: {@code n = 0} gives the identity of {@code x}'s type and chunks for each matrix, {@code n = 1} gives
      * {@code x}, larger {@code n} repeated squaring with {@link #matmul} (about {@code 2·log2(n)} products, in NumPy's
-     * order). Integer matrices are accepted for {@code n ≥ 0}, as NumPy does (products wrap).
+     * order). Integer matrices are accepted for {@code n ≥ 0}, as NumPy does (products wrap). {@code n < 0} is the
+     * power {@code -n} of {@link #inv}{@code (x)}, for floating-point matrices (a singular one fails the computation).
      *
-     * @throws InvalidArgumentException when {@code x} is not a (stack of) square matrices, is bool, or {@code n < 0}
-     *     (an inverse power needs {@code linalg.inv}, which is not built yet)
+     * @throws InvalidArgumentException when {@code x} is not a (stack of) square matrices, is bool, or is an integer
+     *     matrix with {@code n < 0} (NumPy refuses to invert integer matrices)
      */
     public static CubedArray matrixPower(CubedArray x, long n) {
         int nd = x.ndim();
@@ -571,8 +572,16 @@ public final class LinearAlgebra {
                     + "supported; matrix_power takes a numeric (integer, real or complex floating-point) array");
         }
         if (n < 0) {
-            throw new InvalidArgumentException("matrix_power of " + Layout.describe(x) + ": n = " + n + " is an "
-                    + "inverse power, which needs the matrix inverse (linalg.inv), not built yet; use n >= 0");
+            if (x.dtype().isInteger()) {
+                throw new InvalidArgumentException("matrix_power of " + Layout.describe(x) + ": n = " + n + " is an "
+                        + "inverse power, and integer matrices are not inverted (as in NumPy); cast to a floating-point "
+                        + "type with astype first");
+            }
+            if (n == Long.MIN_VALUE) {
+                throw new InvalidArgumentException(
+                        "matrix_power of " + Layout.describe(x) + ": n = " + n + " has no positive counterpart");
+            }
+            return matrixPower(inv(x), -n);
         }
         if (n == 0) {
             int[] chunks = x.chunkShape();
@@ -635,5 +644,365 @@ public final class LinearAlgebra {
             }
             return parts;
         }
+    }
+
+    // ---- Factorizations (linalg): per matrix in one chunk, or TSQR for tall-and-skinny matrices ----
+
+    /**
+     * The Cholesky factor of each Hermitian positive-definite matrix ({@code cholesky(x, upper)}): lower-triangular L
+     * with {@code x = L·Lᴴ} from the lower triangle, or upper-triangular U with {@code x = Uᴴ·U} from the upper when
+     * {@code upper}. A matrix that is not positive definite fails the computation, naming it (NumPy raises
+     * LinAlgError).
+     */
+    public static CubedArray cholesky(CubedArray x, boolean upper) {
+        DType t = factorType("cholesky", x, true);
+        long n = x.shape()[x.ndim() - 1];
+        return MatrixOps.perMatrix(
+                        "cholesky",
+                        upper ? MatrixOps.Kind.CHOLESKY_UPPER : MatrixOps.Kind.CHOLESKY,
+                        Double.NaN,
+                        t,
+                        List.of(x),
+                        List.of(new MatrixOps.Out(t, new long[] {n, n})))
+                .get(0);
+    }
+
+    /** {@link #cholesky(CubedArray, boolean)} with the lower factor ({@code upper=False}). */
+    public static CubedArray cholesky(CubedArray x) {
+        return cholesky(x, false);
+    }
+
+    /** The determinant of each square matrix ({@code det}), shape the batch axes; 0 for a singular matrix. */
+    public static CubedArray det(CubedArray x) {
+        DType t = factorType("det", x, true);
+        return MatrixOps.perMatrix(
+                        "det",
+                        MatrixOps.Kind.DET,
+                        Double.NaN,
+                        t,
+                        List.of(x),
+                        List.of(new MatrixOps.Out(t, new long[0])))
+                .get(0);
+    }
+
+    /**
+     * The sign and the natural log of the absolute value of each determinant ({@code slogdet}), as the list {sign,
+     * logabsdet}: sign is ±1 (for complex {@code det/|det|}) in x's type, logabsdet real; a singular matrix gives sign 0
+     * and logabsdet −∞. One operation computes both.
+     */
+    public static List<CubedArray> slogdet(CubedArray x) {
+        DType t = factorType("slogdet", x, true);
+        return MatrixOps.perMatrix(
+                "slogdet",
+                MatrixOps.Kind.SLOGDET,
+                Double.NaN,
+                t,
+                List.of(x),
+                List.of(new MatrixOps.Out(t, new long[0]), new MatrixOps.Out(MatrixOps.realOf(t), new long[0])));
+    }
+
+    /** The inverse of each square matrix ({@code inv}); a singular matrix fails the computation, naming it. */
+    public static CubedArray inv(CubedArray x) {
+        DType t = factorType("inv", x, true);
+        long n = x.shape()[x.ndim() - 1];
+        return MatrixOps.perMatrix(
+                        "inv", MatrixOps.Kind.INV, Double.NaN, t, List.of(x), List.of(new MatrixOps.Out(t, new long[] {
+                            n, n
+                        })))
+                .get(0);
+    }
+
+    /**
+     * X with {@code x1·X = x2} for each square matrix of {@code x1} ({@code solve}): {@code x2} of shape {@code (M,)}
+     * is one right-hand side for every matrix (result {@code (..., M)}); otherwise {@code x2} is {@code (..., M, K)}
+     * with batch axes broadcast against x1's (result {@code (..., M, K)}), as NumPy 2. Types promote (integers to
+     * float64). A singular matrix fails the computation, naming it.
+     */
+    public static CubedArray solve(CubedArray x1, CubedArray x2) {
+        String op = "solve";
+        DType t1 = factorType(op, x1, true);
+        DType t2 = x2.ndim() == 0 ? t1 : MatrixOps.floating(op, x2);
+        DType t;
+        try {
+            t = DTypes.resultType(t1, t2);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    op + " of " + x1.name() + " and " + x2.name() + ": types " + x1.dtype() + " and " + x2.dtype()
+                            + " have no common type",
+                    e);
+        }
+        long m = x1.shape()[x1.ndim() - 1];
+        boolean vector = x2.ndim() == 1;
+        if (x2.ndim() == 0 || x2.shape()[vector ? 0 : x2.ndim() - 2] != m) {
+            throw new InvalidArgumentException(op + " of " + x1.name() + " and " + x2.name() + ": x2 of shape "
+                    + Arrays.toString(x2.shape()) + " must be (" + m + ",) or (..., " + m + ", K) for x1 of shape "
+                    + Arrays.toString(x1.shape()));
+        }
+        CubedArray b = vector ? Manipulation.expandDims(x2, 1) : x2;
+        int nb = Math.max(x1.ndim(), b.ndim()) - 2;
+        long[] batch = new long[nb];
+        for (int a = 0; a < nb; a++) {
+            long l1 = batchLength(x1, a, nb);
+            long l2 = batchLength(b, a, nb);
+            if (l1 != l2 && l1 != 1 && l2 != 1) {
+                throw new InvalidArgumentException(op + " of " + x1.name() + " and " + x2.name() + ": batch shapes of "
+                        + Arrays.toString(x1.shape()) + " and " + Arrays.toString(x2.shape())
+                        + " cannot be broadcast together");
+            }
+            batch[a] = Math.max(l1, l2);
+        }
+        CubedArray a1 = Manipulation.broadcastTo(x1, withCore(batch, x1));
+        CubedArray a2 = Manipulation.broadcastTo(b, withCore(batch, b));
+        long k = b.shape()[b.ndim() - 1];
+        CubedArray r = MatrixOps.perMatrix(
+                        op,
+                        MatrixOps.Kind.SOLVE,
+                        Double.NaN,
+                        t,
+                        List.of(a1, a2),
+                        List.of(new MatrixOps.Out(t, new long[] {m, k})))
+                .get(0);
+        return vector ? Manipulation.squeeze(r, r.ndim() - 1) : r;
+    }
+
+    private static long batchLength(CubedArray x, int axis, int nb) {
+        int own = x.ndim() - 2;
+        int a = axis - (nb - own);
+        return a < 0 ? 1 : x.shape()[a];
+    }
+
+    private static long[] withCore(long[] batch, CubedArray x) {
+        long[] s = Arrays.copyOf(batch, batch.length + 2);
+        s[batch.length] = x.shape()[x.ndim() - 2];
+        s[batch.length + 1] = x.shape()[x.ndim() - 1];
+        return s;
+    }
+
+    /**
+     * The eigenvalues (ascending, real) and eigenvectors (columns, orthonormal) of each Hermitian or real symmetric
+     * matrix, read from its lower triangle ({@code eigh}), as the list {eigenvalues, eigenvectors}; eigenvectors are
+     * unique only up to sign (real) or phase (complex). One operation computes both (the eigenvalues are then squeezed
+     * from a trailing axis of length 1).
+     */
+    public static List<CubedArray> eigh(CubedArray x) {
+        DType t = factorType("eigh", x, true);
+        long n = x.shape()[x.ndim() - 1];
+        List<CubedArray> r = MatrixOps.perMatrix(
+                "eigh",
+                MatrixOps.Kind.EIGH,
+                Double.NaN,
+                t,
+                List.of(x),
+                List.of(new MatrixOps.Out(MatrixOps.realOf(t), new long[] {n, 1}), new MatrixOps.Out(t, new long[] {n, n
+                })));
+        CubedArray w = r.get(0);
+        return List.of(Manipulation.squeeze(w, w.ndim() - 1), r.get(1));
+    }
+
+    /** The eigenvalues of each Hermitian or real symmetric matrix, ascending ({@code eigvalsh}). */
+    public static CubedArray eigvalsh(CubedArray x) {
+        DType t = factorType("eigvalsh", x, true);
+        long n = x.shape()[x.ndim() - 1];
+        return MatrixOps.perMatrix(
+                        "eigvalsh",
+                        MatrixOps.Kind.EIGVALSH,
+                        Double.NaN,
+                        t,
+                        List.of(x),
+                        List.of(new MatrixOps.Out(MatrixOps.realOf(t), new long[] {n})))
+                .get(0);
+    }
+
+    /**
+     * The QR factorization of each matrix ({@code qr(x, mode)}), as the list {Q, R}: {@code mode} "reduced" gives Q
+     * {@code (..., M, K)} with orthonormal columns and R {@code (..., K, N)} upper triangular, {@code K = min(M, N)};
+     * "complete" gives Q {@code (..., M, M)} and R {@code (..., M, N)}. A tall 2-d matrix chunked along its rows takes
+     * TSQR (reduced mode): the rows are never gathered in one task.
+     */
+    public static List<CubedArray> qr(CubedArray x, String mode) {
+        boolean complete = "complete".equals(mode);
+        if (!complete && !"reduced".equals(mode)) {
+            throw new InvalidArgumentException(
+                    "qr of " + x.name() + ": mode '" + mode + "' is not 'reduced' or 'complete'");
+        }
+        DType t = factorType("qr", x, false);
+        if (!complete && Tsqr.applies(x)) {
+            return Tsqr.qr(x, t);
+        }
+        long m = x.shape()[x.ndim() - 2];
+        long n = x.shape()[x.ndim() - 1];
+        long k = Math.min(m, n);
+        return MatrixOps.perMatrix(
+                "qr",
+                complete ? MatrixOps.Kind.QR_COMPLETE : MatrixOps.Kind.QR,
+                Double.NaN,
+                t,
+                List.of(x),
+                List.of(
+                        new MatrixOps.Out(t, new long[] {m, complete ? m : k}),
+                        new MatrixOps.Out(t, new long[] {complete ? m : k, n})));
+    }
+
+    /** {@link #qr(CubedArray, String)} in mode "reduced". */
+    public static List<CubedArray> qr(CubedArray x) {
+        return qr(x, "reduced");
+    }
+
+    /**
+     * The singular value decomposition of each matrix ({@code svd(x, full_matrices)}), as the list {U, S, Vh} with
+     * {@code x = U·diag(S)·Vh}, S descending and real: U {@code (..., M, K)} and Vh {@code (..., K, N)}, or {@code (...,
+     * M, M)} and {@code (..., N, N)} when {@code fullMatrices}. Singular vectors are unique only up to sign or phase.
+     * A tall 2-d matrix chunked along its rows ({@code fullMatrices} false) takes TSQR and factors only its small R.
+     */
+    public static List<CubedArray> svd(CubedArray x, boolean fullMatrices) {
+        DType t = factorType("svd", x, false);
+        if (!fullMatrices && Tsqr.applies(x)) {
+            return Tsqr.svd(x, t);
+        }
+        long m = x.shape()[x.ndim() - 2];
+        long n = x.shape()[x.ndim() - 1];
+        long k = Math.min(m, n);
+        List<CubedArray> r = MatrixOps.perMatrix(
+                "svd",
+                fullMatrices ? MatrixOps.Kind.SVD_FULL : MatrixOps.Kind.SVD,
+                Double.NaN,
+                t,
+                List.of(x),
+                List.of(
+                        new MatrixOps.Out(t, new long[] {m, fullMatrices ? m : k}),
+                        new MatrixOps.Out(MatrixOps.realOf(t), new long[] {k, 1}),
+                        new MatrixOps.Out(t, new long[] {fullMatrices ? n : k, n})));
+        CubedArray s = r.get(1);
+        return List.of(r.get(0), Manipulation.squeeze(s, s.ndim() - 1), r.get(2));
+    }
+
+    /** {@link #svd(CubedArray, boolean)} with {@code full_matrices=True}, the standard's default. */
+    public static List<CubedArray> svd(CubedArray x) {
+        return svd(x, true);
+    }
+
+    /** The singular values of each matrix, descending and real ({@code svdvals}); TSQR for tall row-chunked matrices. */
+    public static CubedArray svdvals(CubedArray x) {
+        DType t = factorType("svdvals", x, false);
+        if (Tsqr.applies(x)) {
+            return Tsqr.svdvals(x, t);
+        }
+        long k = Math.min(x.shape()[x.ndim() - 2], x.shape()[x.ndim() - 1]);
+        return MatrixOps.perMatrix(
+                        "svdvals",
+                        MatrixOps.Kind.SVDVALS,
+                        Double.NaN,
+                        t,
+                        List.of(x),
+                        List.of(new MatrixOps.Out(MatrixOps.realOf(t), new long[] {k})))
+                .get(0);
+    }
+
+    /**
+     * The rank of each matrix ({@code matrix_rank(x, rtol)}): the number of singular values above {@code rtol} times
+     * the largest, int64; {@code rtol} NaN gives the standard's default {@code max(M, N)·eps} of x's precision.
+     */
+    public static CubedArray matrixRank(CubedArray x, double rtol) {
+        DType t = factorType("matrix_rank", x, false);
+        checkRtol("matrix_rank", x, rtol);
+        return MatrixOps.perMatrix(
+                        "matrix_rank",
+                        MatrixOps.Kind.MATRIX_RANK,
+                        rtol,
+                        t,
+                        List.of(x),
+                        List.of(new MatrixOps.Out(DType.INT64, new long[0])))
+                .get(0);
+    }
+
+    /** {@link #matrixRank(CubedArray, double)} with the default tolerance. */
+    public static CubedArray matrixRank(CubedArray x) {
+        return matrixRank(x, Double.NaN);
+    }
+
+    /**
+     * The Moore–Penrose pseudo-inverse of each matrix ({@code pinv(x, rtol)}), {@code (..., N, M)}: singular values at
+     * or below {@code rtol} times the largest count as zero; {@code rtol} NaN gives {@code max(M, N)·eps}.
+     */
+    public static CubedArray pinv(CubedArray x, double rtol) {
+        DType t = factorType("pinv", x, false);
+        checkRtol("pinv", x, rtol);
+        long m = x.shape()[x.ndim() - 2];
+        long n = x.shape()[x.ndim() - 1];
+        return MatrixOps.perMatrix(
+                        "pinv", MatrixOps.Kind.PINV, rtol, t, List.of(x), List.of(new MatrixOps.Out(t, new long[] {n, m
+                        })))
+                .get(0);
+    }
+
+    /** {@link #pinv(CubedArray, double)} with the default tolerance. */
+    public static CubedArray pinv(CubedArray x) {
+        return pinv(x, Double.NaN);
+    }
+
+    private static void checkRtol(String op, CubedArray x, double rtol) {
+        if (!Double.isNaN(rtol) && (rtol < 0 || Double.isInfinite(rtol))) {
+            throw new InvalidArgumentException(
+                    op + " of " + x.name() + ": rtol " + rtol + " must be a finite number >= 0");
+        }
+    }
+
+    /**
+     * The matrix norm of each matrix ({@code matrix_norm(x, keepdims, ord)}), real: {@code "fro"} (Frobenius),
+     * {@code "nuc"} (sum of singular values), {@code "1"}/{@code "-1"} (largest/smallest column sum of |x|),
+     * {@code "inf"}/{@code "-inf"} (largest/smallest row sum of |x|), {@code "2"}/{@code "-2"} (largest/smallest
+     * singular value). With {@code keepdims} the last two axes stay with length 1. Fro and the sums are reductions
+     * over any chunking; the singular-value norms need {@link #svdvals}.
+     */
+    public static CubedArray matrixNorm(CubedArray x, boolean keepdims, String ord) {
+        String op = "matrix_norm";
+        DType t = factorType(op, x, false);
+        CubedArray xf = Elementwise.astype(x, t);
+        int nd = x.ndim();
+        CubedArray r;
+        switch (ord) {
+            case "fro" -> {
+                CubedArray a = Elementwise.abs(xf);
+                r = Elementwise.sqrt(Statistical.sum(
+                        Elementwise.multiply(a, a),
+                        ReductionOptions.axis(nd - 2, nd - 1).keepdims(keepdims)));
+            }
+            case "1", "-1", "inf", "-inf" -> {
+                boolean cols = ord.endsWith("1");
+                CubedArray sums = Statistical.sum(
+                        Elementwise.abs(xf),
+                        ReductionOptions.axis(cols ? nd - 2 : nd - 1).keepdims(true));
+                ReductionOptions o =
+                        ReductionOptions.axis(cols ? nd - 1 : nd - 2).keepdims(true);
+                r = ord.startsWith("-") ? Statistical.min(sums, o) : Statistical.max(sums, o);
+                if (!keepdims) {
+                    r = Manipulation.squeeze(r, nd - 2, nd - 1);
+                }
+            }
+            case "2", "-2", "nuc" -> {
+                CubedArray s = svdvals(xf);
+                ReductionOptions o = ReductionOptions.axis(s.ndim() - 1);
+                r = ord.equals("nuc")
+                        ? Statistical.sum(s, o)
+                        : ord.equals("2") ? Statistical.max(s, o) : Statistical.min(s, o);
+                if (keepdims) {
+                    r = Manipulation.expandDims(r, r.ndim(), r.ndim() + 1);
+                }
+            }
+            default -> throw new InvalidArgumentException(op + " of " + x.name() + ": ord '" + ord
+                    + "' is not one of 'fro', 'nuc', '1', '-1', '2', '-2', 'inf', '-inf'");
+        }
+        return r;
+    }
+
+    /** {@link #matrixNorm(CubedArray, boolean, String)} with the standard's defaults: Frobenius, no keepdims. */
+    public static CubedArray matrixNorm(CubedArray x) {
+        return matrixNorm(x, false, "fro");
+    }
+
+    /** The computing type of a factorization of {@code x}, after checking it is a stack of (square) matrices. */
+    private static DType factorType(String op, CubedArray x, boolean square) {
+        MatrixOps.checkMatrices(op, x, square);
+        return MatrixOps.floating(op, x);
     }
 }

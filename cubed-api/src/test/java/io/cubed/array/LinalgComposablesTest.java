@@ -683,10 +683,29 @@ class LinalgComposablesTest {
         assertThatThrownBy(() -> LinearAlgebra.matrixPower(b, 2))
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("data type bool is not supported");
-        CubedArray sq = Creation.ones(new long[] {2, 2}, new int[] {2, 2}, DType.FLOAT64, spec);
+        CubedArray sq = Creation.ones(new long[] {2, 2}, new int[] {2, 2}, DType.INT64, spec);
         assertThatThrownBy(() -> LinearAlgebra.matrixPower(sq, -2))
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("n = -2 is an inverse power")
-                .hasMessageContaining("linalg.inv");
+                .hasMessageContaining("integer matrices are not inverted");
+    }
+
+    @Test
+    void matrixPowerOfANegativeNIsThePowerOfTheInverse() {
+        // A = [[2, 1], [1, 1]] has inverse [[1, -1], [-1, 2]]; A^-2 = [[2, -3], [-3, 5]] (by hand).
+        Spec spec = spec();
+        io.cubed.chunk.Chunk a = io.cubed.chunk.Chunk.allocate(DType.FLOAT64, 2, 2);
+        System.arraycopy(new double[] {2, 1, 1, 1}, 0, a.doubles(), 0, 4);
+        CubedArray x = io.cubed.Cubed.asarray(a, spec, 1, 2);
+        double[] got = LinearAlgebra.matrixPower(x, -2).compute().doubles();
+        double[] expected = {2, -3, -3, 5};
+        for (int i = 0; i < 4; i++) {
+            assertThat(got[i]).isCloseTo(expected[i], org.assertj.core.data.Offset.offset(1e-12));
+        }
+        double[] inverse = LinearAlgebra.matrixPower(x, -1).compute().doubles();
+        double[] expectedInverse = {1, -1, -1, 2};
+        for (int i = 0; i < 4; i++) {
+            assertThat(inverse[i]).isCloseTo(expectedInverse[i], org.assertj.core.data.Offset.offset(1e-12));
+        }
     }
 }
