@@ -95,7 +95,9 @@ class SortingTest {
         DType.COMPLEX64,
         DType.UINT8,
         DType.INT64,
-        DType.INT16
+        DType.INT16,
+        DType.UINT32,
+        DType.UINT16
     };
 
     @Test
@@ -105,7 +107,7 @@ class SortingTest {
         Spec spec = spec(50_000_000);
         List<Case> cases = new ArrayList<>();
         StringBuilder manifest = new StringBuilder();
-        for (int t = 0; t < 110; t++) {
+        for (int t = 0; t < 130; t++) {
             DType dtype = TYPES[t % TYPES.length];
             int nd = 1 + r.nextInt(3);
             int axis = r.nextInt(nd);
@@ -205,6 +207,8 @@ class SortingTest {
                 case INT8 -> c.bytes()[i] = (byte) (r.nextInt(9) - 4);
                 case UINT8 -> c.bytes()[i] = (byte) (r.nextInt(6) * 50);
                 case INT16 -> c.shorts()[i] = (short) (r.nextInt(7) - 3);
+                case UINT16 -> c.shorts()[i] = (short) (r.nextInt(4) * 20000);
+                case UINT32 -> c.ints()[i] = r.nextInt(4) * 1_500_000_000;
                 case INT32 -> c.ints()[i] = r.nextInt(9) - 4;
                 case INT64 -> c.longs()[i] = r.nextBoolean() ? r.nextInt(5) : Long.MIN_VALUE + r.nextInt(3);
                 case UINT64 -> c.longs()[i] = r.nextBoolean() ? r.nextInt(5) : -1L - r.nextInt(3);
