@@ -10,8 +10,14 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.MemoryBudgetExceededException;
 import io.cubed.plan.Computation;
 import io.cubed.plan.OpNode;
+import io.cubed.plan.Plan;
 import io.cubed.plan.Spec;
+import io.cubed.primitive.KeyFunction;
 import io.cubed.runtime.LocalExecutor;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -275,6 +281,38 @@ class SortingTest {
                 .isInstanceOf(MemoryBudgetExceededException.class)
                 .hasMessageContaining("exceeds allowedMem")
                 .hasMessageContaining("sort merge 1/3");
+    }
+
+    @Test
+    void theTaskFunctionsRoundTripThroughJavaSerialization() throws Exception {
+        Spec spec = spec(50_000_000);
+        CubedArray x = Creation.ones(new long[] {4, 10}, new int[] {2, 3}, DType.FLOAT64, spec);
+        CubedArray idx = Creation.zeros(new long[] {4, 3}, new int[] {2, 2}, DType.INT64, spec);
+        int ops = 0;
+        for (CubedArray a :
+                List.of(Sorting.argsort(x, SortOptions.axis(1).descending(true)), Indexing.takeAlongAxis(x, idx))) {
+            for (OpNode op : Plan.of(List.of(a.node())).ops()) {
+                KeyFunction keys = (KeyFunction) roundTrip(op.keyFunction());
+                assertThat(roundTrip(op.function())).as(op.toString()).hasSameClassAs(op.function());
+                for (long[] coords : new long[][] {{0, 0}, {1, 1}, {1, 2}}) {
+                    assertThat(keys.inputKeys(coords))
+                            .as(op.toString())
+                            .isDeepEqualTo(op.keyFunction().inputKeys(coords));
+                }
+                ops++;
+            }
+        }
+        assertThat(ops).isEqualTo(1 + 3 + 1); // 4 chunks along the axis: 3 merge layers
+    }
+
+    private static Object roundTrip(Object o) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(o);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return in.readObject();
+        }
     }
 
     @Test
