@@ -116,17 +116,15 @@ public final class Sorting {
     /**
      * The layers of Batcher's odd-even merge sort over {@code n} chunks, as {@code {p, k}} pairs (merging runs of
      * {@code 2p} chunks, comparing chunks {@code k} apart), in order, leaving out layers whose comparators all reach
-     * past chunk {@code n - 1}.
+     * past chunk {@code n - 1}. The first comparator of a layer is {@code (0, k)} when {@code k = p}, else {@code (k,
+     * 2k)}, so a layer is kept when that one lies within the {@code n} chunks.
      */
     static List<long[]> layers(long n) {
         List<long[]> out = new ArrayList<>();
         for (long p = 1; p < n; p *= 2) {
             for (long k = p; k >= 1; k /= 2) {
-                for (long m = 0; m < n; m++) {
-                    if (partner(m, p, k, n) > m) {
-                        out.add(new long[] {p, k});
-                        break;
-                    }
+                if (k == p ? k < n : 2 * k < n) {
+                    out.add(new long[] {p, k});
                 }
             }
         }

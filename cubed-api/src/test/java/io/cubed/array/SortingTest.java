@@ -52,6 +52,18 @@ class SortingTest {
         for (int n = 1; n <= 14; n++) {
             List<long[]> layers = Sorting.layers(n);
             int log = 64 - Long.numberOfLeadingZeros(n - 1);
+            int withComparators = 0;
+            for (long p = 1; p < n; p *= 2) {
+                for (long k = p; k >= 1; k /= 2) {
+                    for (long m = 0; m < n; m++) {
+                        if (Sorting.partner(m, p, k, n) > m) {
+                            withComparators++;
+                            break;
+                        }
+                    }
+                }
+            }
+            assertThat(layers).as("layers for %d", n).hasSize(withComparators);
             assertThat(layers.size()).as("layers for %d", n).isLessThanOrEqualTo(log * (log + 1) / 2);
             for (long[] layer : layers) {
                 for (long m = 0; m < n; m++) {
