@@ -20,6 +20,9 @@ import java.util.List;
  * chunk of length 1; an empty result keeps the input's chunk lengths. A key that selects the whole array returns the
  * array itself. Cubed gets these chunks in two operations (a selection, then a merge of {@code |s|} chunks at a time);
  * here one gather writes them directly.
+ *
+ * <p>{@link #takeAlongAxis} takes elements at an integer array of indices along one axis; its tasks read the chunks of
+ * the input that their indices point into, one at a time (see {@code TakeAlongAxis}).
  */
 public final class Indexing {
     private Indexing() {}
@@ -75,6 +78,25 @@ public final class Indexing {
             }
         }
         return take(x, values, axis);
+    }
+
+    /**
+     * The elements of {@code x} at {@code indices} along the last axis ({@code take_along_axis(x, indices)}); see
+     * {@link #takeAlongAxis(CubedArray, CubedArray, int)}.
+     */
+    public static CubedArray takeAlongAxis(CubedArray x, CubedArray indices) {
+        return takeAlongAxis(x, indices, -1);
+    }
+
+    /**
+     * The elements of {@code x} at {@code indices} along {@code axis} ({@code take_along_axis}): {@code indices} is an
+     * integer array of {@code x}'s rank; the result has its length along the axis and the broadcast of both shapes on
+     * the other axes, and element {@code [..., j, ...]} is {@code x[..., indices[..., j, ...], ...]}. Negative indices
+     * count from the end; an index outside {@code [-n, n)} fails the computation, naming it. One operation: each task
+     * reads its chunk of indices and then only the chunks of {@code x} along the axis they point into, one at a time.
+     */
+    public static CubedArray takeAlongAxis(CubedArray x, CubedArray indices, int axis) {
+        return TakeAlongAxis.build(x, indices, axis);
     }
 
     /**
