@@ -110,45 +110,17 @@ public final class ArrayRecycler {
         return POOL.get().freeBytes;
     }
 
-    /** A {@code double[n]} to be overwritten entirely: recycled in a scope, new otherwise. */
-    public static double[] doubles(int n) {
-        return (double[]) take(double[].class, n);
-    }
-
-    /** A {@code float[n]} to be overwritten entirely. */
-    public static float[] floats(int n) {
-        return (float[]) take(float[].class, n);
-    }
-
-    /** A {@code long[n]} to be overwritten entirely. */
-    public static long[] longs(int n) {
-        return (long[]) take(long[].class, n);
-    }
-
-    /** An {@code int[n]} to be overwritten entirely. */
-    public static int[] ints(int n) {
-        return (int[]) take(int[].class, n);
-    }
-
-    /** A {@code boolean[n]} to be overwritten entirely. */
-    public static boolean[] booleans(int n) {
-        return (boolean[]) take(boolean[].class, n);
-    }
-
     /** A {@code byte[n]} to be overwritten entirely. */
     public static byte[] bytes(int n) {
         return (byte[]) take(byte[].class, n);
     }
 
-    /**
-     * A primitive array of {@code type} (such as {@code double[].class}) and length {@code n}, to be overwritten
-     * entirely.
-     */
-    public static Object array(Class<?> type, int n) {
+    /** A primitive array of {@code type} (such as {@code double[].class}) and length {@code n}, to be overwritten. */
+    static Object array(Class<?> type, int n) {
         return take(type, n);
     }
 
-    /** As {@link #array}, all elements zero (false). */
+    /** A primitive array of {@code type} and length {@code n}, all elements zero (false). */
     public static Object zeroed(Class<?> type, int n) {
         Pool pool = POOL.get();
         Object a = take(type, n);

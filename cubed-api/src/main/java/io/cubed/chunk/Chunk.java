@@ -55,14 +55,9 @@ public final class Chunk implements Serializable {
                         dtype.arrayClass(), Math.multiplyExact(elementCount(shape), dtype.slotsPerElement())));
     }
 
-    /** A chunk whose every element the caller is about to overwrite (a decoder, {@link #full}). */
-    public static Chunk allocateForOverwrite(DType dtype, int... shape) {
-        return new Chunk(dtype, shape, dtype.newArray(elementCount(shape)));
-    }
-
     /** A chunk whose every element is {@code value} converted to {@code dtype}. */
     public static Chunk full(DType dtype, Scalar value, int... shape) {
-        Chunk c = allocateForOverwrite(dtype, shape);
+        Chunk c = allocate(dtype, shape);
         c.fill(value);
         return c;
     }

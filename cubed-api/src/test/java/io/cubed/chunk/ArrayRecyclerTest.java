@@ -16,8 +16,8 @@ class ArrayRecyclerTest {
 
     @Test
     void outsideATaskEveryArrayIsNew() {
-        double[] a = ArrayRecycler.doubles(100);
-        double[] b = ArrayRecycler.doubles(100);
+        double[] a = ((double[]) ArrayRecycler.array(double[].class, 100));
+        double[] b = ((double[]) ArrayRecycler.array(double[].class, 100));
         assertThat(a).isNotSameAs(b);
         assertThat(ArrayRecycler.keptBytes()).isZero();
     }
@@ -27,17 +27,18 @@ class ArrayRecyclerTest {
         double[] d;
         byte[] b;
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 add", 1 << 20)) {
-            d = ArrayRecycler.doubles(1000);
+            d = ((double[]) ArrayRecycler.array(double[].class, 1000));
             b = ArrayRecycler.bytes(500);
         }
         assertThat(ArrayRecycler.keptBytes()).isEqualTo(8000 + 500);
         long reused = ArrayRecycler.reusedBytes();
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 add", 1 << 20)) {
-            assertThat(ArrayRecycler.doubles(999)).isNotSameAs(d); // another length: new
-            assertThat(ArrayRecycler.floats(2000)).isNotNull(); // another type: new
-            assertThat(ArrayRecycler.doubles(1000)).isSameAs(d);
+            assertThat(((double[]) ArrayRecycler.array(double[].class, 999))).isNotSameAs(d); // another length: new
+            assertThat(((float[]) ArrayRecycler.array(float[].class, 2000))).isNotNull(); // another type: new
+            assertThat(((double[]) ArrayRecycler.array(double[].class, 1000))).isSameAs(d);
             assertThat(ArrayRecycler.bytes(500)).isSameAs(b);
-            assertThat(ArrayRecycler.doubles(1000)).isNotSameAs(d); // each array once per task
+            assertThat(((double[]) ArrayRecycler.array(double[].class, 1000)))
+                    .isNotSameAs(d); // each array once per task
         }
         assertThat(ArrayRecycler.reusedBytes() - reused).isEqualTo(8500);
     }
@@ -46,10 +47,10 @@ class ArrayRecyclerTest {
     void anotherOperationStartsWithNothing() {
         double[] d;
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 add", 1 << 20)) {
-            d = ArrayRecycler.doubles(64);
+            d = ((double[]) ArrayRecycler.array(double[].class, 64));
         }
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op-2 negative", 1 << 20)) {
-            assertThat(ArrayRecycler.doubles(64)).isNotSameAs(d);
+            assertThat(((double[]) ArrayRecycler.array(double[].class, 64))).isNotSameAs(d);
         }
     }
 
@@ -57,12 +58,12 @@ class ArrayRecyclerTest {
     void aThreadKeepsNoMoreThanTheBudget() {
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 10_000)) {
             for (int i = 0; i < 5; i++) {
-                assertThat(ArrayRecycler.longs(500)).hasSize(500); // 4000 bytes each
+                assertThat(((long[]) ArrayRecycler.array(long[].class, 500))).hasSize(500); // 4000 bytes each
             }
         }
         assertThat(ArrayRecycler.keptBytes()).isEqualTo(8000);
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 0)) {
-            ArrayRecycler.longs(500);
+            ArrayRecycler.array(long[].class, 500);
         }
         assertThat(ArrayRecycler.keptBytes()).isZero();
     }
@@ -70,12 +71,12 @@ class ArrayRecyclerTest {
     @Test
     void arraysNotTakenAgainAreDroppedAtTheEndOfTheNextTask() {
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
-            ArrayRecycler.ints(100);
-            ArrayRecycler.ints(200);
+            ArrayRecycler.array(int[].class, 100);
+            ArrayRecycler.array(int[].class, 200);
         }
         assertThat(ArrayRecycler.keptBytes()).isEqualTo(1200);
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
-            ArrayRecycler.ints(100);
+            ArrayRecycler.array(int[].class, 100);
         }
         assertThat(ArrayRecycler.keptBytes()).isEqualTo(400);
     }
@@ -83,14 +84,14 @@ class ArrayRecyclerTest {
     @Test
     void aTaskAllocatingOtherArraysDropsKeptOnesToStayWithinTheBudget() {
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 10_000)) {
-            ArrayRecycler.longs(500);
-            ArrayRecycler.longs(500);
+            ArrayRecycler.array(long[].class, 500);
+            ArrayRecycler.array(long[].class, 500);
         }
         assertThat(ArrayRecycler.keptBytes()).isEqualTo(8000);
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 10_000)) {
-            int[] other = ArrayRecycler.ints(1000); // 4000 new bytes: kept + new would be 12000
+            int[] other = ((int[]) ArrayRecycler.array(int[].class, 1000)); // 4000 new bytes: kept + new would be 12000
             assertThat(ArrayRecycler.keptBytes()).isEqualTo(4000);
-            assertThat(ArrayRecycler.longs(500)).hasSize(500); // the one still kept
+            assertThat(((long[]) ArrayRecycler.array(long[].class, 500))).hasSize(500); // the one still kept
             assertThat(ArrayRecycler.keptBytes()).isZero();
             assertThat(other).hasSize(1000);
         }
@@ -141,11 +142,11 @@ class ArrayRecyclerTest {
                 .as("-Dcubed.recycler.minBytes=0: every array recycled")
                 .isZero();
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
-            java.util.Arrays.fill(ArrayRecycler.doubles(8), 1.0);
+            java.util.Arrays.fill(((double[]) ArrayRecycler.array(double[].class, 8)), 1.0);
             java.util.Arrays.fill(ArrayRecycler.bytes(8), (byte) 1);
         }
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
-            assertThat(ArrayRecycler.doubles(8)).containsOnly(Double.NaN);
+            assertThat(((double[]) ArrayRecycler.array(double[].class, 8))).containsOnly(Double.NaN);
             assertThat(ArrayRecycler.bytes(8)).containsOnly((byte) 0x5A);
         }
     }
@@ -155,12 +156,12 @@ class ArrayRecyclerTest {
         double[] inner;
         try (ArrayRecycler.Scope outer = ArrayRecycler.open("op", 1 << 20)) {
             try (ArrayRecycler.Scope nested = ArrayRecycler.open("other", 1 << 20)) {
-                inner = ArrayRecycler.doubles(10);
+                inner = ((double[]) ArrayRecycler.array(double[].class, 10));
             }
             assertThat(ArrayRecycler.keptBytes()).isZero(); // nothing recycled while the task runs
         }
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1 << 20)) {
-            assertThat(ArrayRecycler.doubles(10)).isSameAs(inner);
+            assertThat(((double[]) ArrayRecycler.array(double[].class, 10))).isSameAs(inner);
         }
     }
 
@@ -169,10 +170,10 @@ class ArrayRecyclerTest {
         List<Object> kept = new ArrayList<>();
         try (ArrayRecycler.Scope s = ArrayRecycler.open("op", 1L << 30)) {
             for (int i = 0; i < 8; i++) {
-                double[] garbage = ArrayRecycler.doubles(1 << 16);
+                double[] garbage = ((double[]) ArrayRecycler.array(double[].class, 1 << 16));
                 garbage[0] = i;
             }
-            kept.add(ArrayRecycler.doubles(1 << 10));
+            kept.add(((double[]) ArrayRecycler.array(double[].class, 1 << 10)));
             // The task's garbage is weakly held: a collection frees it.
             for (int i = 0; i < 3; i++) {
                 System.gc();

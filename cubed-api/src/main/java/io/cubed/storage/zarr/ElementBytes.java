@@ -16,7 +16,7 @@ final class ElementBytes {
      */
     static Chunk decode(byte[] raw, DType dtype, ByteOrder order, int[] shape, boolean fortran) {
         int[] storedShape = fortran ? reversed(shape) : shape;
-        Chunk stored = Chunk.allocateForOverwrite(dtype, storedShape);
+        Chunk stored = Chunk.allocate(dtype, storedShape);
         // One run over the whole chunk: the same conversion decodeInto does row by row.
         runCopy(raw, dtype, order, stored.data()).run(0, 0, stored.size() * dtype.slotsPerElement());
         return fortran ? reverseAxes(stored) : stored;

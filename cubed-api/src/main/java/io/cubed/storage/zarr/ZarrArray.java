@@ -208,7 +208,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         Codec c = codec();
         if (c != null && c.worksInBlocks() && metadata.order() == ZarrV2Metadata.Order.C) {
             // Decompressed block by block straight into the chunk's elements: no array of the chunk's bytes.
-            Chunk chunk = Chunk.allocateForOverwrite(dtype(), metadata.chunks());
+            Chunk chunk = Chunk.allocate(dtype(), metadata.chunks());
             try {
                 c.decode(
                         stored,
