@@ -399,19 +399,25 @@ public final class Elementwise {
         return binary(BinaryFunction.COPYSIGN, a, b);
     }
 
-    /** {@code divide(a, b)}: the true quotient (floating-point inputs). */
+    /**
+     * {@code divide(a, b)}: the true quotient. Floating-point inputs keep their promoted type; two integer inputs give
+     * float64, as NumPy's true division does (the standard leaves integer inputs to the implementation).
+     */
     public static CubedArray divide(CubedArray a, CubedArray b) {
+        if (a.dtype().isInteger() && b.dtype().isInteger()) {
+            return binary(BinaryFunction.DIVIDE, astype(a, DType.FLOAT64), astype(b, DType.FLOAT64));
+        }
         return binary(BinaryFunction.DIVIDE, a, b);
     }
 
-    /** {@link #divide(CubedArray, CubedArray)} with a scalar {@code b}. */
+    /** {@link #divide(CubedArray, CubedArray)} with a scalar {@code b} (an integer array gives float64). */
     public static CubedArray divide(CubedArray a, Scalar b) {
-        return binary(BinaryFunction.DIVIDE, a, b);
+        return binary(BinaryFunction.DIVIDE, a.dtype().isInteger() ? astype(a, DType.FLOAT64) : a, b);
     }
 
-    /** {@link #divide(CubedArray, CubedArray)} with a scalar {@code a}. */
+    /** {@link #divide(CubedArray, CubedArray)} with a scalar {@code a} (an integer array gives float64). */
     public static CubedArray divide(Scalar a, CubedArray b) {
-        return binary(BinaryFunction.DIVIDE, a, b);
+        return binary(BinaryFunction.DIVIDE, a, b.dtype().isInteger() ? astype(b, DType.FLOAT64) : b);
     }
 
     /** {@code equal(a, b)}: true where a equals b. */

@@ -167,4 +167,30 @@ class NumpyDefaultsTest {
                 .hasMessageContaining("has 1000008 bytes; use Cubed.fromArray");
         assertThat(Cubed.asarray(over, spec("100MB")).size()).isEqualTo(125_001);
     }
+
+    @Test
+    void integerTrueDivisionGivesFloat64AsInNumpy() {
+        Spec spec = spec("100MB");
+        Chunk a = Chunk.allocate(DType.INT8, 5);
+        Chunk b = Chunk.allocate(DType.INT32, 5);
+        byte[] av = {7, -7, 1, 0, 100};
+        int[] bv = {2, 2, 3, 5, -8};
+        for (int i = 0; i < 5; i++) {
+            a.bytes()[i] = av[i];
+            b.ints()[i] = bv[i];
+        }
+        CubedArray x = Cubed.asarray(a, spec, 2);
+        CubedArray y = Cubed.asarray(b, spec, 3);
+        CubedArray q = Elementwise.divide(x, y);
+        assertThat(q.dtype()).isEqualTo(DType.FLOAT64);
+        // np.array([7, -7, 1, 0, 100], np.int8) / np.array([2, 2, 3, 5, -8], np.int32)
+        assertThat(q.compute().doubles()).containsExactly(3.5, -3.5, 1.0 / 3, 0.0, -12.5);
+        assertThat(Elementwise.divide(x, Scalar.ofLong(4)).compute().doubles())
+                .containsExactly(1.75, -1.75, 0.25, 0.0, 25.0);
+        assertThat(Elementwise.divide(Scalar.ofLong(1), y).compute().doubles())
+                .containsExactly(0.5, 0.5, 1.0 / 3, 0.2, -0.125);
+        // Floating-point inputs keep their type.
+        CubedArray f = Elementwise.astype(x, DType.FLOAT32);
+        assertThat(Elementwise.divide(f, f).dtype()).isEqualTo(DType.FLOAT32);
+    }
 }
