@@ -8,7 +8,6 @@ import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.LocalExecutor;
-import io.cubed.testing.ExternalTool;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -41,7 +40,7 @@ class FftNumpyTest {
 
     @Test
     void matchesNumpy() throws Exception {
-        requireNumpy();
+        NumpyFiles.require("NumPy cross-check of fft");
         Spec spec = Spec.builder()
                 .workDir(dir.resolve("work").toString())
                 .allowedMem(50_000_000)
@@ -264,22 +263,6 @@ class FftNumpyTest {
         if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
             fail("python3 failed: " + out);
         }
-    }
-
-    static void requireNumpy() throws InterruptedException {
-        String why;
-        try {
-            Process p = new ProcessBuilder("python3", "-c", "import numpy")
-                    .redirectErrorStream(true)
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            why = p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0
-                    ? null
-                    : "python3 -c 'import numpy' failed: " + out.trim();
-        } catch (IOException e) {
-            why = "python3 is not on the PATH: " + e.getMessage();
-        }
-        ExternalTool.require(why == null, "NumPy cross-check of fft: " + why);
     }
 
     private static final String SCRIPT =

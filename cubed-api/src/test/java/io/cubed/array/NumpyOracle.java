@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
-import io.cubed.testing.ExternalTool;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -33,19 +32,7 @@ final class NumpyOracle {
 
     /** Skips (or, in CI, fails) the calling test unless {@code python3 -c "import numpy"} works. */
     static void require() throws InterruptedException {
-        String why;
-        try {
-            Process p = new ProcessBuilder("python3", "-c", "import numpy")
-                    .redirectErrorStream(true)
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            why = p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0
-                    ? null
-                    : "python3 -c 'import numpy' failed: " + out.trim();
-        } catch (IOException e) {
-            why = "python3 is not on the PATH: " + e.getMessage();
-        }
-        ExternalTool.require(why == null, "NumPy cross-check: " + why);
+        NumpyFiles.require("NumPy cross-check");
     }
 
     /** Registers {@code c} as the next input, {@code x[i]} in the expressions; returns {@code i}. */

@@ -9,7 +9,6 @@ import io.cubed.chunk.ReduceFunction;
 import io.cubed.dtype.DType;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.LocalExecutor;
-import io.cubed.testing.ExternalTool;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -40,7 +39,7 @@ class ReductionNumpyTest {
 
     @Test
     void matchesNumpy() throws Exception {
-        requireNumpy();
+        NumpyFiles.require("NumPy cross-check of reductions");
         Random r = new Random(42);
         double[] d = new double[9 * 7 * 5];
         for (int i = 0; i < d.length; i++) {
@@ -134,22 +133,6 @@ class ReductionNumpyTest {
         if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
             fail("python3 failed: " + out);
         }
-    }
-
-    private static void requireNumpy() throws InterruptedException {
-        String why;
-        try {
-            Process p = new ProcessBuilder("python3", "-c", "import numpy")
-                    .redirectErrorStream(true)
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            why = p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0
-                    ? null
-                    : "python3 -c 'import numpy' failed: " + out.trim();
-        } catch (IOException e) {
-            why = "python3 is not on the PATH: " + e.getMessage();
-        }
-        ExternalTool.require(why == null, "NumPy cross-check of reductions: " + why);
     }
 
     private static final String SCRIPT =
