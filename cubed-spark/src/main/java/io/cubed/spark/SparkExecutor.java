@@ -268,7 +268,7 @@ public final class SparkExecutor implements Executor {
         if (runsOnDriver(stage)) {
             runOnDriver(computeId, stage, callbacks);
         } else if (stage.numTasks() > 0) {
-            List<TaskRange> ranges = TaskRange.split(stage.numTasks(), tasksPerPartition(stage.numTasks()));
+            List<TaskRange> ranges = partitions(stage.numTasks());
             jsc.setJobGroup(jobGroup(computeId, stage), jobDescription(stage), false);
             try {
                 JavaRDD<TaskResult> results = jsc.parallelize(ranges, ranges.size())
@@ -364,19 +364,28 @@ public final class SparkExecutor implements Executor {
     }
 
     /**
-     * Cubed tasks per Spark task for a stage of {@code numTasks}: the fixed number when one was set, else (auto) about
-     * {@value #AUTO_PARTITIONS_PER_SLOT} Spark tasks per task slot of the application, at most {@value
-     * #AUTO_MAX_TASKS_PER_PARTITION} Cubed tasks each: a Spark task costs milliseconds to schedule, serialize and
-     * report, as much as a small chunk's work, while a few Spark tasks per slot still balance the load and keep retries
-     * small.
+     * The Spark partitions (Cubed task ranges) of a stage of {@code numTasks}. With a fixed number of Cubed tasks per
+     * Spark task: as few ranges as hold at most that many, of even sizes. Auto: a whole number of waves over the
+     * application's task slots ({@code defaultParallelism}), at least {@value #AUTO_PARTITIONS_PER_SLOT} Spark tasks per
+     * slot and at most {@value #AUTO_MAX_TASKS_PER_PARTITION} Cubed tasks per Spark task, sizes differing by at most
+     * one. A Spark task costs milliseconds to schedule, serialize and report, as much as a small chunk's work, while a
+     * few Spark tasks per slot still balance the load and keep retries small; whole waves of even ranges keep every
+     * slot busy to the end of the stage instead of leaving one slot running a last, lone range.
      */
-    int tasksPerPartition(long numTasks) {
+    List<TaskRange> partitions(long numTasks) {
         if (tasksPerPartition > 0) {
-            return tasksPerPartition;
+            return TaskRange.split(numTasks, tasksPerPartition);
         }
         long slots = Math.max(1, jsc.defaultParallelism());
-        long perPartition = (numTasks + slots * AUTO_PARTITIONS_PER_SLOT - 1) / (slots * AUTO_PARTITIONS_PER_SLOT);
-        return (int) Math.max(1, Math.min(AUTO_MAX_TASKS_PER_PARTITION, perPartition));
+        long waves = Math.max(
+                AUTO_PARTITIONS_PER_SLOT,
+                (numTasks + slots * AUTO_MAX_TASKS_PER_PARTITION - 1) / (slots * AUTO_MAX_TASKS_PER_PARTITION));
+        long count = slots * waves;
+        if (count > Integer.MAX_VALUE - 8) {
+            throw new InvalidArgumentException(numTasks + " tasks make more Spark partitions than Spark allows; set "
+                    + TASKS_PER_PARTITION_CONF + " to a larger number");
+        }
+        return TaskRange.even(numTasks, (int) count);
     }
 
     /** Spark tasks per task slot that automatic grouping aims at. */
@@ -461,8 +470,8 @@ public final class SparkExecutor implements Executor {
         }
 
         /**
-         * Groups tasks per stage: about four Spark tasks per task slot ({@code defaultParallelism}), at most 16 Cubed
-         * tasks in one (the default).
+         * Groups tasks per stage (the default): whole waves of at least four Spark tasks per task slot ({@code
+         * defaultParallelism}), at most 16 Cubed tasks in one, of even sizes.
          */
         public Builder autoTasksPerPartition() {
             this.tasksPerPartition = 0;

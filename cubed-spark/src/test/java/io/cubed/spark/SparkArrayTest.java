@@ -255,13 +255,14 @@ class SparkArrayTest {
             assertThat(m.shuffleReadBytes()).as(j.description()).isZero();
             assertThat(m.shuffleWriteBytes()).as(j.description()).isZero();
             long tasks = tasksPerStage.get(j.group());
-            long perSparkTask = SparkExecutor.create(jsc).tasksPerPartition(tasks);
-            assertThat((long) m.numTasks())
-                    .as("Cubed tasks grouped %d per Spark task", perSparkTask)
-                    .isEqualTo((tasks + perSparkTask - 1) / perSparkTask);
+            int sparkTasks = SparkExecutor.create(jsc).partitions(tasks).size();
+            assertThat(m.numTasks())
+                    .as("%d Cubed tasks grouped into Spark tasks", tasks)
+                    .isEqualTo(sparkTasks)
+                    .isBetween((int) Math.min(tasks, 4L * jsc.defaultParallelism()), (int) tasks);
             assertThat(jobs.resultSizes.get(stageId))
                     .as("results of " + j.description())
-                    .hasSize((int) ((tasks + perSparkTask - 1) / perSparkTask))
+                    .hasSize(sparkTasks)
                     .allSatisfy(size -> assertThat(size).isBetween(1L, 10_000L));
         }
     }

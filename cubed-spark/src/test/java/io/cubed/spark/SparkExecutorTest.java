@@ -11,6 +11,7 @@ import io.cubed.runtime.ExecutorContract;
 import io.cubed.runtime.FileRecordingTask;
 import io.cubed.runtime.Stage;
 import io.cubed.runtime.TaskResult;
+import io.cubed.spark.internal.TaskRange;
 import io.cubed.storage.StoreOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,23 +58,33 @@ class SparkExecutorTest extends ExecutorContract {
 
     @Test
     void tasksAreGroupedIntoAFewSparkTasksPerSlotUnlessFixed() {
-        // local[2,3]: two task slots, so about 8 Spark tasks per stage, at most 16 Cubed tasks in one.
+        // local[2,3]: two task slots, so whole waves of at least 8 Spark tasks, at most 16 Cubed tasks in one.
         SparkExecutor auto = SparkExecutor.create(jsc);
         assertThat(jsc.defaultParallelism()).isEqualTo(2);
-        assertThat(auto.tasksPerPartition(1)).isEqualTo(1);
-        assertThat(auto.tasksPerPartition(8)).isEqualTo(1);
-        assertThat(auto.tasksPerPartition(9)).isEqualTo(2);
-        assertThat(auto.tasksPerPartition(100)).isEqualTo(13);
-        assertThat(auto.tasksPerPartition(10_000)).isEqualTo(16);
+        assertThat(auto.partitions(0)).isEmpty();
+        assertThat(auto.partitions(1)).extracting(TaskRange::size).containsExactly(1L);
+        assertThat(auto.partitions(8)).hasSize(8).extracting(TaskRange::size).containsOnly(1L);
+        assertThat(auto.partitions(9)).hasSize(8).extracting(TaskRange::size).containsOnly(2L, 1L);
+        // 50 tasks: 8 Spark tasks of 6 or 7 (not 7 of 7 and a last one of 1 for one slot to finish alone).
+        assertThat(auto.partitions(50)).hasSize(8).extracting(TaskRange::size).containsOnly(7L, 6L);
+        // 200 tasks: 7 waves of 2 Spark tasks of 14 or 15 (not 12 of 16 and one of 8, an odd count over 2 slots).
+        assertThat(auto.partitions(200)).hasSize(14).extracting(TaskRange::size).containsOnly(15L, 14L);
+        assertThat(auto.partitions(10_000)).hasSize(626).allSatisfy(r -> assertThat(r.size())
+                .isBetween(15L, 16L));
+        assertThat(auto.partitions(10_000).get(625).end()).isEqualTo(10_000);
         assertThat(auto.toString()).contains("tasksPerPartition=auto");
         SparkExecutor fixed = SparkExecutor.builder(jsc).tasksPerPartition(1).build();
-        assertThat(fixed.tasksPerPartition(10_000)).isEqualTo(1);
+        assertThat(fixed.partitions(10_000)).hasSize(10_000);
+        SparkExecutor four = SparkExecutor.builder(jsc).tasksPerPartition(4).build();
+        assertThat(four.partitions(100)).hasSize(25).extracting(TaskRange::size).containsOnly(4L);
+        // 99 at most 4 each: 25 Spark tasks of 4 or 3 (the fewest that hold them), none of fewer.
+        assertThat(four.partitions(99)).hasSize(25).extracting(TaskRange::size).containsOnly(4L, 3L);
         assertThat(SparkExecutor.builder(jsc)
                         .tasksPerPartition(3)
                         .autoTasksPerPartition()
                         .build()
-                        .tasksPerPartition(100))
-                .isEqualTo(13);
+                        .partitions(200))
+                .hasSize(14);
         // Grouped tasks still report every Cubed task, with its own index.
         java.util.List<Long> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
         auto.execute(

@@ -23,7 +23,11 @@ public final class TaskRange implements Serializable {
         this.end = end;
     }
 
-    /** {@code [0, numTasks)} cut into consecutive ranges of {@code tasksPerRange} tasks (the last may be shorter). */
+    /**
+     * {@code [0, numTasks)} cut into as few consecutive ranges as hold at most {@code tasksPerRange} tasks each, their
+     * sizes differing by at most one: 10 tasks at most 4 per range give 4, 3, 3 rather than 4, 4, 2, so no range
+     * finishes well after the others.
+     */
     public static List<TaskRange> split(long numTasks, int tasksPerRange) {
         if (tasksPerRange < 1) {
             throw new InvalidArgumentException("tasks per partition must be at least 1, got " + tasksPerRange);
@@ -33,11 +37,34 @@ public final class TaskRange implements Serializable {
             throw new InvalidArgumentException(numTasks + " tasks in ranges of " + tasksPerRange
                     + " make more Spark partitions than Spark allows; use more tasks per partition");
         }
-        List<TaskRange> ranges = new ArrayList<>((int) n);
-        for (long s = 0; s < numTasks; s += tasksPerRange) {
-            ranges.add(new TaskRange(s, Math.min(numTasks, s + tasksPerRange)));
+        return n == 0 ? new ArrayList<>() : even(numTasks, (int) n);
+    }
+
+    /**
+     * {@code [0, numTasks)} cut into {@code min(ranges, numTasks)} consecutive ranges whose sizes differ by at most one
+     * (the longer ones first).
+     */
+    public static List<TaskRange> even(long numTasks, int ranges) {
+        if (numTasks < 0) {
+            throw new InvalidArgumentException("number of tasks must not be negative, got " + numTasks);
         }
-        return ranges;
+        if (ranges < 1) {
+            throw new InvalidArgumentException("number of partitions must be at least 1, got " + ranges);
+        }
+        int n = (int) Math.min(ranges, numTasks);
+        List<TaskRange> out = new ArrayList<>(n);
+        if (n == 0) {
+            return out;
+        }
+        long base = numTasks / n;
+        long longer = numTasks % n;
+        long start = 0;
+        for (int i = 0; i < n; i++) {
+            long end = start + base + (i < longer ? 1 : 0);
+            out.add(new TaskRange(start, end));
+            start = end;
+        }
+        return out;
     }
 
     /** First task index. */
