@@ -43,7 +43,7 @@ public enum BinaryFunction {
     MULTIPLY(NUMERIC, DTypeRule.SAME, null, IntBinary::multiply, RealBinary.MULTIPLY, ComplexLoops::multiply),
     NEXTAFTER(REAL_FLOATING, DTypeRule.SAME, null, null, RealBinary.NEXTAFTER, null),
     NOT_EQUAL(ANY, DTypeRule.BOOL, BoolLoops::xor, IntBinary::notEqual, RealBinary::notEqual, ComplexLoops::notEqual),
-    POW(NUMERIC, DTypeRule.SAME, null, IntBinary::pow, RealBinary::pow, ComplexLoops::pow),
+    POW(NUMERIC, DTypeRule.SAME, null, IntBinary::pow, RealBinary.POW, ComplexLoops::pow),
     REMAINDER(REAL_NUMERIC, DTypeRule.SAME, null, IntBinary::remainder, RealBinary.REMAINDER, null),
     SUBTRACT(NUMERIC, DTypeRule.SAME, null, IntBinary::subtract, RealBinary.SUBTRACT, ComplexLoops::subtract);
 

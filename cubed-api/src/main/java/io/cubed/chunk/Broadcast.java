@@ -69,8 +69,11 @@ final class Broadcast {
             if (innerStride != 0) {
                 System.arraycopy(from, s * slots, to, dst * slots, inner * slots);
             } else {
-                for (int k = 0; k < inner; k++) {
-                    System.arraycopy(from, s * slots, to, (dst + k) * slots, slots);
+                // One element stretched along the row: copy it once, then double the filled run.
+                System.arraycopy(from, s * slots, to, dst * slots, slots);
+                for (int filled = 1; filled < inner; filled *= 2) {
+                    int len = Math.min(filled, inner - filled);
+                    System.arraycopy(to, dst * slots, to, (dst + filled) * slots, len * slots);
                 }
             }
             dst += inner;

@@ -349,13 +349,40 @@ final class RealBinary {
         }
     };
 
-    static double[] pow(double[] a, double[] b) {
-        double[] out = new double[a.length];
-        for (int i = 0; i < a.length; i++) {
-            out[i] = RealMath.pow(a[i], b[i]);
+    /**
+     * pow, with loops for a scalar exponent or base that expand nothing: {@code x ** 2} is {@code x * x} (as NumPy's
+     * {@code **} computes it: the correctly rounded square, where {@code Math.pow} may be 1 ulp off), other scalars go
+     * through {@link RealMath#pow} element by element.
+     */
+    static final Kernels.BinaryReal POW = new Kernels.BinaryReal() {
+        @Override
+        public double[] apply(double[] a, double[] b) {
+            double[] out = new double[a.length];
+            for (int i = 0; i < a.length; i++) {
+                out[i] = RealMath.pow(a[i], b[i]);
+            }
+            return out;
         }
-        return out;
-    }
+
+        @Override
+        public double[] applyScalar(double[] a, double s, boolean scalarRight) {
+            double[] out = new double[a.length];
+            if (!scalarRight) {
+                for (int i = 0; i < a.length; i++) {
+                    out[i] = RealMath.pow(s, a[i]);
+                }
+            } else if (s == 2) {
+                for (int i = 0; i < a.length; i++) {
+                    out[i] = a[i] * a[i];
+                }
+            } else {
+                for (int i = 0; i < a.length; i++) {
+                    out[i] = RealMath.pow(a[i], s);
+                }
+            }
+            return out;
+        }
+    };
 
     static double[] atan2(double[] a, double[] b) {
         double[] out = new double[a.length];

@@ -292,4 +292,69 @@ class ElementwiseTest {
                         .doubles())
                 .containsExactly(1.0, Double.NaN, 0.0);
     }
+
+    @Test
+    void powWithAScalarMatchesTheElementLoop() {
+        double nan = Double.NaN;
+        double inf = Double.POSITIVE_INFINITY;
+        double[] x = {3, -1.5, 0.1, -0.0, 0.0, nan, -inf, 1, -1, 1e200, 7.25e-3};
+        Chunk a = f64(x);
+        // x ** 2 is the correctly rounded square, as NumPy's ** gives it.
+        double[] sq =
+                Elementwise.binary(BinaryFunction.POW, a, Scalar.ofLong(2)).doubles();
+        double[] sqArray = bin(BinaryFunction.POW, a, f64(new double[x.length])).doubles();
+        for (int i = 0; i < x.length; i++) {
+            assertThat(Double.valueOf(sq[i])).as("x[%d] ** 2", i).isEqualTo(Double.valueOf(x[i] * x[i]));
+            assertThat(sqArray[i]).isEqualTo(1.0);
+        }
+        assertThat(Double.doubleToRawLongBits(sq[3])).as("(-0) ** 2 is +0").isZero();
+        // Other exponents and a scalar base give what the element-by-element pow of two arrays gives.
+        for (double s : new double[] {0.5, 3, -1, 0, nan, inf, -2.5}) {
+            double[] full = new double[x.length];
+            java.util.Arrays.fill(full, s);
+            assertThat(Elementwise.binary(BinaryFunction.POW, a, Scalar.ofDouble(s))
+                            .doubles())
+                    .as("x ** %s", s)
+                    .containsExactly(bin(BinaryFunction.POW, a, f64(full)).doubles());
+            assertThat(Elementwise.binary(BinaryFunction.POW, Scalar.ofDouble(s), a)
+                            .doubles())
+                    .as("%s ** x", s)
+                    .containsExactly(bin(BinaryFunction.POW, f64(full), a).doubles());
+            for (int i = 0; i < x.length; i++) {
+                double ref = x[i] == 1 || (x[i] == -1 && Double.isInfinite(s)) ? 1 : Math.pow(x[i], s);
+                double got = Elementwise.binary(BinaryFunction.POW, a, Scalar.ofDouble(s))
+                        .doubles()[i];
+                assertThat(Double.valueOf(got)).isEqualTo(Double.valueOf(ref));
+            }
+        }
+        // Integer and float32 arrays keep their own loops.
+        assertThat(Elementwise.binary(BinaryFunction.POW, i8(3, -2), Scalar.ofLong(2))
+                        .bytes())
+                .containsExactly(9, 4);
+        Chunk f32 = Chunk.wrap(DType.FLOAT32, new int[] {2}, new float[] {1.5f, -3f});
+        Chunk f32sq = Elementwise.binary(BinaryFunction.POW, f32, Scalar.ofLong(2));
+        assertThat(f32sq.dtype()).isEqualTo(DType.FLOAT32);
+        assertThat(f32sq.floats()).containsExactly(2.25f, 9f);
+    }
+
+    @Test
+    void broadcastStretchesSingleElementsAlongTheLastAxisAsAReferenceLoopDoes() {
+        // (3, 1) stretched to (3, n) and (1,) to (2, n): every row is its element repeated, for lengths around powers
+        // of two (the fill doubles its run).
+        for (int n : new int[] {1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 1000}) {
+            Chunk col = Chunk.wrap(DType.FLOAT64, new int[] {3, 1}, new double[] {1.5, -2, 7});
+            double[] got = Broadcast.expand(col, new int[] {3, n}).doubles();
+            for (int r = 0; r < 3; r++) {
+                for (int c = 0; c < n; c++) {
+                    assertThat(got[r * n + c]).isEqualTo(col.doubles()[r]);
+                }
+            }
+            Chunk z = Chunk.wrap(DType.COMPLEX128, new int[] {1}, new double[] {2, -3});
+            double[] gz = Broadcast.expand(z, new int[] {2, n}).doubles();
+            for (int k = 0; k < 2 * n; k++) {
+                assertThat(gz[2 * k]).isEqualTo(2.0);
+                assertThat(gz[2 * k + 1]).isEqualTo(-3.0);
+            }
+        }
+    }
 }
