@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 3)
 @Fork(
         value = 1,
-        jvmArgs = {"-Xms2g", "-Xmx2g"})
+        jvmArgs = {"-Xms2g", "-Xmx2g", "--add-modules=jdk.incubator.vector"})
 public class CodecBenchmark {
     /** Seed of the benchmark chunk. */
     static final long SEED = 20240611L;

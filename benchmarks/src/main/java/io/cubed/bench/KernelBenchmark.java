@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(
         value = 1,
-        jvmArgs = {"-Xms2g", "-Xmx2g"})
+        jvmArgs = {"-Xms2g", "-Xmx2g", "--add-modules=jdk.incubator.vector"})
 @OperationsPerInvocation(KernelBenchmark.N)
 public class KernelBenchmark {
     static final int N = BenchData.ROWS * BenchData.COLS;

@@ -48,7 +48,7 @@ import org.openjdk.jmh.infra.ThreadParams;
 @Measurement(iterations = 3, time = 3)
 @Fork(
         value = 1,
-        jvmArgs = {"-Xms2g", "-Xmx2g"})
+        jvmArgs = {"-Xms2g", "-Xmx2g", "--add-modules=jdk.incubator.vector"})
 @Threads(ZarrIoBenchmark.THREADS)
 public class ZarrIoBenchmark {
     /** Chunks per array, all written or read by every invocation of the threads together. */

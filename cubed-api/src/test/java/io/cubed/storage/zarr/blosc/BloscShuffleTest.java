@@ -36,13 +36,19 @@ class BloscShuffleTest {
     /**
      * The Vector API shuffle of 8-byte elements, which the build's test JVMs have ({@code --add-modules
      * jdk.incubator.vector}), against the definition and against the scalar transpose: sizes around its step (8
-     * elements per long lane) so that the scalar tail is covered too, and offsets not aligned to 8.
+     * elements per long lane) so that the scalar tail is covered too, and offsets not aligned to 8. The build runs it
+     * twice: with the machine's vectors (256 bits on x86 with AVX2) and, in the vector-128 execution, with 128.
      */
     @org.junit.jupiter.api.Test
     void vectorShuffleOf8ByteElementsMatchesTheDefinitionAndTheScalarCode() {
         assertThat(ByteShuffle.VECTOR)
                 .as("the tests run with --add-modules jdk.incubator.vector, so the vector path is on")
                 .isTrue();
+        String bits = System.getProperty("cubed.test.vectorBits");
+        if (bits != null) {
+            // The vector-128 execution (-XX:MaxVectorSize=16): the 128-bit shape of ARM and SSE machines.
+            assertThat(VectorByteShuffle.vectorBits()).isEqualTo(Integer.parseInt(bits));
+        }
         for (int n : new int[] {0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 1000, 4097}) {
             byte[] src = BloscTestData.random(8 * n + 3, n);
             byte[] expected = new byte[8 * n];
