@@ -28,9 +28,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.spark.SparkJobInfo;
+import org.apache.spark.SparkStageInfo;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.JavaSparkStatusTracker;
 import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
 
@@ -54,6 +59,8 @@ import scala.runtime.BoxedUnit;
  * executor would, and retries a failed task as Spark would ({@code spark.task.maxFailures}).
  */
 public final class SparkExecutor implements Executor {
+    private static final Logger LOG = LoggerFactory.getLogger(SparkExecutor.class);
+
     /** The Spark conf entry for {@link Builder#tasksPerPartition}: {@code auto} (default) or a number. */
     public static final String TASKS_PER_PARTITION_CONF = io.cubed.SpecConfig.SPARK_TASKS_PER_PARTITION;
 
@@ -281,8 +288,11 @@ public final class SparkExecutor implements Executor {
                                 PartitionResults.CLASS_TAG);
             } catch (Exception e) {
                 // SparkException is checked in Java's eyes but thrown by runJob() all the same. The job's tasks still
-                // running (a failure reported by the result handler does not stop them) are cancelled.
+                // running (a failure reported by the result handler does not stop them) are cancelled, and the
+                // failure is reported once they have stopped, so that nothing of this stage still writes when the
+                // caller sees it (and, say, deletes or retries the output).
                 jsc.cancelJobGroup(jobGroup(computeId, stage));
+                awaitStopped(jobGroup(computeId, stage));
                 throw SparkFailures.translate(stage, e, defaultMaxFailures());
             } finally {
                 jsc.clearJobGroup();
@@ -387,6 +397,49 @@ public final class SparkExecutor implements Executor {
         }
         return TaskRange.even(numTasks, (int) count);
     }
+
+    /**
+     * Waits until no task of the jobs of {@code group} is running (after their cancellation: a cancelled Spark task
+     * stops before its next Cubed task), at most {@value #CANCEL_WAIT_MS} ms, after which a still-running task is logged
+     * and left to Spark.
+     */
+    void awaitStopped(String group) {
+        JavaSparkStatusTracker tracker = jsc.statusTracker();
+        long deadline = System.currentTimeMillis() + CANCEL_WAIT_MS;
+        while (true) {
+            int active = 0;
+            for (int jobId : tracker.getJobIdsForGroup(group)) {
+                SparkJobInfo job = tracker.getJobInfo(jobId);
+                if (job == null) {
+                    continue;
+                }
+                for (int stageId : job.stageIds()) {
+                    SparkStageInfo info = tracker.getStageInfo(stageId);
+                    active += info == null ? 0 : Math.max(0, info.numActiveTasks());
+                }
+            }
+            if (active == 0) {
+                return;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                LOG.warn(
+                        "{} Spark task(s) of cancelled job group {} still running after {} ms",
+                        active,
+                        group,
+                        CANCEL_WAIT_MS);
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** How long a failed stage waits for its cancelled Spark tasks to stop before reporting. */
+    static final long CANCEL_WAIT_MS = 120_000;
 
     /** Spark tasks per task slot that automatic grouping aims at. */
     static final int AUTO_PARTITIONS_PER_SLOT = 4;

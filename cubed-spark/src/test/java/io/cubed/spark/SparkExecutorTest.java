@@ -101,6 +101,59 @@ class SparkExecutorTest extends ExecutorContract {
         assertThat(ended).hasSize(100).doesNotHaveDuplicates();
     }
 
+    /** Tasks of {@link #aFailedStageReportsOnlyOnceItsOtherSparkTasksHaveStopped} running now, and started. */
+    private static final java.util.concurrent.atomic.AtomicInteger RUNNING =
+            new java.util.concurrent.atomic.AtomicInteger();
+
+    private static final java.util.concurrent.atomic.AtomicInteger STARTED =
+            new java.util.concurrent.atomic.AtomicInteger();
+
+    @Test
+    void aFailedStageReportsOnlyOnceItsOtherSparkTasksHaveStopped() throws InterruptedException {
+        // 64 tasks, 16 per Spark task, on 2 slots: task 0 fails (3 attempts), while the Spark task of tasks 16..31
+        // runs on the other slot, 30 ms per task. When execute() throws, none may still be running, and none may
+        // start afterwards: a cancelled Spark task stops before its next Cubed task.
+        RUNNING.set(0);
+        STARTED.set(0);
+        Stage stage = new Stage(
+                "op-001",
+                "slow",
+                64,
+                i -> {
+                    if (i == 0) {
+                        throw new IllegalStateException("task 0 fails");
+                    }
+                    RUNNING.incrementAndGet();
+                    STARTED.incrementAndGet();
+                    try {
+                        Thread.sleep(30);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } finally {
+                        RUNNING.decrementAndGet();
+                    }
+                    return io.cubed.runtime.TaskIo.NONE;
+                },
+                1,
+                List.of());
+        SparkExecutor executor = SparkExecutor.builder(jsc)
+                .tasksPerPartition(16)
+                .memoryCheck(false)
+                .driverStageBytes(0)
+                .build();
+        assertThatThrownBy(() -> executor.execute(new ExecutionPlan("cancel", List.of(stage)), List.of()))
+                .hasMessageContaining("task 0 fails");
+        assertThat(RUNNING.get())
+                .as("tasks still running when the failure was reported")
+                .isZero();
+        int started = STARTED.get();
+        assertThat(started).as("the other tasks did not all run").isLessThan(63);
+        Thread.sleep(300);
+        assertThat(STARTED.get())
+                .as("tasks started after the failure was reported")
+                .isEqualTo(started);
+    }
+
     @Test
     void tinyStagesRunOnTheDriverWithoutASparkJobAndLargerOnesAsJobs() {
         Path small = dir("small");

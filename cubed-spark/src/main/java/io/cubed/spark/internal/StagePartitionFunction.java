@@ -44,6 +44,11 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
         while (ranges.hasNext()) {
             TaskRange range = ranges.next();
             for (long i = range.start(); i < range.end(); i++) {
+                if (context != null) {
+                    // Cancelled (another task failed the stage, or the user cancelled): no further chunk is
+                    // written. Spark does not interrupt the thread (interrupts break HDFS and S3 clients).
+                    context.killTaskIfInterrupted();
+                }
                 TaskResult r = run(i, attempt);
                 results.add(r);
                 if (r.failed()) {
