@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Hands the large arrays a task holds for the whole task (the output chunks of a rechunk region: {@link
- * Chunk#allocateForTask}) and the codec buffers it uses chunk after chunk (stored, decompressed and encoded bytes) to
+ * Chunk#allocateForTaskToOverwrite}) and the codec buffers it uses chunk after chunk (stored, decompressed and encoded bytes) to
  * the next task of the same operation on the same thread, instead of leaving them to the garbage collector.
  *
  * <p>Why: arrays that live for a whole task survive young collections, are promoted, and stay in the old generation

@@ -55,6 +55,19 @@ public final class Chunk implements Serializable {
                         dtype.arrayClass(), Math.multiplyExact(elementCount(shape), dtype.slotsPerElement())));
     }
 
+    /**
+     * As {@link #allocateForTask}, for a caller that writes every element before reading any (a rechunk task reads every
+     * input chunk that overlaps its output chunks into them): a recycled array is not cleared first. Its elements are
+     * unspecified until written (with {@code -Dcubed.recycler.poison=true}, as the tests run, NaN or garbage).
+     */
+    public static Chunk allocateForTaskToOverwrite(DType dtype, int... shape) {
+        return new Chunk(
+                dtype,
+                shape,
+                ArrayRecycler.array(
+                        dtype.arrayClass(), Math.multiplyExact(elementCount(shape), dtype.slotsPerElement())));
+    }
+
     /** A chunk whose every element is {@code value} converted to {@code dtype}. */
     public static Chunk full(DType dtype, Scalar value, int... shape) {
         Chunk c = allocate(dtype, shape);

@@ -81,6 +81,9 @@ public final class Elementwise {
         }
         int[] shape = Broadcast.shape(f.pythonName(), a.shape(), b.shape());
         Chunk fast = scalarFastPath(f, a, b, pt, shape);
+        if (fast == null) {
+            fast = rowFastPath(f, a, b, pt, shape);
+        }
         if (fast != null) {
             return fast;
         }
@@ -137,6 +140,54 @@ public final class Elementwise {
     public static Chunk binary(BinaryFunction f, Chunk a, Scalar b) {
         DType t = scalarType(f, a.dtype(), b);
         return binary(f, a.dtype() == t ? a : Casting.astype(a, t), scalarChunk(f.pythonName(), b, t));
+    }
+
+    /**
+     * {@code f(a, b)} in float64 without expanding the operand that is broadcast along leading axes only: one operand
+     * has the result's shape, and the other's shape, aligned to the right, is 1 on some leading axes and the result's
+     * length on the rest (a row such as {@code mean(x, axis=0)} against {@code x}); null when that is not the case or
+     * the function has no such loop.
+     */
+    private static Chunk rowFastPath(BinaryFunction f, Chunk a, Chunk b, DType pt, int[] shape) {
+        if (pt != DType.FLOAT64 || a.dtype() != pt || b.dtype() != pt) {
+            return null;
+        }
+        boolean rowRight = Arrays.equals(a.shape(), shape) && isTrailingRow(b.shape(), shape);
+        boolean rowLeft = !rowRight && Arrays.equals(b.shape(), shape) && isTrailingRow(a.shape(), shape);
+        if (!rowRight && !rowLeft) {
+            return null;
+        }
+        Chunk full = rowRight ? a : b;
+        Chunk row = rowRight ? b : a;
+        double[] out = f.realKernel().applyRow(full.doubles(), row.doubles(), rowRight);
+        return out == null ? null : Chunk.wrap(pt, shape, out);
+    }
+
+    /**
+     * Whether {@code s}, aligned to the right of {@code shape}, has ones on its leading axes (at least one axis of
+     * {@code shape} longer than 1 among them) and then exactly {@code shape}'s lengths, with more than one element.
+     */
+    static boolean isTrailingRow(int[] s, int[] shape) {
+        int pad = shape.length - s.length;
+        if (pad < 0) {
+            return false;
+        }
+        int k = 0; // first axis of shape where s takes the full length
+        while (k < shape.length && (k < pad || s[k - pad] == 1) && !(k >= pad && shape[k] == 1)) {
+            k++;
+        }
+        long rowLength = 1;
+        long repeats = 1;
+        for (int i = 0; i < shape.length; i++) {
+            if (i < k) {
+                repeats *= shape[i];
+            } else if (s[i - pad] != shape[i]) {
+                return false;
+            } else {
+                rowLength *= shape[i];
+            }
+        }
+        return rowLength > 1 && repeats > 1;
     }
 
     /** {@code f(a, b)} with a Python scalar {@code a}, typed by {@link DTypes#resultTypeWithScalar}. */

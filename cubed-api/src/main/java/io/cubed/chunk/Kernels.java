@@ -79,6 +79,15 @@ final class Kernels {
         default float[] applyScalarFloat(float[] a, float s, boolean scalarRight) {
             return null;
         }
+
+        /**
+         * {@code f(a[i], row[i % row.length])} if {@code rowRight}, else {@code f(row[i % row.length], a[i])}, in
+         * double, where {@code a.length} is a multiple of {@code row.length}: an operand broadcast along the leading
+         * axes (such as {@code x - mean(x, axis=0)}) without expanding it to a whole chunk; or null.
+         */
+        default double[] applyRow(double[] a, double[] row, boolean rowRight) {
+            return null;
+        }
     }
 
     /** A binary loop on interleaved complex arrays of the same length: interleaved double[] or boolean[]. */

@@ -5,7 +5,8 @@ package io.cubed.chunk;
  * in double for float64 (and for float32 widened, then rounded once), and directly in float for float32 where float
  * arithmetic matters (the four arithmetic operations, nextafter, floor division and remainder) or the function is hot
  * (maximum, minimum). The hot functions also have loops with one operand a single value, which save expanding a
- * scalar to a whole chunk.
+ * scalar to a whole chunk, and the four arithmetic operations loops with one operand a row repeated along the leading
+ * axes (float64), which save expanding the row.
  *
  * <p>maximum and minimum propagate NaN and, for equal arguments (including -0.0 and +0.0), return the second one,
  * as NumPy does.
@@ -46,6 +47,18 @@ final class RealBinary {
             float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] + s;
+            }
+            return out;
+        }
+
+        @Override
+        public double[] applyRow(double[] a, double[] row, boolean rowRight) {
+            double[] out = new double[a.length];
+            int m = row.length;
+            for (int base = 0; base < a.length; base += m) {
+                for (int j = 0; j < m; j++) {
+                    out[base + j] = a[base + j] + row[j];
+                }
             }
             return out;
         }
@@ -99,6 +112,24 @@ final class RealBinary {
             }
             return out;
         }
+
+        @Override
+        public double[] applyRow(double[] a, double[] row, boolean rowRight) {
+            double[] out = new double[a.length];
+            int m = row.length;
+            for (int base = 0; base < a.length; base += m) {
+                if (rowRight) {
+                    for (int j = 0; j < m; j++) {
+                        out[base + j] = a[base + j] - row[j];
+                    }
+                } else {
+                    for (int j = 0; j < m; j++) {
+                        out[base + j] = row[j] - a[base + j];
+                    }
+                }
+            }
+            return out;
+        }
     };
 
     static final Kernels.BinaryReal MULTIPLY = new Kernels.BinaryReal() {
@@ -134,6 +165,18 @@ final class RealBinary {
             float[] out = new float[a.length];
             for (int i = 0; i < a.length; i++) {
                 out[i] = a[i] * s;
+            }
+            return out;
+        }
+
+        @Override
+        public double[] applyRow(double[] a, double[] row, boolean rowRight) {
+            double[] out = new double[a.length];
+            int m = row.length;
+            for (int base = 0; base < a.length; base += m) {
+                for (int j = 0; j < m; j++) {
+                    out[base + j] = a[base + j] * row[j];
+                }
             }
             return out;
         }
@@ -183,6 +226,24 @@ final class RealBinary {
             } else {
                 for (int i = 0; i < a.length; i++) {
                     out[i] = s / a[i];
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public double[] applyRow(double[] a, double[] row, boolean rowRight) {
+            double[] out = new double[a.length];
+            int m = row.length;
+            for (int base = 0; base < a.length; base += m) {
+                if (rowRight) {
+                    for (int j = 0; j < m; j++) {
+                        out[base + j] = a[base + j] / row[j];
+                    }
+                } else {
+                    for (int j = 0; j < m; j++) {
+                        out[base + j] = row[j] / a[base + j];
+                    }
                 }
             }
             return out;

@@ -30,7 +30,9 @@ public final class RechunkChunkFunction implements ChunkFunction {
     @Override
     public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
         long[] outOffset = output.chunkOffset(outputCoords);
-        Chunk out = Chunk.allocateForTask(dtype, output.chunkShapeAt(outputCoords));
+        // The task's input chunks are every chunk overlapping the output chunk (a missing one reads as its fill
+        // value): together they write every element.
+        Chunk out = Chunk.allocateForTaskToOverwrite(dtype, output.chunkShapeAt(outputCoords));
         Chunk[] targets = {out};
         long[][] offsets = {outOffset};
         for (int k = 0; k < args.count(0); k++) {
@@ -67,7 +69,8 @@ public final class RechunkChunkFunction implements ChunkFunction {
         for (int k = 0; k < n; k++) {
             coords[k] = region.chunk(k);
             offsets[k] = output.chunkOffset(coords[k]);
-            outs[k] = Chunk.allocateForTask(dtype, output.chunkShapeAt(coords[k]));
+            // Overwritten whole: the input chunks read below cover the region (see apply).
+            outs[k] = Chunk.allocateForTaskToOverwrite(dtype, output.chunkShapeAt(coords[k]));
         }
         for (int i = 0; i < args.count(0); i++) {
             args.readInto(0, i, outs, offsets);

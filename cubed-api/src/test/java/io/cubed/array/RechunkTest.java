@@ -59,6 +59,43 @@ class RechunkTest {
     }
 
     @Test
+    void unwrittenChunksReadAsTheFillValueIntoReusedRegionChunks() {
+        // (48, 48) in (4, 48) row stripes of which every third was never written (fill value 7.5), to (48, 4) columns
+        // through multi-chunk regions: each thread's later tasks take the region chunks of its earlier ones, which the
+        // tests poison (NaN), so an element a task did not write would show.
+        String url = tmp.resolve("holes.zarr").toString();
+        ZarrArray z = ZarrArray.create(
+                url,
+                ZarrCreateOptions.builder(new long[] {48, 48}, new int[] {4, 48}, DType.FLOAT64)
+                        .fillValue(io.cubed.dtype.Scalar.ofDouble(7.5))
+                        .build());
+        for (int stripe = 0; stripe < 12; stripe++) {
+            if (stripe % 3 == 2) {
+                continue;
+            }
+            Chunk chunk = Chunk.allocate(DType.FLOAT64, 4, 48);
+            for (int r = 0; r < 4; r++) {
+                for (int k = 0; k < 48; k++) {
+                    chunk.doubles()[r * 48 + k] = 1000.0 * (stripe * 4 + r) + k;
+                }
+            }
+            z.writeChunk(chunk, stripe, 0);
+        }
+        for (long allowed : new long[] {6_000, 12_000, 40_000}) {
+            CubedArray y = Manipulation.rechunk(Cubed.fromZarr(url, spec(allowed, 0)), 48, 4);
+            double[] got = y.compute().doubles();
+            for (int i = 0; i < 48; i++) {
+                for (int k = 0; k < 48; k++) {
+                    double expected = (i / 4) % 3 == 2 ? 7.5 : 1000.0 * i + k;
+                    assertThat(got[i * 48 + k])
+                            .as("allowed %d, (%d, %d)", allowed, i, k)
+                            .isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    @Test
     void rowStripesToColumnStripesInSeveralStagesWithinAllowedMem() {
         // (64, 64) float64 in rows (1, 64) -> columns (64, 1): one stage's copy region would be the whole 32 kB array,
         // far above a region buffer's share of 3000 bytes (3000 / 5 = 600 bytes). That forces two stages or more.

@@ -357,4 +357,85 @@ class ElementwiseTest {
             }
         }
     }
+
+    @Test
+    void anOperandBroadcastAlongLeadingAxesGivesWhatElementByElementArithmeticGives() {
+        // (full shape, row shape): rows along one or two leading axes, a row of one or two axes, a missing axis, and a
+        // leading axis of length 1 inside the full shape.
+        int[][][] cases = {
+            {{6, 5}, {1, 5}},
+            {{6, 5}, {5}},
+            {{3, 4, 5}, {4, 5}},
+            {{3, 4, 5}, {1, 1, 5}},
+            {{4, 1, 5}, {1, 1, 5}},
+            {{2, 3, 4}, {1, 3, 4}}
+        };
+        BinaryFunction[] fs = {
+            BinaryFunction.ADD, BinaryFunction.SUBTRACT, BinaryFunction.MULTIPLY, BinaryFunction.DIVIDE
+        };
+        for (int[][] c : cases) {
+            int[] shape = c[0];
+            int[] rowShape = c[1];
+            int n = Chunk.elementCount(shape);
+            int m = Chunk.elementCount(rowShape);
+            double[] full = new double[n];
+            double[] row = new double[m];
+            for (int i = 0; i < n; i++) {
+                full[i] = (i % 7) - 2.5 + i * 0.125;
+            }
+            for (int j = 0; j < m; j++) {
+                row[j] = j == 1 ? 0.0 : 1.5 - j; // a zero divides too
+            }
+            Chunk a = Chunk.wrap(DType.FLOAT64, shape, full);
+            Chunk r = Chunk.wrap(DType.FLOAT64, rowShape, row);
+            for (BinaryFunction f : fs) {
+                double[] right = Elementwise.binary(f, a, r).doubles();
+                double[] left = Elementwise.binary(f, r, a).doubles();
+                for (int i = 0; i < n; i++) {
+                    double x = full[i];
+                    double y = row[i % m];
+                    double[] expected =
+                            switch (f) {
+                                case ADD -> new double[] {x + y, y + x};
+                                case SUBTRACT -> new double[] {x - y, y - x};
+                                case MULTIPLY -> new double[] {x * y, y * x};
+                                default -> new double[] {x / y, y / x};
+                            };
+                    assertThat(Double.valueOf(right[i]))
+                            .as("%s %s row right, %d", f, java.util.Arrays.toString(shape), i)
+                            .isEqualTo(Double.valueOf(expected[0]));
+                    assertThat(Double.valueOf(left[i]))
+                            .as("%s %s row left, %d", f, java.util.Arrays.toString(shape), i)
+                            .isEqualTo(Double.valueOf(expected[1]));
+                }
+            }
+        }
+    }
+
+    @Test
+    void onlyOperandsRepeatedAlongLeadingAxesCountAsRows() {
+        assertThat(Elementwise.isTrailingRow(new int[] {1, 5}, new int[] {6, 5}))
+                .isTrue();
+        assertThat(Elementwise.isTrailingRow(new int[] {5}, new int[] {6, 5})).isTrue();
+        assertThat(Elementwise.isTrailingRow(new int[] {1, 1, 5}, new int[] {4, 1, 5}))
+                .isTrue();
+        assertThat(Elementwise.isTrailingRow(new int[] {6, 1}, new int[] {6, 5}))
+                .as("a column")
+                .isFalse();
+        assertThat(Elementwise.isTrailingRow(new int[] {1, 1}, new int[] {6, 5}))
+                .as("one element")
+                .isFalse();
+        assertThat(Elementwise.isTrailingRow(new int[] {6, 5}, new int[] {6, 5}))
+                .as("no repeat")
+                .isFalse();
+        assertThat(Elementwise.isTrailingRow(new int[] {1, 5}, new int[] {1, 5}))
+                .as("no repeat")
+                .isFalse();
+        assertThat(Elementwise.isTrailingRow(new int[] {3, 1, 5}, new int[] {3, 4, 5}))
+                .as("a middle axis")
+                .isFalse();
+        assertThat(Elementwise.isTrailingRow(new int[] {1, 5}, new int[] {0, 5}))
+                .as("empty")
+                .isFalse();
+    }
 }

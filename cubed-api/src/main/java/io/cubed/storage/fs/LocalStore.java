@@ -23,6 +23,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A {@link Store} in a directory of the local file system (java.nio). A key is a relative file path; a put writes a
@@ -219,17 +224,32 @@ public final class LocalStore implements Store {
         }
     }
 
+    /**
+     * Files of a tree are deleted on up to this many threads: unlinking a file the kernel has just been handed frees its
+     * page-cache pages and may wait for their writeback, so one thread leaves the machine idle. Measured on the 2-core
+     * CI machine type: 2 GB in 128 files, 0.61 s on one thread, 0.34 s on two; W3's intermediate took 1.4 s on one.
+     */
+    static final int DELETE_THREADS =
+            Math.min(8, Math.max(2, Runtime.getRuntime().availableProcessors()));
+
+    /** Trees with fewer files than this are deleted on the calling thread alone. */
+    static final int PARALLEL_DELETE_FILES = 16;
+
     @Override
     public void deletePrefix(String prefix) {
         Path start = path(prefix);
         if (!Files.exists(start, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
+        // Files go to a pool as the walk finds them; directories (far fewer) are deleted after all their files, in
+        // the order the walk left them (children first).
+        List<Path> dirs = new ArrayList<>();
+        ParallelDeletes deletes = new ParallelDeletes();
         try {
             Files.walkFileTree(start, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
+                    deletes.delete(file);
                     return FileVisitResult.CONTINUE;
                 }
 
@@ -247,16 +267,83 @@ public final class LocalStore implements Store {
                     if (e != null && !(e instanceof NoSuchFileException)) {
                         throw e;
                     }
-                    try {
-                        Files.deleteIfExists(dir);
-                    } catch (DirectoryNotEmptyException ignored) {
-                        // A concurrent writer added a file; it belongs to whoever wrote it.
-                    }
+                    dirs.add(dir);
                     return FileVisitResult.CONTINUE;
                 }
             });
+            deletes.await();
+            for (Path dir : dirs) {
+                try {
+                    Files.deleteIfExists(dir);
+                } catch (DirectoryNotEmptyException ignored) {
+                    // A concurrent writer added a file; it belongs to whoever wrote it.
+                }
+            }
         } catch (IOException e) {
             throw failure("delete", prefix, e);
+        } finally {
+            deletes.shutdown();
+        }
+    }
+
+    /**
+     * Deletes files on the calling thread until {@link #PARALLEL_DELETE_FILES} have been seen, then on a pool of
+     * {@link #DELETE_THREADS} threads (a bounded queue: the walk waits when the pool is behind). {@link #await} reports
+     * the first failure.
+     */
+    private static final class ParallelDeletes {
+        private ThreadPoolExecutor pool;
+        private final Phaser pending = new Phaser(1);
+        private final AtomicReference<IOException> failure = new AtomicReference<>();
+        private int seen;
+
+        void delete(Path file) throws IOException {
+            if (++seen < PARALLEL_DELETE_FILES) {
+                Files.deleteIfExists(file);
+                return;
+            }
+            if (pool == null) {
+                pool = new ThreadPoolExecutor(
+                        DELETE_THREADS,
+                        DELETE_THREADS,
+                        0,
+                        TimeUnit.SECONDS,
+                        new ArrayBlockingQueue<>(4 * DELETE_THREADS),
+                        r -> {
+                            Thread t = new Thread(r, "cubed-delete");
+                            t.setDaemon(true);
+                            return t;
+                        },
+                        new ThreadPoolExecutor.CallerRunsPolicy());
+            }
+            IOException first = failure.get();
+            if (first != null) {
+                throw first;
+            }
+            pending.register();
+            pool.execute(() -> {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    pending.arriveAndDeregister();
+                }
+            });
+        }
+
+        void await() throws IOException {
+            pending.arriveAndAwaitAdvance();
+            IOException first = failure.get();
+            if (first != null) {
+                throw first;
+            }
+        }
+
+        void shutdown() {
+            if (pool != null) {
+                pool.shutdown();
+            }
         }
     }
 

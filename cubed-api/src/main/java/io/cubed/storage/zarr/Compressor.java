@@ -131,8 +131,8 @@ public sealed interface Compressor extends Serializable
     }
 
     /**
-     * LZ4 in numcodecs framing; {@code acceleration} (at least 1) is recorded for other readers, and data is always
-     * written with LZ4's default acceleration, which every reader decodes alike.
+     * LZ4 in numcodecs framing at {@code acceleration} (at least 1; higher is faster and compresses a little less, and
+     * every reader decodes alike), as numcodecs writes it ({@link io.cubed.storage.zarr.codec.Lz4Blocks}).
      */
     record Lz4(int acceleration) implements Compressor {
         public Lz4 {
@@ -146,7 +146,7 @@ public sealed interface Compressor extends Serializable
 
         @Override
         public Codec codec(int typeSizeBytes) {
-            return new SimpleCodecs.Lz4Codec();
+            return new SimpleCodecs.Lz4Codec(acceleration);
         }
 
         @Override

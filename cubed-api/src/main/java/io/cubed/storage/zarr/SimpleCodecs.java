@@ -5,6 +5,7 @@ import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdException;
 import io.cubed.error.StorageException;
 import io.cubed.storage.zarr.codec.Codec;
+import io.cubed.storage.zarr.codec.Lz4Blocks;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -247,21 +248,33 @@ final class SimpleCodecs {
         }
     }
 
-    /** numcodecs LZ4: a 4-byte little-endian uncompressed length followed by one LZ4 block. */
+    /**
+     * numcodecs LZ4: a 4-byte little-endian uncompressed length followed by one LZ4 block, compressed at the codec's
+     * acceleration ({@link Lz4Blocks}).
+     */
     static final class Lz4Codec implements Codec {
         private static final LZ4Factory FACTORY = LZ4Factory.fastestInstance();
-        private final LZ4Compressor compressor = FACTORY.fastCompressor();
+        private final int acceleration;
         private final LZ4SafeDecompressor decompressor = FACTORY.safeDecompressor();
+
+        Lz4Codec(int acceleration) {
+            this.acceleration = acceleration;
+        }
 
         @Override
         public byte[] encode(byte[] raw) {
-            byte[] out = new byte[4 + compressor.maxCompressedLength(raw.length)];
-            out[0] = (byte) raw.length;
-            out[1] = (byte) (raw.length >>> 8);
-            out[2] = (byte) (raw.length >>> 16);
-            out[3] = (byte) (raw.length >>> 24);
-            int n = compressor.compress(raw, 0, raw.length, out, 4, out.length - 4);
-            return java.util.Arrays.copyOf(out, 4 + n);
+            LZ4Compressor compressor = Lz4Blocks.compressor(acceleration);
+            try {
+                byte[] out = new byte[4 + compressor.maxCompressedLength(raw.length)];
+                out[0] = (byte) raw.length;
+                out[1] = (byte) (raw.length >>> 8);
+                out[2] = (byte) (raw.length >>> 16);
+                out[3] = (byte) (raw.length >>> 24);
+                int n = compressor.compress(raw, 0, raw.length, out, 4, out.length - 4);
+                return java.util.Arrays.copyOf(out, 4 + n);
+            } finally {
+                Lz4Blocks.release(compressor);
+            }
         }
 
         @Override

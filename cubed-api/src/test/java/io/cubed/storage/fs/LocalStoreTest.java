@@ -89,4 +89,26 @@ class LocalStoreTest extends StoreContract {
         assertThat(store.list("")).containsExactly("d/k");
         assertTempFilesGone();
     }
+
+    @Test
+    void deletePrefixRemovesALargeNestedTreeOnSeveralThreads() throws IOException {
+        // More files than the calling thread deletes alone, in nested chunk directories as '/'-separated Zarr keys.
+        int n = 0;
+        for (int i = 0; i < 12; i++) {
+            for (int j = 0; j < 25; j++) {
+                store.put("arr.zarr/" + i + "/" + j, bytes("chunk " + i + "." + j));
+                n++;
+            }
+        }
+        store.put("arr.zarr/.zarray", bytes("{}"));
+        store.put("arr.zarr2/0", bytes("sibling"));
+        assertThat(n).isGreaterThan(4 * LocalStore.PARALLEL_DELETE_FILES);
+        store.deletePrefix("arr.zarr");
+        assertThat(store.list("")).containsExactly("arr.zarr2/0");
+        assertThat(Files.exists(root.resolve("arr.zarr")))
+                .as("directories go too")
+                .isFalse();
+        store.deletePrefix("");
+        assertThat(store.list("")).isEmpty();
+    }
 }

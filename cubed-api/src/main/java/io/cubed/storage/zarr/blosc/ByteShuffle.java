@@ -10,16 +10,29 @@ final class ByteShuffle {
     private static final long MASK_8 = 0x00FF00FF00FF00FFL;
 
     /**
-     * Whether 8-byte elements are shuffled with {@link VectorByteShuffle}: when the JVM has the Vector API ({@code
+     * Whether 8-byte elements may be shuffled with {@link VectorByteShuffle}: when the JVM has the Vector API ({@code
      * --add-modules jdk.incubator.vector}) with at least two long lanes, unless the system property {@value
-     * #VECTOR_PROPERTY} is {@code false}.
+     * #VECTOR_PROPERTY} is {@code false}; it is used once {@link ShuffleWarmup} finds it compiled and faster.
      */
     static final boolean VECTOR = vectorEnabled();
 
-    /** System property that turns the Vector API shuffle off ({@code false}), for comparisons and diagnosis. */
+    /**
+     * System property that turns the Vector API shuffle off ({@code false}) or on from the first block ({@code eager},
+     * without waiting for {@link ShuffleWarmup}), for comparisons and diagnosis.
+     */
     static final String VECTOR_PROPERTY = "cubed.blosc.vector";
 
+    private static final boolean EAGER = "eager".equalsIgnoreCase(System.getProperty(VECTOR_PROPERTY));
+
     private ByteShuffle() {}
+
+    /**
+     * Whether this block goes through the vector code: once {@link ShuffleWarmup} has seen it compiled and faster
+     * than the scalar loops (or at once with {@code -Dcubed.blosc.vector=eager}).
+     */
+    private static boolean vectorNow() {
+        return EAGER || ShuffleWarmup.vectorReady();
+    }
 
     private static boolean vectorEnabled() {
         if ("false".equalsIgnoreCase(System.getProperty(VECTOR_PROPERTY))) {
@@ -38,7 +51,7 @@ final class ByteShuffle {
     /** Shuffles the {@code blockBytes} bytes at {@code src[srcOff]} into {@code dst[dstOff]}. */
     static void shuffle(int typesize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
         int n = blockBytes / typesize;
-        if (typesize == 8 && VECTOR) {
+        if (typesize == 8 && VECTOR && vectorNow()) {
             VectorByteShuffle.shuffle8(n, src, srcOff, dst, dstOff);
         } else if (typesize == 8) {
             shuffle8From(0, n, src, srcOff, dst, dstOff);
@@ -67,7 +80,7 @@ final class ByteShuffle {
     /** Reverses {@link #shuffle}: unshuffles the {@code blockBytes} bytes at {@code src[srcOff]} into {@code dst}. */
     static void unshuffle(int typesize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
         int n = blockBytes / typesize;
-        if (typesize == 8 && VECTOR) {
+        if (typesize == 8 && VECTOR && vectorNow()) {
             VectorByteShuffle.unshuffle8(n, src, srcOff, dst, dstOff);
         } else if (typesize == 8) {
             unshuffle8From(0, n, src, srcOff, dst, dstOff);

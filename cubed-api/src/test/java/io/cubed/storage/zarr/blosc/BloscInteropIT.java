@@ -148,7 +148,7 @@ class BloscInteropIT {
                     }
                 }
             }
-            for (int clevel : new int[] {0, 9}) {
+            for (int clevel : new int[] {0, 5, 9}) {
                 for (BloscShuffle shuffle : new BloscShuffle[] {BloscShuffle.SHUFFLE, BloscShuffle.BITSHUFFLE}) {
                     out.add(new Case(
                             cname.jsonName() + "_" + shuffle + "_big_c" + clevel,

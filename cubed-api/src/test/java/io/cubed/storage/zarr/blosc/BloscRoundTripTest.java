@@ -94,6 +94,39 @@ class BloscRoundTripTest {
     }
 
     @Test
+    void lz4StreamsAreCompressedAtCbloscsAccelerationForTheLevel() {
+        assertThat(InternalCodecs.lz4Acceleration(1)).isEqualTo(9);
+        assertThat(InternalCodecs.lz4Acceleration(5)).isEqualTo(5);
+        assertThat(InternalCodecs.lz4Acceleration(9)).isEqualTo(1);
+        byte[] stream = io.cubed.storage.zarr.codec.Lz4BlocksTest.shuffledNoisyDoubles(1 << 14, 5);
+        for (int clevel : new int[] {1, 5, 9}) {
+            byte[] ours = new byte[2 * stream.length];
+            byte[] expected = new byte[2 * stream.length];
+            int n;
+            try (InternalCodecs.Compressor c = InternalCodecs.compressor(BloscCname.LZ4, clevel)) {
+                n = c.compress(stream, 0, stream.length, ours, 0, ours.length);
+            }
+            net.jpountz.lz4.LZ4Compressor reference = io.cubed.storage.zarr.codec.Lz4Blocks.compressor(10 - clevel);
+            int m;
+            try {
+                m = reference.compress(stream, 0, stream.length, expected, 0, expected.length);
+            } finally {
+                io.cubed.storage.zarr.codec.Lz4Blocks.release(reference);
+            }
+            assertThat(java.util.Arrays.copyOf(ours, n))
+                    .as("clevel %d", clevel)
+                    .isEqualTo(java.util.Arrays.copyOf(expected, m));
+            if (clevel == 5 && io.cubed.storage.zarr.codec.Lz4Blocks.accelerationAvailable()) {
+                // The input is one where the acceleration shows: LZ4's default gives other bytes.
+                net.jpountz.lz4.LZ4Compressor plain = io.cubed.storage.zarr.codec.Lz4Blocks.compressor(1);
+                byte[] other = new byte[2 * stream.length];
+                int k = plain.compress(stream, 0, stream.length, other, 0, other.length);
+                assertThat(java.util.Arrays.copyOf(other, k)).isNotEqualTo(java.util.Arrays.copyOf(ours, n));
+            }
+        }
+    }
+
+    @Test
     void compressibleDataShrinks() {
         byte[] raw = BloscTestData.steps(200_000, 1);
         for (BloscCname cname : BloscCname.values()) {

@@ -1,0 +1,40 @@
+package io.cubed.storage.zarr.blosc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ShuffleWarmupTest {
+    @Test
+    void theVectorShuffleQualifiesOnceCompiledInTheTestJvm() {
+        // The test JVMs have the Vector API module and C2 (BloscShuffleTest asserts the first): the vector loops get
+        // compiled and beat the scalar ones, with the same bytes.
+        assertThat(ByteShuffle.VECTOR).isTrue();
+        assertThat(ShuffleWarmup.calibrate(ShuffleWarmup.DEADLINE_NANOS)).isTrue();
+    }
+
+    @Test
+    void withNoTimeLeftTheScalarLoopsStay() {
+        assertThat(ShuffleWarmup.calibrate(0)).isFalse();
+    }
+
+    @Test
+    void blocksShuffleAlikeBeforeAndAfterTheSwitch() {
+        byte[] src = BloscTestData.smooth(1 << 16, 9);
+        byte[] first = new byte[src.length];
+        ByteShuffle.shuffle(8, src.length, src, 0, first, 0); // starts the warm-up; scalar loops for now
+        long end = System.nanoTime() + ShuffleWarmup.DEADLINE_NANOS;
+        while (!ShuffleWarmup.vectorReady() && System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+        assertThat(ShuffleWarmup.vectorReady())
+                .as("switched to the vector loops")
+                .isTrue();
+        byte[] later = new byte[src.length];
+        ByteShuffle.shuffle(8, src.length, src, 0, later, 0);
+        assertThat(later).isEqualTo(first);
+        byte[] back = new byte[src.length];
+        ByteShuffle.unshuffle(8, src.length, later, 0, back, 0);
+        assertThat(back).isEqualTo(src);
+    }
+}
