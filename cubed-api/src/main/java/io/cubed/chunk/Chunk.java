@@ -44,21 +44,11 @@ public final class Chunk implements Serializable {
     }
 
     /**
-     * A chunk of zeros for a task that holds it until the task ends (a rechunk region's output chunks): inside a task
-     * its array may be one the thread's previous task of the same operation used, cleared ({@link ArrayRecycler}).
-     */
-    public static Chunk allocateForTask(DType dtype, int... shape) {
-        return new Chunk(
-                dtype,
-                shape,
-                ArrayRecycler.zeroed(
-                        dtype.arrayClass(), Math.multiplyExact(elementCount(shape), dtype.slotsPerElement())));
-    }
-
-    /**
-     * As {@link #allocateForTask}, for a caller that writes every element before reading any (a rechunk task reads every
-     * input chunk that overlaps its output chunks into them): a recycled array is not cleared first. Its elements are
-     * unspecified until written (with {@code -Dcubed.recycler.poison=true}, as the tests run, NaN or garbage).
+     * A chunk for a task that holds it until the task ends and writes every element before reading any (a rechunk
+     * region's output chunks, into which the task reads every input chunk that overlaps them): inside a task its array
+     * may be one the thread's previous task of the same operation used ({@link ArrayRecycler}), not cleared. Its
+     * elements are unspecified until written (with {@code -Dcubed.recycler.poison=true}, as the tests run, NaN or
+     * garbage).
      */
     public static Chunk allocateForTaskToOverwrite(DType dtype, int... shape) {
         return new Chunk(
