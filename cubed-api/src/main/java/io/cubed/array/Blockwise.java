@@ -9,6 +9,7 @@ import io.cubed.plan.OpNode;
 import io.cubed.plan.Spec;
 import io.cubed.primitive.ChunkArgs;
 import io.cubed.primitive.ChunkFunction;
+import io.cubed.primitive.ElementwiseChunkFunction;
 import io.cubed.primitive.IndexKeyFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -55,7 +56,10 @@ public final class Blockwise {
 
     /** As {@link #mapBlocks(BlockFunction, MapBlocksOptions, CubedArray...)}, naming the operation {@code name}. */
     static CubedArray mapBlocks(String name, BlockFunction fn, MapBlocksOptions options, List<CubedArray> arrays) {
-        return mapBlocks(name, new MapBlocksChunkFunction(fn), List.of(options.dtype()), options, arrays)
+        ChunkFunction function = fn instanceof ElementwiseBlockFunction e
+                ? new ElementwiseBlocksChunkFunction(e)
+                : new MapBlocksChunkFunction(fn);
+        return mapBlocks(name, function, List.of(options.dtype()), options, arrays)
                 .get(0);
     }
 
@@ -345,6 +349,14 @@ public final class Blockwise {
                 blocks[j] = args.chunk(j);
             }
             return new Chunk[] {fn.apply(blocks, outputCoords)};
+        }
+    }
+
+    /** Runs one of this package's elementwise chunk functions as the primitive's elementwise function. */
+    private record ElementwiseBlocksChunkFunction(ElementwiseBlockFunction fn) implements ElementwiseChunkFunction {
+        @Override
+        public Chunk applyElementwise(Chunk[] blocks) {
+            return fn.apply(blocks);
         }
     }
 

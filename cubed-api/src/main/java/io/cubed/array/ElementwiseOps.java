@@ -232,41 +232,42 @@ final class ElementwiseOps {
     }
 
     /** Chunk function of {@link #unary}. */
-    private record UnaryBlocks(UnaryFunction f) implements BlockFunction {
+    private record UnaryBlocks(UnaryFunction f) implements ElementwiseBlockFunction {
         @Override
-        public Chunk apply(Chunk[] blocks, long[] blockId) {
+        public Chunk apply(Chunk[] blocks) {
             return io.cubed.chunk.Elementwise.unary(f, blocks[0]);
         }
     }
 
     /** Chunk function of {@link #binary(BinaryFunction, CubedArray, CubedArray)}. */
-    private record BinaryBlocks(BinaryFunction f) implements BlockFunction {
+    private record BinaryBlocks(BinaryFunction f) implements ElementwiseBlockFunction {
         @Override
-        public Chunk apply(Chunk[] blocks, long[] blockId) {
+        public Chunk apply(Chunk[] blocks) {
             return io.cubed.chunk.Elementwise.binary(f, blocks[0], blocks[1]);
         }
     }
 
     /** Chunk function of {@code f(array, scalar)}. */
-    private record ScalarRightBlocks(BinaryFunction f, Scalar b) implements BlockFunction {
+    private record ScalarRightBlocks(BinaryFunction f, Scalar b) implements ElementwiseBlockFunction {
         @Override
-        public Chunk apply(Chunk[] blocks, long[] blockId) {
+        public Chunk apply(Chunk[] blocks) {
             return io.cubed.chunk.Elementwise.binary(f, blocks[0], b);
         }
     }
 
     /** Chunk function of {@code f(scalar, array)}. */
-    private record ScalarLeftBlocks(BinaryFunction f, Scalar a) implements BlockFunction {
+    private record ScalarLeftBlocks(BinaryFunction f, Scalar a) implements ElementwiseBlockFunction {
         @Override
-        public Chunk apply(Chunk[] blocks, long[] blockId) {
+        public Chunk apply(Chunk[] blocks) {
             return io.cubed.chunk.Elementwise.binary(f, a, blocks[0]);
         }
     }
 
     /** Chunk function of both forms of {@code clip}: array bounds follow {@code x} in the blocks, in order. */
-    private record ClipBlocks(boolean minArray, boolean maxArray, Scalar min, Scalar max) implements BlockFunction {
+    private record ClipBlocks(boolean minArray, boolean maxArray, Scalar min, Scalar max)
+            implements ElementwiseBlockFunction {
         @Override
-        public Chunk apply(Chunk[] blocks, long[] blockId) {
+        public Chunk apply(Chunk[] blocks) {
             if (!minArray && !maxArray) {
                 return io.cubed.chunk.Elementwise.clip(blocks[0], min, max);
             }
@@ -277,9 +278,9 @@ final class ElementwiseOps {
     }
 
     /** Chunk function of {@link #astype}. */
-    private record AstypeBlocks(DType to) implements BlockFunction {
+    private record AstypeBlocks(DType to) implements ElementwiseBlockFunction {
         @Override
-        public Chunk apply(Chunk[] blocks, long[] blockId) {
+        public Chunk apply(Chunk[] blocks) {
             return io.cubed.chunk.Elementwise.astype(blocks[0], to);
         }
     }

@@ -171,9 +171,9 @@ public final class Searching {
     }
 
     /** The chunk function of {@link #where}. */
-    private record WhereBlocks(DType dtype) implements BlockFunction {
+    private record WhereBlocks(DType dtype) implements ElementwiseBlockFunction {
         @Override
-        public Chunk apply(Chunk[] blocks, long[] blockId) {
+        public Chunk apply(Chunk[] blocks) {
             return Selection.where(blocks[0], blocks[1], blocks[2], dtype);
         }
     }

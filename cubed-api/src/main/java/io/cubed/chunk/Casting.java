@@ -121,7 +121,7 @@ final class Casting {
             return c.doubles();
         }
         float[] f = c.floats();
-        double[] d = new double[f.length];
+        double[] d = TileArrays.doubles(f.length);
         for (int i = 0; i < f.length; i++) {
             d[i] = f[i];
         }
@@ -133,7 +133,7 @@ final class Casting {
         if (t == DType.FLOAT64 || t == DType.COMPLEX128) {
             return v;
         }
-        float[] f = new float[v.length];
+        float[] f = TileArrays.floats(v.length);
         for (int i = 0; i < v.length; i++) {
             f[i] = (float) v[i];
         }

@@ -148,6 +148,9 @@ public final class Elementwise {
      * length on the rest (a row such as {@code mean(x, axis=0)} against {@code x}); null when that is not the case or
      * the function has no such loop.
      */
+    /** Rows shorter than this are expanded: the row loops copy each stretch of the other operand through a buffer. */
+    private static final int MIN_ROW = 16;
+
     private static Chunk rowFastPath(BinaryFunction f, Chunk a, Chunk b, DType pt, int[] shape) {
         if (pt != DType.FLOAT64 || a.dtype() != pt || b.dtype() != pt) {
             return null;
@@ -159,6 +162,9 @@ public final class Elementwise {
         }
         Chunk full = rowRight ? a : b;
         Chunk row = rowRight ? b : a;
+        if (row.size() < MIN_ROW) {
+            return null;
+        }
         double[] out = f.realKernel().applyRow(full.doubles(), row.doubles(), rowRight);
         return out == null ? null : Chunk.wrap(pt, shape, out);
     }

@@ -47,6 +47,11 @@ final class MeanReducer extends Reducer {
             if (os == 0) {
                 total[out] += SumProdReducer.sum(v, o, n, nan);
                 count[out] += nan ? countNotNan(v, o, n) : n;
+            } else if (!nan) {
+                r.addRun(total, out, v, o, n);
+                for (int j = 0; j < n; j++) {
+                    count[out + j]++;
+                }
             } else {
                 for (int j = 0; j < n; j++) {
                     double e = v[o + j];

@@ -3,13 +3,14 @@ package io.cubed.chunk;
 /**
  * Unary loops on real floating-point values held as doubles, one method per function of {@link UnaryFunction}.
  * float32 chunks are widened, computed here and rounded back once: exact for the correctly rounded operations (sqrt,
- * square, reciprocal, rounding functions) and more accurate than float32 libm for the transcendental ones.
+ * square, reciprocal, rounding functions) and more accurate than float32 libm for the transcendental ones. Result
+ * arrays come from {@link TileArrays}: every loop writes every element of its result.
  */
 final class RealUnary {
     private RealUnary() {}
 
     static double[] abs(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.abs(x[i]);
         }
@@ -17,7 +18,7 @@ final class RealUnary {
     }
 
     static double[] negative(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = -x[i];
         }
@@ -29,7 +30,7 @@ final class RealUnary {
     }
 
     static double[] square(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = x[i] * x[i];
         }
@@ -37,7 +38,7 @@ final class RealUnary {
     }
 
     static double[] sqrt(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.sqrt(x[i]);
         }
@@ -45,7 +46,7 @@ final class RealUnary {
     }
 
     static double[] reciprocal(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = 1.0 / x[i];
         }
@@ -53,7 +54,7 @@ final class RealUnary {
     }
 
     static double[] ceil(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.ceil(x[i]);
         }
@@ -61,7 +62,7 @@ final class RealUnary {
     }
 
     static double[] floor(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.floor(x[i]);
         }
@@ -69,7 +70,7 @@ final class RealUnary {
     }
 
     static double[] trunc(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = x[i] < 0 ? Math.ceil(x[i]) : Math.floor(x[i]);
         }
@@ -77,7 +78,7 @@ final class RealUnary {
     }
 
     static double[] round(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.rint(x[i]); // half to even
         }
@@ -85,7 +86,7 @@ final class RealUnary {
     }
 
     static double[] sign(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = RealMath.sign(x[i]);
         }
@@ -93,7 +94,7 @@ final class RealUnary {
     }
 
     static double[] exp(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.exp(x[i]);
         }
@@ -101,7 +102,7 @@ final class RealUnary {
     }
 
     static double[] expm1(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.expm1(x[i]);
         }
@@ -109,7 +110,7 @@ final class RealUnary {
     }
 
     static double[] log(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.log(x[i]);
         }
@@ -117,7 +118,7 @@ final class RealUnary {
     }
 
     static double[] log1p(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.log1p(x[i]);
         }
@@ -125,7 +126,7 @@ final class RealUnary {
     }
 
     static double[] log2(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = RealMath.log2(x[i]);
         }
@@ -133,7 +134,7 @@ final class RealUnary {
     }
 
     static double[] log10(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.log10(x[i]);
         }
@@ -141,7 +142,7 @@ final class RealUnary {
     }
 
     static double[] sin(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.sin(x[i]);
         }
@@ -149,7 +150,7 @@ final class RealUnary {
     }
 
     static double[] cos(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.cos(x[i]);
         }
@@ -157,7 +158,7 @@ final class RealUnary {
     }
 
     static double[] tan(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.tan(x[i]);
         }
@@ -165,7 +166,7 @@ final class RealUnary {
     }
 
     static double[] asin(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.asin(x[i]);
         }
@@ -173,7 +174,7 @@ final class RealUnary {
     }
 
     static double[] acos(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.acos(x[i]);
         }
@@ -181,7 +182,7 @@ final class RealUnary {
     }
 
     static double[] atan(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.atan(x[i]);
         }
@@ -189,7 +190,7 @@ final class RealUnary {
     }
 
     static double[] sinh(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.sinh(x[i]);
         }
@@ -197,7 +198,7 @@ final class RealUnary {
     }
 
     static double[] cosh(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.cosh(x[i]);
         }
@@ -205,7 +206,7 @@ final class RealUnary {
     }
 
     static double[] tanh(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = Math.tanh(x[i]);
         }
@@ -213,7 +214,7 @@ final class RealUnary {
     }
 
     static double[] asinh(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = RealMath.asinh(x[i]);
         }
@@ -221,7 +222,7 @@ final class RealUnary {
     }
 
     static double[] acosh(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = RealMath.acosh(x[i]);
         }
@@ -229,7 +230,7 @@ final class RealUnary {
     }
 
     static double[] atanh(double[] x) {
-        double[] out = new double[x.length];
+        double[] out = TileArrays.doubles(x.length);
         for (int i = 0; i < x.length; i++) {
             out[i] = RealMath.atanh(x[i]);
         }

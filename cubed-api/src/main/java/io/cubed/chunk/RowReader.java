@@ -12,6 +12,32 @@ final class RowReader {
     private double[] doubleBuffer = new double[0];
     private long[] longBuffer = new long[0];
     private boolean[] boolBuffer = new boolean[0];
+    private double[] runCopy = new double[0];
+
+    /**
+     * {@code acc[at + j] += v[o + j]} for {@code j < n}, the sum of a run into a row of accumulators (a reduction along
+     * a leading axis). When the accumulators start at 0 (every reduction of a matrix along its first axis), a long run
+     * is first copied to a buffer indexed from 0: C2 (JDK 17) does not vectorise a loop over arrays indexed at
+     * different offsets, and the copied run's loop ran 1.5-1.7 times as fast (8 MiB chunk, rows of 1024, AMD machine
+     * type; copying the accumulators too, for other offsets, gained nothing). The sums are the same, in the same
+     * order.
+     */
+    void addRun(double[] acc, int at, double[] v, int o, int n) {
+        if (at != 0 || n < 16) {
+            for (int j = 0; j < n; j++) {
+                acc[at + j] += v[o + j];
+            }
+            return;
+        }
+        if (runCopy.length != n) {
+            runCopy = new double[n];
+        }
+        double[] r = runCopy;
+        System.arraycopy(v, o, r, 0, n);
+        for (int j = 0; j < n; j++) {
+            acc[j] += r[j];
+        }
+    }
 
     /** Elements {@code src .. src + n - 1} as doubles (integers converted, uint64 unsigned, bool 0/1). */
     double[] doubles(Chunk x, int src, int n) {

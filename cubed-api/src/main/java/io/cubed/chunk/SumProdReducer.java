@@ -68,10 +68,12 @@ final class SumProdReducer extends Reducer {
                             double e = v[o + j];
                             da[out + j] *= nan && Double.isNaN(e) ? 1 : e;
                         }
+                    } else if (!nan) {
+                        r.addRun(da, out, v, o, n);
                     } else {
                         for (int j = 0; j < n; j++) {
                             double e = v[o + j];
-                            da[out + j] += nan && Double.isNaN(e) ? 0 : e;
+                            da[out + j] += Double.isNaN(e) ? 0 : e;
                         }
                     }
                 });

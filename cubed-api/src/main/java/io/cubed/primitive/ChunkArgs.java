@@ -152,4 +152,14 @@ public final class ChunkArgs {
     synchronized long bytesRead() {
         return bytesRead;
     }
+
+    /** Adds bytes read on this task's behalf elsewhere (by fused operations computed with these inputs). */
+    synchronized void addBytesRead(long n) {
+        bytesRead += n;
+    }
+
+    /** The store of input {@code input}. */
+    ChunkStore input(int input) {
+        return inputs[input];
+    }
 }

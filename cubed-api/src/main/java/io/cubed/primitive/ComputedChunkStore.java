@@ -47,6 +47,27 @@ public final class ComputedChunkStore implements ChunkStore {
         this.grid = grid;
     }
 
+    String name() {
+        return name;
+    }
+
+    /** The stores this operation reads (not copied: callers only read them). */
+    ChunkStore[] inputs() {
+        return inputs;
+    }
+
+    KeyFunction keyFunction() {
+        return keyFunction;
+    }
+
+    ChunkFunction function() {
+        return function;
+    }
+
+    int outputIndex() {
+        return outputIndex;
+    }
+
     @Override
     public String url() {
         return "fused:" + name;

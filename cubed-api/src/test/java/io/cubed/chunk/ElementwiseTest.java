@@ -368,7 +368,10 @@ class ElementwiseTest {
             {{3, 4, 5}, {4, 5}},
             {{3, 4, 5}, {1, 1, 5}},
             {{4, 1, 5}, {1, 1, 5}},
-            {{2, 3, 4}, {1, 3, 4}}
+            {{2, 3, 4}, {1, 3, 4}},
+            // rows of 16 elements or more, which the row loops copy through a buffer
+            {{7, 40}, {1, 40}},
+            {{3, 2, 24}, {2, 24}}
         };
         BinaryFunction[] fs = {
             BinaryFunction.ADD, BinaryFunction.SUBTRACT, BinaryFunction.MULTIPLY, BinaryFunction.DIVIDE

@@ -70,4 +70,56 @@ class ReduceLayoutTest {
             assertThat(state[0].doubles()[i]).isEqualTo(s);
         }
     }
+
+    @Test
+    void sumsAndMeansAlongALeadingAxisEqualAPlainLoop() {
+        // Rows of 40 (copied to a buffer before adding, when the accumulators start at 0) and of 5 (added in place),
+        // reduced along axis 0 of a matrix and of a 3-d chunk (accumulator rows at offsets 0, 40, 80), with a NaN.
+        int[][] shapes = {{6, 40}, {6, 5}, {4, 3, 40}};
+        for (int[] shape : shapes) {
+            int n = Chunk.elementCount(shape);
+            Chunk x = Chunk.allocate(io.cubed.dtype.DType.FLOAT64, shape);
+            double[] xd = x.doubles();
+            for (int k = 0; k < n; k++) {
+                xd[k] = (k % 13) * 0.75 - 3 + k * 1e-3;
+            }
+            xd[n / 2] = Double.NaN;
+            boolean[] reduced = new boolean[shape.length];
+            reduced[0] = true;
+            long[] arrayShape = new long[shape.length];
+            int[] stateShape = shape.clone();
+            stateShape[0] = 1;
+            for (int a = 0; a < shape.length; a++) {
+                arrayShape[a] = shape[a];
+            }
+            ReduceLayout layout = ReduceLayout.of(reduced, new long[shape.length], arrayShape, ReduceLayout.NO_INDEX);
+            int rest = n / shape[0];
+            for (ReduceFunction f :
+                    new ReduceFunction[] {ReduceFunction.SUM, ReduceFunction.MEAN, ReduceFunction.NANSUM}) {
+                Reducer r = Reducer.of(f, io.cubed.dtype.DType.FLOAT64, null, 0, "x");
+                Chunk[] state = r.identity(stateShape);
+                r.accumulate(state, x, layout);
+                r.accumulate(state, x, layout); // twice: the second adds onto the first
+                double[] got = r.aggregate(state).doubles();
+                for (int j = 0; j < rest; j++) {
+                    double s = 0;
+                    int count = 0;
+                    for (int pass = 0; pass < 2; pass++) {
+                        for (int i = 0; i < shape[0]; i++) {
+                            double e = xd[i * rest + j];
+                            if (f == ReduceFunction.NANSUM && Double.isNaN(e)) {
+                                continue;
+                            }
+                            s += e;
+                            count++;
+                        }
+                    }
+                    double expected = f == ReduceFunction.MEAN ? s / count : s;
+                    assertThat(Double.valueOf(got[j]))
+                            .as("%s of %s, element %d", f, java.util.Arrays.toString(shape), j)
+                            .isEqualTo(Double.valueOf(expected));
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,24 @@
+package io.cubed.primitive;
+
+import io.cubed.chunk.Chunk;
+
+/**
+ * The chunk function of an elementwise operation: one chunk from each input (the inputs broadcast against each other
+ * with NumPy's rules), one output chunk whose every element depends only on the input elements at the same position.
+ * Such a function gives the matching slice of its output when applied to matching slices of its inputs, whatever
+ * their shape, which is what lets a fused chain of them run slice by slice in the processor's cache instead of
+ * computing a chunk-sized temporary per operation ({@link ElementwiseTiles}).
+ */
+public interface ElementwiseChunkFunction extends ChunkFunction {
+    /**
+     * The output for {@code blocks}, one per input, which broadcast against each other; its shape is their broadcast
+     * shape. Must not depend on where the blocks lie in the arrays.
+     */
+    Chunk applyElementwise(Chunk[] blocks);
+
+    /** Evaluates this function and the elementwise operations fused into it (see {@link ElementwiseTiles}). */
+    @Override
+    default Chunk[] apply(ChunkArgs args, long[] outputCoords) {
+        return new Chunk[] {ElementwiseTiles.apply(this, args)};
+    }
+}

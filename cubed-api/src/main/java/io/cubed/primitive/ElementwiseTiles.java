@@ -1,0 +1,365 @@
+package io.cubed.primitive;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.chunk.TileArrays;
+import io.cubed.dtype.DType;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.storage.ChunkStore;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Runs an elementwise operation and the elementwise operations fused into it tile by tile: the chunks of the arrays the
+ * fused expression reads (its leaves) are read whole, then each operation is applied to a tile of a few thousand
+ * elements at a time, from the leaves up, and each finished tile is copied into the output chunk. Every temporary is
+ * tile-sized and stays in the processor's cache, where computing the expression a chunk at a time made one
+ * chunk-sized temporary per operation and went through main memory for each (W5's fused {@code (u - mean(u, 0))² +
+ * (v - mean(v, 0))²}: four 8 MiB temporaries per pair of chunks).
+ *
+ * <p>Which operations join the expression: inputs computed by a fused {@link ElementwiseChunkFunction} whose chunk has
+ * the output chunk's shape (an input broadcast along some axis, such as {@code mean(u, 0) * 2}, is computed whole and
+ * read as a leaf), recursively. Tiles are whole along the trailing axes: they are contiguous slices of the output
+ * chunk, and of every leaf that is not broadcast along the tiled axes (those are passed whole to every tile).
+ *
+ * <p>Memory: the expression holds all its leaves at once, where computing chunk by chunk holds the chunks along one
+ * path of the expression. The tiles run only when the leaves take no more than the plan's figure for computing the
+ * expression chunk by chunk (each fused operation's inputs and output, as {@link io.cubed.plan} projects a fused task,
+ * without the kernels' scratch), so they never need more memory than the projection; a wide expression (many leaves,
+ * few levels) is computed chunk by chunk.
+ */
+final class ElementwiseTiles {
+    /**
+     * Elements per tile ({@code -Dcubed.elementwise.tileElements}): with the few tiles an expression holds at once, a
+     * tile of float64 stays within a core's level-2 cache. Measured on W5 (docs/benchmarks.md).
+     */
+    static final int TILE_ELEMENTS = Math.max(1, Integer.getInteger("cubed.elementwise.tileElements", 8192));
+
+    private static final LongAdder TILED_CHUNKS = new LongAdder();
+
+    private ElementwiseTiles() {}
+
+    /** Output chunks computed tile by tile in this JVM since it started (for tests and diagnostics). */
+    static long tiledChunks() {
+        return TILED_CHUNKS.sum();
+    }
+
+    /** {@code f} applied to the chunks of {@code args}, with the elementwise operations fused into it. */
+    static Chunk apply(ElementwiseChunkFunction f, ChunkArgs args) {
+        int[] shape = outputShape(args);
+        Node root = shape == null ? null : build(f, args, shape, null, null);
+        if (root == null || !root.inlinesAny() || root.leafBytes() > root.chunkwiseBytes()) {
+            Chunk[] blocks = new Chunk[args.size()];
+            for (int j = 0; j < blocks.length; j++) {
+                blocks[j] = args.chunk(j);
+            }
+            return f.applyElementwise(blocks);
+        }
+        root.readLeaves();
+        Chunk out = new Tiling(shape).run(root);
+        args.addBytesRead(root.nestedBytesRead());
+        TILED_CHUNKS.increment();
+        return out;
+    }
+
+    /** The broadcast shape of the single chunks {@code args} names, or null if an input has several or they clash. */
+    private static int[] outputShape(ChunkArgs args) {
+        int[] out = new int[0];
+        for (int j = 0; j < args.size(); j++) {
+            if (args.count(j) != 1) {
+                return null;
+            }
+            int[] s = args.input(j).grid().chunkShapeAt(args.key(j, 0));
+            int n = Math.max(out.length, s.length);
+            int[] b = new int[n];
+            for (int i = 0; i < n; i++) {
+                int x = i < n - out.length ? 1 : out[i - (n - out.length)];
+                int y = i < n - s.length ? 1 : s[i - (n - s.length)];
+                if (x != y && x != 1 && y != 1) {
+                    return null; // the function itself reports the clash
+                }
+                b[i] = x == 1 ? y : x;
+            }
+            out = b;
+        }
+        return out;
+    }
+
+    /**
+     * The expression of {@code f} on {@code args} with output chunk {@code shape}: fused elementwise inputs of that
+     * shape become child nodes, the others leaves. {@code name} and {@code dtype} are those of a fused operation (null
+     * for the root), checked against what its tiles return.
+     */
+    private static Node build(ElementwiseChunkFunction f, ChunkArgs args, int[] shape, String name, DType dtype) {
+        Node node = new Node(f, args, shape, name, dtype);
+        for (int j = 0; j < args.size(); j++) {
+            long[] key = args.key(j, 0);
+            ChunkStore in = args.input(j);
+            if (in instanceof ComputedChunkStore c
+                    && c.function() instanceof ElementwiseChunkFunction cf
+                    && c.outputIndex() == 0
+                    && Arrays.equals(c.grid().chunkShapeAt(key), shape)) {
+                long[][][] keys = c.keyFunction().inputKeys(key);
+                boolean single = keys.length == c.inputs().length;
+                for (long[][] k : keys) {
+                    single &= k.length == 1;
+                }
+                if (single) {
+                    node.children[j] = build(cf, new ChunkArgs(c.inputs(), keys), shape, c.name(), c.dtype());
+                    continue;
+                }
+            }
+            node.leafShapes[j] = in.grid().chunkShapeAt(key);
+        }
+        return node;
+    }
+
+    /** One operation of the expression: its inputs are child operations or leaves (chunks read whole). */
+    private static final class Node {
+        final ElementwiseChunkFunction f;
+        final ChunkArgs args;
+        final int[] shape;
+        final String name;
+        final DType dtype;
+        final Node[] children;
+        final int[][] leafShapes;
+        final Leaf[] leaves;
+
+        Node(ElementwiseChunkFunction f, ChunkArgs args, int[] shape, String name, DType dtype) {
+            this.f = f;
+            this.args = args;
+            this.shape = shape;
+            this.name = name;
+            this.dtype = dtype;
+            this.children = new Node[args.size()];
+            this.leafShapes = new int[args.size()][];
+            this.leaves = new Leaf[args.size()];
+        }
+
+        boolean inlinesAny() {
+            for (Node c : children) {
+                if (c != null) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Bytes of this operation's output chunk (its type is known for fused operations only). */
+        long outBytes() {
+            return (long) Chunk.elementCount(shape) * dtype.itemSizeBytes();
+        }
+
+        /** Bytes of every leaf chunk of the expression below this node. */
+        long leafBytes() {
+            long total = 0;
+            for (int j = 0; j < children.length; j++) {
+                total += children[j] != null
+                        ? children[j].leafBytes()
+                        : (long) Chunk.elementCount(leafShapes[j])
+                                * args.input(j).dtype().itemSizeBytes();
+            }
+            return total;
+        }
+
+        /**
+         * The memory the plan projects for computing this node chunk by chunk, without its own output and without
+         * kernel scratch: its input chunks, plus the most that computing one fused input needs besides its output.
+         */
+        long chunkwiseBytes() {
+            long inputs = 0;
+            long peak = 0;
+            for (int j = 0; j < children.length; j++) {
+                if (children[j] != null) {
+                    inputs += children[j].outBytes();
+                    peak = Math.max(peak, children[j].chunkwiseBytes());
+                } else {
+                    inputs += (long) Chunk.elementCount(leafShapes[j])
+                            * args.input(j).dtype().itemSizeBytes();
+                }
+            }
+            return inputs + peak;
+        }
+
+        void readLeaves() {
+            for (int j = 0; j < children.length; j++) {
+                if (children[j] != null) {
+                    children[j].readLeaves();
+                } else {
+                    leaves[j] = new Leaf(args.chunk(j));
+                }
+            }
+        }
+
+        /** Bytes the fused operations below this node read (this node's own reads are counted in its args). */
+        long nestedBytesRead() {
+            long total = 0;
+            for (Node c : children) {
+                if (c != null) {
+                    total += c.args.bytesRead() + c.nestedBytesRead();
+                }
+            }
+            return total;
+        }
+
+        String describe() {
+            return name == null ? "elementwise operation" : name + " (fused)";
+        }
+    }
+
+    /** A leaf chunk and the buffer its tiles are copied into, reused from tile to tile. */
+    private static final class Leaf {
+        final Chunk chunk;
+        Object buffer;
+
+        Leaf(Chunk chunk) {
+            this.chunk = chunk;
+        }
+    }
+
+    /**
+     * The tiles of an output chunk of shape {@code shape}: axis {@code k} is the first whose trailing axes hold at most
+     * {@link #TILE_ELEMENTS} elements; a tile is one index on each axis before {@code k}, {@code rows} indices on
+     * {@code k} (fewer at its end) and the whole of every axis after it, so it is contiguous in C order.
+     */
+    private static final class Tiling {
+        final int[] shape;
+        final int k;
+        final int inner;
+        final int rows;
+        final int[] index;
+        /** The current tile's indices on axis {@code k}, from {@code index[k]}. */
+        int count;
+
+        Tiling(int[] shape) {
+            this.shape = shape;
+            int nd = shape.length;
+            int axis = nd == 0 ? 0 : nd - 1;
+            long trailing = 1;
+            for (int a = nd - 1; a > 0; a--) {
+                long next = trailing * shape[a];
+                if (next > TILE_ELEMENTS) {
+                    break;
+                }
+                trailing = next;
+                axis = a - 1;
+            }
+            this.k = axis;
+            this.inner = (int) trailing;
+            this.rows = nd == 0 ? 1 : (int) Math.max(1, TILE_ELEMENTS / trailing);
+            this.index = new int[nd];
+        }
+
+        Chunk run(Node root) {
+            int nd = shape.length;
+            int total = Chunk.elementCount(shape);
+            if (nd == 0 || total == 0) {
+                return evaluate(root, shape);
+            }
+            Chunk out = null;
+            int outer = total / (inner * shape[k]);
+            List<int[]> shapes = new ArrayList<>(2);
+            try (TileArrays.Scope scope = TileArrays.open()) {
+                for (int o = 0; o < outer; o++) {
+                    int rest = o;
+                    for (int a = k - 1; a >= 0; a--) {
+                        index[a] = rest % shape[a];
+                        rest /= shape[a];
+                    }
+                    for (int r0 = 0; r0 < shape[k]; r0 += rows) {
+                        int r = Math.min(rows, shape[k] - r0);
+                        index[k] = r0;
+                        count = r;
+                        int[] tileShape = tileShape(shapes, r);
+                        Chunk t = evaluate(root, tileShape);
+                        if (out == null) {
+                            out = Chunk.allocate(t.dtype(), shape);
+                        } else if (t.dtype() != out.dtype()) {
+                            throw new InvalidArgumentException(root.describe() + " returned a " + t.dtype()
+                                    + " tile after a " + out.dtype() + " one");
+                        }
+                        int slots = t.dtype().slotsPerElement();
+                        int start = (o * shape[k] + r0) * inner;
+                        System.arraycopy(t.data(), 0, out.data(), start * slots, t.size() * slots);
+                        scope.nextTile();
+                    }
+                }
+            }
+            return out;
+        }
+
+        /** The shape of a tile of {@code r} indices on axis {@code k}; the two sizes that occur are kept. */
+        private int[] tileShape(List<int[]> shapes, int r) {
+            for (int[] s : shapes) {
+                if (s[k] == r) {
+                    return s;
+                }
+            }
+            int[] s = shape.clone();
+            for (int a = 0; a < k; a++) {
+                s[a] = 1;
+            }
+            s[k] = r;
+            shapes.add(s);
+            return s;
+        }
+
+        /** {@code node} on the current tile, of shape {@code tileShape}; checks fused operations' results. */
+        private Chunk evaluate(Node node, int[] tileShape) {
+            Chunk[] blocks = new Chunk[node.children.length];
+            for (int j = 0; j < blocks.length; j++) {
+                blocks[j] = node.children[j] != null ? evaluate(node.children[j], tileShape) : slice(node.leaves[j]);
+            }
+            Chunk r = node.f.applyElementwise(blocks);
+            if (r == null || !Arrays.equals(r.shape(), tileShape) || (node.dtype != null && r.dtype() != node.dtype)) {
+                throw new InvalidArgumentException(node.describe() + " returned "
+                        + (r == null ? "no chunk" : r.dtype() + " " + Arrays.toString(r.shape()))
+                        + " for a tile of shape " + Arrays.toString(tileShape) + ", expected "
+                        + (node.dtype == null ? "" : "a " + node.dtype + " ") + "chunk of that shape");
+            }
+            return r;
+        }
+
+        /**
+         * The part of {@code leaf} that lines up with the current tile: the leaf itself when it is broadcast along
+         * every axis up to {@code k}, else a copy of its contiguous slice.
+         */
+        private Chunk slice(Leaf leaf) {
+            Chunk c = leaf.chunk;
+            int[] s = c.shape();
+            int nd = shape.length;
+            int pad = nd - s.length;
+            if (nd == 0 || Chunk.elementCount(shape) == 0) {
+                return c;
+            }
+            int[] strides = Chunk.strides(s);
+            int offset = 0;
+            boolean broadcast = true;
+            int[] ts = s.clone();
+            for (int a = Math.max(0, pad); a <= k; a++) {
+                int i = a - pad;
+                if (s[i] == 1) {
+                    continue;
+                }
+                broadcast = false;
+                offset += index[a] * strides[i];
+                ts[i] = a == k ? count : 1;
+            }
+            if (broadcast) {
+                return c;
+            }
+            int n = Chunk.elementCount(ts);
+            int slots = c.dtype().slotsPerElement();
+            Object buffer = leaf.buffer;
+            if (buffer == null || java.lang.reflect.Array.getLength(buffer) != n * slots) {
+                buffer = c.dtype().newArray(n);
+                if (count == rows) {
+                    leaf.buffer = buffer; // the full-size tile; the last one along k may be shorter
+                }
+            }
+            System.arraycopy(c.data(), offset * slots, buffer, 0, n * slots);
+            return Chunk.wrap(c.dtype(), ts, buffer);
+        }
+    }
+}
