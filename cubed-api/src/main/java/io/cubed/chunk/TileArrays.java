@@ -8,7 +8,7 @@ import java.util.List;
  * #open scope}, the loops that write every element of their result take it from this class, and each {@link
  * Scope#nextTile} hands every array of the tile just finished to the next one. The arrays stay in the processor's
  * cache; allocating them anew took a fresh, never-cached stretch of the young generation for every tile and cost five
- * times the arithmetic (1.2-1.4 ns per float64 element against 0.2-0.3 for the loop itself, measured on the AMD
+ * times the arithmetic (1.1-1.4 ns per float64 element against 0.2-0.3 for the loop itself, measured on the AMD
  * machine type).
  *
  * <p>Outside a scope, and for loops that rely on a new array's zeros, results are new arrays as usual. The caller
