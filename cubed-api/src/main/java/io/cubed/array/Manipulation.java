@@ -288,7 +288,7 @@ public final class Manipulation {
     /**
      * The planner of a rechunk of {@code x} to {@code target} chunks with {@code x}'s spec: memory per task {@code
      * allowedMem − reservedMem}, read copies of the source or the work directory (the larger), write copies of the
-     * work directory.
+     * work directory, and the executor's {@link io.cubed.runtime.Executor#parallelism}.
      */
     public static RechunkPlanner planner(CubedArray x, int[] target) {
         Spec spec = x.spec();
@@ -300,7 +300,8 @@ public final class Manipulation {
         BufferCopies in = source != null ? source.bufferCopies() : work;
         BufferCopies copies = new BufferCopies(Math.max(in.read(), work.read()), work.write());
         return RechunkPlanner.of(x.shape(), x.dtype().itemSizeBytes(), x.chunkShape(), target)
-                .budget(spec.budget().availableBytes(), copies);
+                .budget(spec.budget().availableBytes(), copies)
+                .parallelism(spec.executor().parallelism());
     }
 
     /** The target chunk shape of {@code options} for {@code x}, normalized (whole axes, clipped to the shape). */

@@ -25,8 +25,10 @@ import java.util.TreeSet;
  * shape of an exhaustive search over per-axis candidates (divisors and multiples of the source and target lengths);
  * more stages space intermediate chunk shapes geometrically between the consolidated source chunks and the target
  * chunks (each a multiple of its smaller neighbour, Cubed's {@code multspace}), then shrink them until every stage
- * fits. It stops when another stage no longer lowers the I/O cost, when every piece a task copies is at least {@code
- * minMem} bytes, or at {@code maxStages}.
+ * fits. It keeps the number of stages with the least I/O cost (bytes and requests), and stops when another stage no
+ * longer lowers it, when every piece a task copies is at least {@code minMem} bytes, or at {@code maxStages}. Among
+ * chains of the same number of stages, the one that takes the least time on the executor's slots wins: each stage's
+ * I/O cost weighted by how evenly its tasks fill them ({@link #parallelism}, {@link #time}).
  */
 public final class RechunkPlanner {
     /**
@@ -48,6 +50,7 @@ public final class RechunkPlanner {
     private BufferCopies copies = BufferCopies.FILE_SYSTEM;
     private long minMemBytes = -1;
     private int maxStages = DEFAULT_MAX_STAGES;
+    private int parallelism = 1;
 
     private RechunkPlanner(long[] shape, int itemsize, int[] source, int[] target) {
         this.shape = shape.clone();
@@ -87,6 +90,18 @@ public final class RechunkPlanner {
     /** The smallest piece a task should copy from one input chunk, in bytes; default: see {@link #defaultMinMem}. */
     public RechunkPlanner minMem(long bytes) {
         this.minMemBytes = bytes;
+        return this;
+    }
+
+    /**
+     * How many copy tasks run at once (the executor's threads or task slots; default 1): stages are compared by the
+     * time of their slowest slot ({@link #time}), so that their tasks fill whole waves of this many.
+     */
+    public RechunkPlanner parallelism(int tasksAtOnce) {
+        if (tasksAtOnce < 1) {
+            throw new InvalidArgumentException("rechunk: parallelism must be at least 1, got " + tasksAtOnce);
+        }
+        this.parallelism = tasksAtOnce;
         return this;
     }
 
@@ -233,7 +248,9 @@ public final class RechunkPlanner {
             shorter = chain;
             lastK = k;
             List<RechunkStage> stages = stages(chain);
-            long cost = cost(stages);
+            // The number of stages follows the I/O: a stage is a barrier (on Spark a job) the cost does not count, so
+            // the executor's slots choose the chunks of a chain, not how many stages it has.
+            long cost = ioCost(stages);
             if (best == null || cost < bestCost) {
                 best = stages;
                 bestCost = cost;
@@ -277,7 +294,7 @@ public final class RechunkPlanner {
         chain.add(target);
         List<int[]> best = sweep(fit(chain, budget), budget);
         List<int[]> capped = sweep(fit(capChain(k, budget), budget), budget);
-        if (best == null || (capped != null && cost(stages(capped)) < cost(stages(best)))) {
+        if (best == null || (capped != null && time(stages(capped)) < time(stages(best)))) {
             best = capped;
         }
         List<int[]> from = shorter != null ? shorter : List.of(rawSource, target);
@@ -291,12 +308,12 @@ public final class RechunkPlanner {
             List<int[]> next = new ArrayList<>(from);
             next.add(idx, w);
             next = dedupe(next);
-            if (allFit(stages(next), budget) && (inserted == null || cost(stages(next)) < cost(stages(inserted)))) {
+            if (allFit(stages(next), budget) && (inserted == null || time(stages(next)) < time(stages(inserted)))) {
                 inserted = next;
             }
         }
         inserted = sweep(inserted, budget);
-        if (best == null || (inserted != null && cost(stages(inserted)) < cost(stages(best)))) {
+        if (best == null || (inserted != null && time(stages(inserted)) < time(stages(best)))) {
             best = inserted;
         }
         return best;
@@ -374,7 +391,7 @@ public final class RechunkPlanner {
                 next.set(idx, w);
                 next = dedupe(next);
                 // Merging equal neighbours can join stages the search did not check: check the whole chain.
-                if (allFit(stages(next), budget) && cost(stages(next)) < cost(stages(c))) {
+                if (allFit(stages(next), budget) && time(stages(next)) < time(stages(c))) {
                     c = next;
                     improved = true;
                 }
@@ -393,12 +410,41 @@ public final class RechunkPlanner {
     static final int MAX_SWEEPS = 3;
 
     /** The I/O cost of a list of stages in bytes: the sum of {@link #cost(RechunkStage)}. */
-    static long cost(List<RechunkStage> stages) {
+    static long ioCost(List<RechunkStage> stages) {
         long cost = 0;
         for (RechunkStage s : stages) {
             cost = RechunkStage.saturatedAdd(cost, cost(s));
         }
         return cost;
+    }
+
+    /**
+     * What the planner minimises among chains of the same number of stages, in bytes: the sum over the stages of
+     * {@link #time(RechunkStage)}, which is their I/O cost when one task runs at a time.
+     */
+    long time(List<RechunkStage> stages) {
+        long time = 0;
+        for (RechunkStage s : stages) {
+            time = RechunkStage.saturatedAdd(time, time(s));
+        }
+        return time;
+    }
+
+    /**
+     * A stage's I/O cost as its slowest task slot sees it, in bytes: with {@code P} tasks at once ({@link
+     * #parallelism}), the stage's {@code T} tasks run in {@code ceil(T / P)} waves, each task costing about {@code
+     * cost / T}, so {@code cost · ceil(T / P) / T}. One slot gives the cost itself; with more, a stage whose tasks
+     * fill whole waves (16 tasks on 2 threads rather than 13, which leave one thread idle for the last task) or
+     * occupy every slot is preferred to one that moves a little less data with fewer tasks.
+     */
+    long time(RechunkStage s) {
+        long c = cost(s);
+        long tasks = Math.max(1, s.tasks());
+        if (parallelism == 1 || c == Long.MAX_VALUE) {
+            return c;
+        }
+        long waves = (tasks + parallelism - 1) / parallelism;
+        return (long) Math.min(Long.MAX_VALUE, (double) c * waves / tasks);
     }
 
     /** Whether a stage fits: its task within {@code budget}, its region buffer (if any) within a copy's share. */
@@ -427,7 +473,7 @@ public final class RechunkPlanner {
 
     /**
      * The intermediate chunk shape between {@code left} and {@code right} whose two stages fit {@code budget} at the
-     * least I/O cost, searched over every combination of per-axis candidates; {@code null} when none fits. The
+     * least cost, searched over every combination of per-axis candidates; {@code null} when none fits. The
      * candidates on an axis are the divisors of both neighbours' lengths (a stage that cuts or assembles whole chunks
      * needs no large region), their multiples by powers of two, {@code hint}'s length and the whole axis. The divisors
      * include the greatest common divisor: between the source and target chunks, the chain that needs no region
@@ -461,7 +507,7 @@ public final class RechunkPlanner {
             }
             List<RechunkStage> stages = stages(dedupe(List.of(left, w, right)));
             if ((mayMerge || stages.size() == 2) && allFit(stages, budget)) {
-                long cost = cost(stages);
+                long cost = time(stages);
                 if (cost < bestCost) {
                     bestCost = cost;
                     best = w.clone();

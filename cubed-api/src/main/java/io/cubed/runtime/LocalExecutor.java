@@ -104,6 +104,12 @@ public final class LocalExecutor implements Executor {
         return maxAttempts;
     }
 
+    /** Its threads. */
+    @Override
+    public int parallelism() {
+        return threads;
+    }
+
     @Override
     public String name() {
         return "local(threads=" + threads + (measuredTasksPerStage > 0 ? ", measuring memory" : "") + ")";

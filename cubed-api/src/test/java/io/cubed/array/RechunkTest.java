@@ -36,6 +36,26 @@ class RechunkTest {
                 .build();
     }
 
+    @Test
+    void thePlanFillsTheExecutorsThreads() {
+        // cubed bench's W3 layout, planned only (a virtual array): with one thread the largest regions give 13 tasks a
+        // stage; the spec's executor has 2 (spec above), so the stages take 16 tasks, 8 full waves
+        // (RechunkPlannerTest).
+        CubedArray x = Creation.zeros(
+                new long[] {16384, 16384}, new int[] {128, 16384}, DType.FLOAT64, spec(1_000_000_000L, 100_000_000L));
+        CubedArray y = Manipulation.rechunk(x, 16384, 128);
+        assertThat(Manipulation.planner(x, new int[] {16384, 128}).plan().stages())
+                .extracting(s -> s.tasks())
+                .containsExactly(16L, 16L);
+        assertThat(Manipulation.planner(x, new int[] {16384, 128})
+                        .parallelism(1)
+                        .plan()
+                        .stages())
+                .extracting(s -> s.tasks())
+                .containsExactly(13L, 13L);
+        assertThat(y.chunkShape()).containsExactly(16384, 128);
+    }
+
     /** Writes a float64 Zarr array whose element (i, j) is {@code 1000 i + j}. */
     private String zarr(String name, long rows, long cols, int[] chunks) {
         String url = tmp.resolve(name).toString();

@@ -127,6 +127,19 @@ public final class SparkExecutor implements Executor {
         return SparkMemoryCheck.of(jsc);
     }
 
+    /**
+     * The application's task slots, {@code defaultParallelism} (the executors' cores, or N of {@code local[N]}); 1 when
+     * the context is stopped.
+     */
+    @Override
+    public int parallelism() {
+        try {
+            return Math.max(1, jsc.defaultParallelism());
+        } catch (IllegalStateException e) {
+            return 1;
+        }
+    }
+
     @Override
     public String name() {
         return "spark(" + jsc.master() + ")";
