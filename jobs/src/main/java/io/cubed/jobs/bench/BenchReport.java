@@ -97,7 +97,9 @@ final class BenchReport {
                     .append(threads)
                     .append(" workers, the same input files, outputs written with the same compressor (Blosc-LZ4, byte"
                             + " shuffle, level 5); its results were checked against ours (numpy.allclose). Each Dask run"
-                            + " is a new Python process right after ours (ours / Dask below 1: we are faster). RSS:"
+                            + " is a new Python process right after ours (ours / Dask below 1: we are faster); before each"
+                            + " timed run, ours and Dask's, the previous output is deleted and dirty pages are flushed"
+                            + " (sync), neither of them timed. RSS:"
                             + " the peak resident set of our JVM during the timed run (it keeps the heap that earlier"
                             + " workloads grew) and of Dask's process.");
             if (floors != null) {

@@ -17,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** Runs workloads on generated inputs and measures each against the raw limit of the bytes it moved. */
@@ -99,6 +100,10 @@ final class BenchSuite {
             DaskPeer.Run peerRun = null;
             for (int round = 0; round < rounds; round++) {
                 StageRecorder r = new StageRecorder();
+                // Every timed run, ours and the peer's, starts alike: the previous run's output deleted and no dirty
+                // pages left to write back (the peer's script deletes its output before its clock starts too).
+                deleteTree(outDir);
+                settle();
                 boolean rssKnown = PeakRss.reset();
                 long start = System.nanoTime();
                 outputBytes = runOnce(w, spec, dir, outDir, r);
@@ -111,6 +116,7 @@ final class BenchSuite {
                     rec = r;
                 }
                 if (peer != null) {
+                    settle();
                     DaskPeer.Run p = peer.run(w.id(), dir, outDir);
                     log.printf(
                             Locale.ROOT,
@@ -187,7 +193,7 @@ final class BenchSuite {
             in.add(Cubed.fromZarr(dir.resolve("inputs").resolve(name + ".zarr").toString(), spec));
         }
         List<CubedArray> outs = w.build(in, spec);
-        deleteTree(outDir);
+        deleteTree(outDir); // already gone for a timed run (see run)
         List<String> urls = new ArrayList<>();
         long outputBytes = 0;
         for (int k = 0; k < outs.size(); k++) {
@@ -196,6 +202,24 @@ final class BenchSuite {
         }
         Cubed.store(outs, urls, w.options(), rec);
         return outputBytes;
+    }
+
+    /**
+     * Flushes the dirty pages of the file system ({@code sync}) so that a timed run neither pays for writing back the
+     * output of the run before it nor leaves its own for the next one: on Linux, pages beyond {@code
+     * vm.dirty_background_ratio} are written to disk while the next run writes its own (docs/core.md, "A local work
+     * directory and the kernel's writeback"). Untimed; skipped where there is no {@code sync} command.
+     */
+    static void settle() {
+        try {
+            Process p = new ProcessBuilder("sync").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            p.waitFor(10, TimeUnit.MINUTES);
+        } catch (IOException e) {
+            // No sync command (Windows): nothing to flush with.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

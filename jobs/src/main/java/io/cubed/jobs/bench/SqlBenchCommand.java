@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "sql-bench",
         description = "Spark SQL over Zarr (format zarr) against the same values in Parquet: scans, aggregates,"
-                + " a 1% selection, and the chunks each reads.")
+                + " a 1%% selection, and the chunks each reads.")
 public final class SqlBenchCommand implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "DIR", description = "Where the data (kept for reuse) and the report go.")
     Path dir = Path.of("sql-bench");

@@ -19,6 +19,16 @@ public final class BloscCodec implements Codec {
     private final int typesize;
 
     /**
+     * Starts the warm-up of the Vector API byte shuffle now (a background thread, see {@code ShuffleWarmup}) instead of
+     * at the first shuffle of 8-byte elements: a process that is about to read or write Blosc chunks (the command
+     * line, first thing) gives the JIT a head start, and its first chunks are shuffled by the vector code sooner. Does
+     * nothing where the vector shuffle is off or already warm.
+     */
+    public static void warmUp() {
+        ByteShuffle.startWarmup();
+    }
+
+    /**
      * A codec compressing with {@code cname} at level {@code clevel} (0..9, 0 stores), filter {@code shuffle}, block
      * size {@code blocksize} in bytes (0 chooses it as c-blosc does) and element size {@code typesize} in bytes.
      */

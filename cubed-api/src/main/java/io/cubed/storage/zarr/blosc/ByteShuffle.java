@@ -34,6 +34,13 @@ final class ByteShuffle {
         return EAGER || ShuffleWarmup.vectorReady();
     }
 
+    /** Starts {@link ShuffleWarmup} when the vector shuffle is enabled and not warm yet. */
+    static void startWarmup() {
+        if (VECTOR && !EAGER) {
+            ShuffleWarmup.vectorReady();
+        }
+    }
+
     private static boolean vectorEnabled() {
         if ("false".equalsIgnoreCase(System.getProperty(VECTOR_PROPERTY))) {
             return false;

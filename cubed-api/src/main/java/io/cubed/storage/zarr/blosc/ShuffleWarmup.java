@@ -56,6 +56,11 @@ final class ShuffleWarmup {
         return false;
     }
 
+    /** Whether the warm-up thread has been started. */
+    static boolean started() {
+        return STARTED.get();
+    }
+
     private static void run() {
         try {
             ready = calibrate(DEADLINE_NANOS);

@@ -14,6 +14,19 @@ class ShuffleWarmupTest {
     }
 
     @Test
+    void bloscCodecWarmUpStartsItBeforeAnyShuffle() {
+        BloscCodec.warmUp();
+        assertThat(ShuffleWarmup.started()).isTrue();
+        long end = System.nanoTime() + ShuffleWarmup.DEADLINE_NANOS;
+        while (!ShuffleWarmup.vectorReady() && System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+        assertThat(ShuffleWarmup.vectorReady())
+                .as("ready without a shuffle call")
+                .isTrue();
+    }
+
+    @Test
     void withNoTimeLeftTheScalarLoopsStay() {
         assertThat(ShuffleWarmup.calibrate(0)).isFalse();
     }
