@@ -94,8 +94,9 @@ public final class RechunkPlanner {
     }
 
     /**
-     * How many copy tasks run at once (the executor's threads or task slots; default 1): stages are compared by the
-     * time of their slowest slot ({@link #time}), so that their tasks fill whole waves of this many.
+     * How many copy tasks run at once (the executor's threads or task slots; default 1): chains with the same number
+     * of stages are compared by the time of their slowest slot ({@link #time}), so that their tasks fill whole waves
+     * of this many.
      */
     public RechunkPlanner parallelism(int tasksAtOnce) {
         if (tasksAtOnce < 1) {
@@ -473,7 +474,7 @@ public final class RechunkPlanner {
 
     /**
      * The intermediate chunk shape between {@code left} and {@code right} whose two stages fit {@code budget} at the
-     * least cost, searched over every combination of per-axis candidates; {@code null} when none fits. The
+     * least {@link #time}, searched over every combination of per-axis candidates; {@code null} when none fits. The
      * candidates on an axis are the divisors of both neighbours' lengths (a stage that cuts or assembles whole chunks
      * needs no large region), their multiples by powers of two, {@code hint}'s length and the whole axis. The divisors
      * include the greatest common divisor: between the source and target chunks, the chain that needs no region
