@@ -150,6 +150,16 @@ public final class ChunkGrid implements Serializable {
         return coords;
     }
 
+    /** The C-order index of the chunk at {@code chunkCoords} (checked): the inverse of {@link #chunkCoordsOf}. */
+    public long chunkIndexOf(long... chunkCoords) {
+        checkCoords(chunkCoords);
+        long index = 0;
+        for (int i = 0; i < chunkCoords.length; i++) {
+            index = index * chunksPerAxis[i] + chunkCoords[i];
+        }
+        return index;
+    }
+
     static long ceilDiv(long a, long b) {
         return (a + b - 1) / b;
     }

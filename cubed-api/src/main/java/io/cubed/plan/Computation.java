@@ -420,14 +420,15 @@ public final class Computation {
                     op.name() + stageSuffix(op),
                     op.numTasks(),
                     new BlockwiseTask(
-                            op.id() + " " + op.name(),
-                            in,
-                            out,
-                            op.keyFunction(),
-                            op.function(),
-                            op.chunksPerTask(),
-                            resume,
-                            workingSetBytes(projected.get(op))),
+                                    op.id() + " " + op.name(),
+                                    in,
+                                    out,
+                                    op.keyFunction(),
+                                    op.function(),
+                                    op.chunksPerTask(),
+                                    resume,
+                                    workingSetBytes(projected.get(op)))
+                            .deletingInputChunks(consumedInputs(op, in)),
                     projected.get(op),
                     workingSetBytes(projected.get(op)),
                     deps));
@@ -488,6 +489,49 @@ public final class Computation {
             }
         }
         return out;
+    }
+
+    /**
+     * The inputs of {@code op} (stored as {@code in}) whose chunks its tasks may delete as they finish: intermediates
+     * that no other operation reads (not a target, not fused into a reader, not read twice by {@code op}), when the
+     * computation neither keeps its intermediates nor can be resumed (a resumed run would find them gone), and the
+     * work directory is not an object store (there the chunks are on the store already, and a request per chunk would
+     * only free what the computation's end frees). On a local disk, a chunk deleted before the kernel has written it
+     * back is never written: a rechunk's intermediate then occupies the page cache only until the next stage has read
+     * it. Executors delete only where no task that reads the chunk can run again ({@link
+     * io.cubed.runtime.TaskFunction#release}): the in-process executor does, Spark never.
+     */
+    private int[] consumedInputs(OpNode op, ChunkStore[] in) {
+        if (resume
+                || spec.keepIntermediates()
+                || Stores.supplier(spec.workDir(), spec.storeOptions()).open().isObjectStore()) {
+            return new int[0];
+        }
+        Set<ArrayNode> targets = new HashSet<>(plan.targets());
+        targets.addAll(targetNodes);
+        List<Integer> out = new ArrayList<>();
+        for (int j = 0; j < in.length; j++) {
+            ArrayNode a = op.inputs().get(j);
+            if (a.source() != null
+                    || targets.contains(a)
+                    || fusion.isFused(a.op())
+                    || isDeferred(a.op())
+                    || in[j] != stores.get(a)) {
+                continue;
+            }
+            int slots = 0;
+            for (OpNode reader : plan.ops()) {
+                for (ArrayNode input : reader.inputs()) {
+                    if (input == a) {
+                        slots++;
+                    }
+                }
+            }
+            if (slots == 1) {
+                out.add(j);
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** Deletes intermediates whose readers have all finished, as operations end. */

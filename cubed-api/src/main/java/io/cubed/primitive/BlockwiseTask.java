@@ -10,6 +10,7 @@ import io.cubed.runtime.TaskIo;
 import io.cubed.storage.ChunkStore;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * The task of a blockwise operation: task {@code i} computes the output chunks of {@link TaskRegion} {@code i} (boxes
@@ -28,6 +29,13 @@ public final class BlockwiseTask implements TaskFunction {
     private final int[] chunksPerTask;
     private final boolean skipWritten;
     private final long recycleBytes;
+    /**
+     * The inputs whose chunks {@link #release} deletes (empty: none). Transient: a copy shipped to Spark releases
+     * nothing, and Spark never calls release anyway.
+     */
+    private final transient int[] releasedInputs;
+    /** Per released input, the readers of each of its chunks (C order) whose tasks have not been released; lazily. */
+    private transient AtomicIntegerArray[] readersLeft;
 
     /** A task computing one output chunk each. */
     public BlockwiseTask(
@@ -76,6 +84,19 @@ public final class BlockwiseTask implements TaskFunction {
             int[] chunksPerTask,
             boolean skipWritten,
             long recycleBytes) {
+        this(opName, inputs, outputs, keyFunction, function, chunksPerTask, skipWritten, recycleBytes, new int[0]);
+    }
+
+    private BlockwiseTask(
+            String opName,
+            ChunkStore[] inputs,
+            ChunkStore[] outputs,
+            KeyFunction keyFunction,
+            ChunkFunction function,
+            int[] chunksPerTask,
+            boolean skipWritten,
+            long recycleBytes,
+            int[] releasedInputs) {
         if (outputs.length == 0) {
             throw new InvalidArgumentException(opName + " has no output");
         }
@@ -95,6 +116,76 @@ public final class BlockwiseTask implements TaskFunction {
         this.chunksPerTask = perTask;
         this.skipWritten = skipWritten;
         this.recycleBytes = Math.max(0, recycleBytes);
+        for (int j : releasedInputs) {
+            if (j < 0 || j >= inputs.length) {
+                throw new InvalidArgumentException(opName + " has no input " + j + " (it has " + inputs.length + ")");
+            }
+        }
+        this.releasedInputs = releasedInputs.clone();
+    }
+
+    /**
+     * This task, deleting each stored chunk of the inputs {@code inputIndexes} once every task that reads it has been
+     * {@linkplain #release released}: for intermediates that no other operation reads, so that they leave the disk (and,
+     * on a local file system, the page cache, before the kernel writes them back) as the operation consumes them.
+     */
+    public BlockwiseTask deletingInputChunks(int... inputIndexes) {
+        return new BlockwiseTask(
+                opName, inputs, outputs, keyFunction, function, chunksPerTask, skipWritten, recycleBytes, inputIndexes);
+    }
+
+    /** Largest number of chunks of a released input whose readers are counted (4 bytes each); larger ones stay. */
+    static final long MAX_COUNTED_CHUNKS = 1L << 22;
+
+    /**
+     * Task {@code taskIndex} will not read its input chunks again: deletes those of the released inputs that no other
+     * unreleased task reads. Counts every task's reads on the first call.
+     */
+    @Override
+    public void release(long taskIndex) {
+        if (releasedInputs == null || releasedInputs.length == 0) {
+            return;
+        }
+        AtomicIntegerArray[] left = readersLeft();
+        TaskKeys keys =
+                keyFunction.taskKeys(TaskRegion.of(outputs[0].grid().chunksPerAxis(), chunksPerTask, taskIndex));
+        for (int r = 0; r < releasedInputs.length; r++) {
+            if (left[r] == null) {
+                continue;
+            }
+            ChunkStore in = inputs[releasedInputs[r]];
+            for (int k = 0; k < keys.count(releasedInputs[r]); k++) {
+                long[] coords = keys.keyAt(releasedInputs[r], k);
+                if (left[r].decrementAndGet(Math.toIntExact(in.grid().chunkIndexOf(coords))) == 0) {
+                    in.deleteChunk(coords);
+                }
+            }
+        }
+    }
+
+    private synchronized AtomicIntegerArray[] readersLeft() {
+        if (readersLeft == null) {
+            AtomicIntegerArray[] left = new AtomicIntegerArray[releasedInputs.length];
+            for (int r = 0; r < left.length; r++) {
+                long n = inputs[releasedInputs[r]].grid().numChunks();
+                left[r] = n <= MAX_COUNTED_CHUNKS ? new AtomicIntegerArray(Math.toIntExact(n)) : null;
+            }
+            long[] chunksPerAxis = outputs[0].grid().chunksPerAxis();
+            for (long t = 0; t < numTasks(); t++) {
+                TaskKeys keys = keyFunction.taskKeys(TaskRegion.of(chunksPerAxis, chunksPerTask, t));
+                for (int r = 0; r < left.length; r++) {
+                    if (left[r] == null) {
+                        continue;
+                    }
+                    ChunkGrid grid = inputs[releasedInputs[r]].grid();
+                    for (int k = 0; k < keys.count(releasedInputs[r]); k++) {
+                        left[r].incrementAndGet(Math.toIntExact(grid.chunkIndexOf(keys.keyAt(releasedInputs[r], k))));
+                    }
+                }
+            }
+            readersLeft = left;
+        }
+        return readersLeft;
     }
 
     static int[] ones(int nd) {

@@ -14,6 +14,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs plans in this JVM on a pool of threads: the embedded default for small work and tests. Stages run one after
@@ -23,6 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * are atomic and idempotent, so both copies may write.
  */
 public final class LocalExecutor implements Executor {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalExecutor.class);
+
     private static final ThreadAllocation ALLOCATION = new ThreadAllocation();
 
     private final int threads;
@@ -169,7 +173,8 @@ public final class LocalExecutor implements Executor {
      * straggler — a task running longer than {@value #STRAGGLER_FACTOR} × the median of the finished ones, once half
      * have finished, and for at least {@value #STRAGGLER_MIN_MILLIS} ms (Cubed's rule, with a floor against noise).
      * The first copy to finish counts; the other's writes are the same bytes. The stage ends when every task has
-     * finished once, even while the slower copy of a straggler still runs.
+     * finished once, even while the slower copy of a straggler still runs. A task is {@linkplain TaskFunction#release
+     * released} once it has succeeded and its last copy has ended (no copy starts after it has succeeded).
      */
     private final class StageRun {
         final Stage stage;
@@ -181,6 +186,9 @@ public final class LocalExecutor implements Executor {
         final AtomicLong reported = new AtomicLong();
         final java.util.Map<Long, Long> running = new java.util.concurrent.ConcurrentHashMap<>();
         final java.util.Set<Long> backedUp = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        /** Copies of each task running now; guarded by itself, with {@link #done} updated under it. */
+        final java.util.Map<Long, Integer> copies = new java.util.HashMap<>();
+
         final List<Long> durations = new ArrayList<>();
         final java.util.concurrent.CompletableFuture<Void> finished = new java.util.concurrent.CompletableFuture<>();
 
@@ -198,6 +206,9 @@ public final class LocalExecutor implements Executor {
             while (!finished.isDone()) {
                 long i = next.getAndIncrement();
                 if (i < n) {
+                    synchronized (copies) {
+                        copies.merge(i, 1, Integer::sum);
+                    }
                     attempt(i);
                     continue;
                 }
@@ -219,35 +230,65 @@ public final class LocalExecutor implements Executor {
 
         private void attempt(long i) {
             running.putIfAbsent(i, System.nanoTime());
+            TaskResult r = null;
+            RuntimeException failure = null;
             try {
-                TaskResult r = runTask(stage, i);
-                if (done.add(i)) {
-                    synchronized (durations) {
-                        durations.add(r.endMillis() - r.startMillis());
-                    }
-                    try {
-                        callbacks.forEach(c -> c.onTaskEnd(new Callback.TaskEnd(computeId, stage, r)));
-                    } catch (RuntimeException e) {
-                        finished.completeExceptionally(e);
-                        next.set(n);
-                    } finally {
-                        // Counted after the callbacks, so that the stage (and the computation) ends only once every
-                        // task's end has been reported, not as soon as the last task is recorded while another
-                        // thread is still reporting its own.
-                        if (reported.incrementAndGet() == n) {
-                            finished.complete(null);
-                        }
-                    }
-                }
+                r = runTask(stage, i);
             } catch (RuntimeException e) {
-                if (!done.contains(i)) {
+                failure = e;
+            }
+            boolean first = false;
+            boolean last;
+            synchronized (copies) {
+                first = r != null && done.add(i);
+                last = copies.merge(i, -1, Integer::sum) == 0;
+                if (last) {
+                    copies.remove(i);
+                }
+            }
+            if (done.contains(i)) {
+                running.remove(i);
+                if (last) {
+                    // Before the task counts as reported: a stage without stragglers ends with its tasks released.
+                    release(i);
+                }
+            }
+            if (first) {
+                TaskResult result = r;
+                synchronized (durations) {
+                    durations.add(result.endMillis() - result.startMillis());
+                }
+                try {
+                    callbacks.forEach(c -> c.onTaskEnd(new Callback.TaskEnd(computeId, stage, result)));
+                } catch (RuntimeException e) {
                     finished.completeExceptionally(e);
                     next.set(n);
+                } finally {
+                    // Counted after the callbacks, so that the stage (and the computation) ends only once every
+                    // task's end has been reported, not as soon as the last task is recorded while another
+                    // thread is still reporting its own.
+                    if (reported.incrementAndGet() == n) {
+                        finished.complete(null);
+                    }
                 }
-            } finally {
-                if (done.contains(i)) {
-                    running.remove(i);
-                }
+            } else if (failure != null && !done.contains(i)) {
+                finished.completeExceptionally(failure);
+                next.set(n);
+            }
+        }
+
+        /** Lets the task free what only it needed; a failure here loses nothing, so it is logged, not raised. */
+        private void release(long i) {
+            try {
+                stage.task().release(i);
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "{} {}: task {} could not free its inputs ({}); they are deleted with the computation's"
+                                + " intermediates",
+                        stage.id(),
+                        stage.description(),
+                        i,
+                        e.toString());
             }
         }
 
@@ -266,8 +307,12 @@ public final class LocalExecutor implements Executor {
             long now = System.nanoTime();
             for (java.util.Map.Entry<Long, Long> e : running.entrySet()) {
                 long i = e.getKey();
-                if (!done.contains(i) && (now - e.getValue()) / 1_000_000 > limitMillis && backedUp.add(i)) {
-                    return i;
+                synchronized (copies) {
+                    // Checked and counted together: no copy starts once the task has succeeded (and been released).
+                    if (!done.contains(i) && (now - e.getValue()) / 1_000_000 > limitMillis && backedUp.add(i)) {
+                        copies.merge(i, 1, Integer::sum);
+                        return i;
+                    }
                 }
             }
             return -1;

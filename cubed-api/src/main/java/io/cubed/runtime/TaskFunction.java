@@ -10,4 +10,13 @@ import java.io.Serializable;
 public interface TaskFunction extends Serializable {
     /** Runs task {@code taskIndex} (0 ≤ index &lt; the stage's task count) and reports the bytes it moved. */
     TaskIo run(long taskIndex);
+
+    /**
+     * Tells the task that task {@code taskIndex} has succeeded, that no copy of it still runs and that it will not run
+     * again in this execution, so that it may free what only it needed (for a blockwise task, the stored input chunks
+     * no unfinished task reads). Executors that cannot promise all three never call it: a Spark executor retries whole
+     * partitions and may run speculative copies, so it does not; the in-process executor calls it once per task index,
+     * after the last copy of the task has ended. The default frees nothing.
+     */
+    default void release(long taskIndex) {}
 }

@@ -55,6 +55,14 @@ public interface ChunkStore extends Serializable {
     boolean chunkExists(long... chunkCoords);
 
     /**
+     * Deletes the stored chunk at {@code chunkCoords}, so that it reads as the fill value, if this store can delete
+     * single chunks; returns whether it can (a missing chunk counts as deleted). The default cannot.
+     */
+    default boolean deleteChunk(long... chunkCoords) {
+        return false;
+    }
+
+    /**
      * Reads the box of {@code shape} elements starting at element {@code offset}, which may span several chunks and must
      * lie inside the array.
      */

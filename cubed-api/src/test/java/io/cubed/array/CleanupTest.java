@@ -84,4 +84,79 @@ class CleanupTest {
         assertThat(early.get(2)).hasSize(1);
         assertThat(early.get(2).get(0)).startsWith("0002-");
     }
+
+    /** {@code e[i - 1] + e[i + 1]} of an extended chunk (the ends are trimmed away as halo). */
+    static Chunk neighbourSum(Chunk[] blocks, long[] id) {
+        double[] e = blocks[0].doubles();
+        double[] v = new double[e.length];
+        for (int i = 1; i + 1 < e.length; i++) {
+            v[i] = e[i - 1] + e[i + 1];
+        }
+        return Chunk.wrap(DType.FLOAT64, blocks[0].shape(), v);
+    }
+
+    /**
+     * Runs {@code y = x + 1} (four chunks of 10, stored) then a stencil whose task {@code k} reads chunks {@code k - 1}
+     * to {@code k + 1} of {@code y}, on one thread; returns the chunks of {@code y} stored after each stencil task.
+     */
+    private List<List<String>> stencil(String name, Spec.Builder spec, ComputeOptions.Builder options) {
+        Path work = tmp.resolve(name);
+        Spec s = spec.workDir(work.toString())
+                .executor(new LocalExecutor(1, 1, 0))
+                .build();
+        CubedArray x = Creation.arange(0, 40, 1, 10, DType.FLOAT64, s);
+        CubedArray y = Blockwise.mapBlocks(CleanupTest::plusOne, DType.FLOAT64, x);
+        CubedArray z = Overlap.mapOverlap(
+                CleanupTest::neighbourSum, new int[] {1}, io.cubed.dtype.Scalar.zero(), DType.FLOAT64, y);
+        List<List<String>> seen = new ArrayList<>();
+        Callback look = new Callback() {
+            @Override
+            public void onTaskEnd(TaskEnd event) {
+                if (event.stage().description().contains("map_overlap")) {
+                    seen.add(storedChunks(work));
+                }
+            }
+        };
+        String out = tmp.resolve(name + "-out.zarr").toString();
+        z.toZarr(out, options.optimize(false).build(), look);
+        double[] got = io.cubed.storage.zarr.ZarrArray.open(out)
+                .readRegion(new long[] {0}, new int[] {40})
+                .doubles();
+        // y[j] = j + 1 inside the array and 0 outside: z[i] = y[i - 1] + y[i + 1].
+        for (int i = 0; i < 40; i++) {
+            double expected = (i == 0 ? 0 : i) + (i == 39 ? 0 : i + 2);
+            assertThat(got[i]).as("z[%d]", i).isEqualTo(expected);
+        }
+        return seen;
+    }
+
+    /** Names of the chunk files of the intermediates under {@code work}, sorted. */
+    private static List<String> storedChunks(Path work) {
+        try (Stream<Path> s = Files.walk(work)) {
+            return s.filter(p -> p.getParent().getFileName().toString().endsWith(".zarr"))
+                    .map(p -> p.getFileName().toString())
+                    .filter(n -> !n.startsWith("."))
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void eachChunkOfAnIntermediateGoesOnceTheTasksReadingItHaveFinished() {
+        List<List<String>> seen = stencil("chunks", Spec.builder(), ComputeOptions.builder());
+        // Task 0 reads chunks 0-1, task 1 0-2, task 2 1-3, task 3 2-3 of y.
+        assertThat(seen)
+                .containsExactly(List.of("0", "1", "2", "3"), List.of("1", "2", "3"), List.of("2", "3"), List.of());
+    }
+
+    @Test
+    void keptOrResumableIntermediatesKeepTheirChunks() {
+        List<String> all = List.of("0", "1", "2", "3");
+        assertThat(stencil("kept", Spec.builder().keepIntermediates(true), ComputeOptions.builder()))
+                .containsExactly(all, all, all, all);
+        assertThat(stencil("resumable", Spec.builder(), ComputeOptions.builder().resume("cleanup-resume")))
+                .containsExactly(all, all, all, all);
+    }
 }

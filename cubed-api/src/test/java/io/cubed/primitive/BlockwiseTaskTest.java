@@ -215,4 +215,64 @@ class BlockwiseTaskTest {
         }
         assertValues(dst);
     }
+
+    @Test
+    void aReleasedInputChunkIsDeletedWhenNoUnreleasedTaskReadsIt() throws Exception {
+        // (9, 10) in chunks of (3, 4) copied to chunks of (2, 5), one output chunk per task: input rows 0-2 feed output
+        // rows 0-1 and 2-3, input columns 4-7 feed output columns 0-4 and 5-9.
+        ZarrArray src = source(new int[] {3, 4});
+        ZarrArray dst = zarr(new long[] {9, 10}, new int[] {2, 5});
+        BlockwiseTask task = new BlockwiseTask(
+                        "copy",
+                        new ChunkStore[] {src},
+                        new ChunkStore[] {dst},
+                        new RechunkKeyFunction(src.grid(), dst.grid()),
+                        new RechunkChunkFunction(DType.INT32, src.grid(), dst.grid()),
+                        null)
+                .deletingInputChunks(0);
+        // A copy shipped elsewhere (Spark) deletes nothing.
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(task);
+        }
+        BlockwiseTask shipped;
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            shipped = (BlockwiseTask) in.readObject();
+        }
+        int tasks = (int) task.numTasks();
+        for (long t = 0; t < tasks; t++) {
+            task.run(t);
+            shipped.release(t);
+        }
+        assertThat(src.writtenChunkCount()).isEqualTo(3 * 3);
+        // Released in a scrambled order; after each, an input chunk is stored iff a task not yet released reads it.
+        List<Long> order = new ArrayList<>();
+        for (long t = 0; t < tasks; t++) {
+            order.add((t * 7) % tasks);
+        }
+        assertThat(order).doesNotHaveDuplicates();
+        java.util.Set<Long> pending = new java.util.HashSet<>(order);
+        for (long t : order) {
+            task.release(t);
+            pending.remove(t);
+            for (long a = 0; a < 3; a++) {
+                for (long b = 0; b < 3; b++) {
+                    boolean read = false;
+                    for (long p : pending) {
+                        // Output chunk p covers rows [2i, 2i + 2) and columns [5j, 5j + 5) of a 5 x 2 grid.
+                        long i = p / 2;
+                        long j = p % 2;
+                        boolean rows = 2 * i < 3 * a + 3 && 3 * a < Math.min(9, 2 * i + 2);
+                        boolean cols = 5 * j < 4 * b + 4 && 4 * b < 5 * j + 5;
+                        read |= rows && cols;
+                    }
+                    assertThat(src.chunkExists(a, b))
+                            .as("input chunk (%d, %d) after releasing %s", a, b, t)
+                            .isEqualTo(read);
+                }
+            }
+        }
+        assertThat(src.writtenChunkCount()).isZero();
+        assertValues(dst);
+    }
 }

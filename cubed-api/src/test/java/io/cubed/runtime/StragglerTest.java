@@ -65,4 +65,57 @@ class StragglerTest {
         new LocalExecutor(2, 1, 0, false).execute(new ExecutionPlan("c-quick", List.of(stage)), List.of(count));
         assertThat(ends.get()).isEqualTo(40);
     }
+
+    /** Task 5's first copy runs 2.6 s, past the backup's start at 2 s; records runs and releases in one sequence. */
+    static final class RecordingTask implements TaskFunction {
+        private static final long serialVersionUID = 1L;
+        static final AtomicInteger CLOCK = new AtomicInteger();
+        static final Map<Long, List<Integer>> RUN_ENDS = new ConcurrentHashMap<>();
+        static final Map<Long, List<Integer>> RELEASES = new ConcurrentHashMap<>();
+
+        @Override
+        public TaskIo run(long index) {
+            boolean firstOfFive = index == 5 && !STARTED_FIVE.getAndSet(true);
+            try {
+                Thread.sleep(firstOfFive ? 2_600 : 10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            RUN_ENDS.computeIfAbsent(index, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                    .add(CLOCK.incrementAndGet());
+            return new TaskIo(0, 0);
+        }
+
+        static final java.util.concurrent.atomic.AtomicBoolean STARTED_FIVE =
+                new java.util.concurrent.atomic.AtomicBoolean();
+
+        @Override
+        public void release(long index) {
+            RELEASES.computeIfAbsent(index, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                    .add(CLOCK.incrementAndGet());
+        }
+    }
+
+    @Test
+    void eachTaskIsReleasedOnceAfterItsLastCopyHasEnded() throws InterruptedException {
+        RecordingTask.RUN_ENDS.clear();
+        RecordingTask.RELEASES.clear();
+        RecordingTask.STARTED_FIVE.set(false);
+        Stage stage = new Stage("op-001", "release", 12, new RecordingTask(), 100, List.of());
+        new LocalExecutor(2, 1, 0).execute(new ExecutionPlan("c-release", List.of(stage)), List.of());
+        // The stage ends with the backup of task 5; its first copy ends (or is interrupted) after that.
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!RecordingTask.RELEASES.containsKey(5L) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(RecordingTask.RUN_ENDS.get(5L)).hasSize(2);
+        assertThat(RecordingTask.RELEASES).hasSize(12);
+        for (long i = 0; i < 12; i++) {
+            List<Integer> releases = RecordingTask.RELEASES.get(i);
+            assertThat(releases).as("releases of task %d", i).hasSize(1);
+            assertThat(RecordingTask.RUN_ENDS.get(i))
+                    .as("ends of task %d's copies", i)
+                    .allSatisfy(end -> assertThat(end).isLessThan(releases.get(0)));
+        }
+    }
 }

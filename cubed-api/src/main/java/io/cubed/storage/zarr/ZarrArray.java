@@ -370,6 +370,13 @@ public final class ZarrArray implements ChunkStore, Serializable {
         return store().exists(metadata.chunkKey(chunkCoords));
     }
 
+    @Override
+    public boolean deleteChunk(long... chunkCoords) {
+        grid().checkCoords(chunkCoords);
+        store().delete(metadata.chunkKey(chunkCoords));
+        return true;
+    }
+
     /** Number of chunks stored (written and not skipped as empty), by listing the store. */
     public long writtenChunkCount() {
         long n = 0;
