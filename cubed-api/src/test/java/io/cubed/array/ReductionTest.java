@@ -16,7 +16,6 @@ import io.cubed.plan.OpNode;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.Callback;
 import io.cubed.runtime.LocalExecutor;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,7 +23,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Reductions against {@link ReferenceReductions} (plain loops over the whole array) for every function, dtype family,
@@ -36,12 +34,13 @@ class ReductionTest {
     private static final int[][] CHUNKINGS = {{7, 5, 6}, {3, 2, 4}, {1, 5, 2}, {2, 1, 1}};
     private static final int[][] AXES = {null, {}, {0}, {1}, {2}, {-1}, {0, 1}, {0, 2}, {1, 2}, {0, 1, 2}};
 
-    @TempDir
-    Path tmp;
-
+    /**
+     * Intermediates in memory: these cases check values, and their thousands of tiny chunk files took minutes (up to
+     * 126 s for this class in CI) on a disk busy with the rest of the suite, against seconds in memory.
+     */
     private Spec spec(long allowed) {
         return Spec.builder()
-                .workDir(tmp.resolve("work").toString())
+                .workDir("memory://" + getClass().getSimpleName() + "-" + java.util.UUID.randomUUID() + "/work")
                 .allowedMem(allowed)
                 .reservedMem(0)
                 .executor(new LocalExecutor(2, 1, 0))

@@ -8,24 +8,23 @@ import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.LocalExecutor;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** cumulativeSum, cumulativeProd and diff against plain loops, on chunkings from one chunk to one element per chunk. */
 class ScanAndDiffTest {
     private static final int[] SHAPE = {7, 5, 6};
     private static final int[][] CHUNKINGS = {{7, 5, 6}, {3, 2, 4}, {2, 1, 1}, {1, 5, 2}};
 
-    @TempDir
-    Path tmp;
-
+    /**
+     * Intermediates in memory: these cases check values, and their thousands of tiny chunk files took minutes (up to
+     * 126 s for this class in CI) on a disk busy with the rest of the suite, against seconds in memory.
+     */
     private Spec spec() {
         return Spec.builder()
-                .workDir(tmp.resolve("work").toString())
+                .workDir("memory://" + getClass().getSimpleName() + "-" + java.util.UUID.randomUUID() + "/work")
                 .allowedMem(50_000_000)
                 .reservedMem(0)
                 .executor(new LocalExecutor(2, 1, 0))
