@@ -115,6 +115,24 @@ public final class ArrayRecycler {
         return (byte[]) take(byte[].class, n);
     }
 
+    /**
+     * A {@code byte[]} of {@code min} to {@code max} bytes, whose first {@code min} bytes are to be overwritten (the
+     * rest holds garbage): a kept one of a length in that range, or else a new one of {@code max} bytes, so that the
+     * values of varying lengths a task reads one after another (compressed chunks) can share one array.
+     */
+    public static byte[] bytesWithin(int min, int max) {
+        if (min < 0 || max < min) {
+            throw new IllegalArgumentException("no byte array length between " + min + " and " + max);
+        }
+        Pool pool = POOL.get();
+        pool.lastWasReused = false;
+        if (!pool.open) {
+            return new byte[min];
+        }
+        byte[] kept = pool.takeWithin(min, max);
+        return kept != null ? kept : (byte[]) pool.take(byte[].class, max);
+    }
+
     /** A primitive array of {@code type} (such as {@code double[].class}) and length {@code n}, to be overwritten. */
     static Object array(Class<?> type, int n) {
         return take(type, n);
@@ -247,6 +265,25 @@ public final class ArrayRecycler {
                 taken.add(new WeakReference<>(a));
             }
             return a;
+        }
+
+        /** A kept {@code byte[]} of {@code min} to {@code max} bytes (the shortest), or null. */
+        byte[] takeWithin(int min, int max) {
+            if ((long) max < MIN_BYTES) {
+                return null;
+            }
+            Key best = null;
+            for (Map.Entry<Key, ArrayDeque<Object>> e : free.entrySet()) {
+                Key k = e.getKey();
+                if (k.type() == byte[].class
+                        && k.length() >= min
+                        && k.length() <= max
+                        && !e.getValue().isEmpty()
+                        && (best == null || k.length() < best.length())) {
+                    best = k;
+                }
+            }
+            return best == null ? null : (byte[]) take(byte[].class, best.length());
         }
 
         void giveBack(Object a) {

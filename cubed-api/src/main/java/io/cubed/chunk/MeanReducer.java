@@ -23,6 +23,12 @@ final class MeanReducer extends Reducer {
         return new DType[] {DType.INT64, complex ? DType.COMPLEX128 : DType.FLOAT64};
     }
 
+    /** True: the state's elements take the layout's rows one element at a time. */
+    @Override
+    public boolean acceptsBoxes() {
+        return true;
+    }
+
     @Override
     public void accumulate(Chunk[] state, Chunk x, ReduceLayout layout) {
         RowReader r = new RowReader();

@@ -22,6 +22,10 @@ public final class ReduceLayout {
     private final int groupAxis;
     private final int[] labels;
     private final int numGroups;
+    /** For a box of a chunk: its first element within the chunk, and the chunk's shape; null for a whole chunk. */
+    private final int[] boxOffset;
+
+    private final int[] chunkShape;
 
     private ReduceLayout(
             boolean[] reduced,
@@ -31,6 +35,19 @@ public final class ReduceLayout {
             int groupAxis,
             int[] labels,
             int numGroups) {
+        this(reduced, chunkOffset, arrayShape, argAxis, groupAxis, labels, numGroups, null, null);
+    }
+
+    private ReduceLayout(
+            boolean[] reduced,
+            long[] chunkOffset,
+            long[] arrayShape,
+            int argAxis,
+            int groupAxis,
+            int[] labels,
+            int numGroups,
+            int[] boxOffset,
+            int[] chunkShape) {
         this.reduced = reduced.clone();
         this.chunkOffset = chunkOffset.clone();
         this.arrayShape = arrayShape.clone();
@@ -38,6 +55,33 @@ public final class ReduceLayout {
         this.groupAxis = groupAxis;
         this.labels = labels;
         this.numGroups = numGroups;
+        this.boxOffset = boxOffset;
+        this.chunkShape = chunkShape;
+    }
+
+    /**
+     * This layout for a box of the chunk instead of the whole chunk: the box starts at element {@code boxOffset} of a
+     * chunk of {@code chunkShape}, and its elements go where the chunk's elements at those positions go (the state keeps
+     * the chunk's shape). For reading a chunk a few decoded blocks at a time; not for grouped layouts.
+     */
+    public ReduceLayout inBox(int[] boxOffset, int[] chunkShape) {
+        if (groupAxis >= 0) {
+            throw new InvalidArgumentException("a grouped reduction layout takes whole chunks, not boxes");
+        }
+        if (boxOffset.length != reduced.length || chunkShape.length != reduced.length) {
+            throw new InvalidArgumentException("a box at " + Arrays.toString(boxOffset) + " of a chunk of shape "
+                    + Arrays.toString(chunkShape) + " for a reduction layout of rank " + reduced.length);
+        }
+        return new ReduceLayout(
+                reduced,
+                chunkOffset,
+                arrayShape,
+                argAxis,
+                groupAxis,
+                labels,
+                numGroups,
+                boxOffset.clone(),
+                chunkShape.clone());
     }
 
     /**
@@ -109,7 +153,16 @@ public final class ReduceLayout {
                 return;
             }
         }
-        int[] stateStride = Chunk.strides(stateShape(shape));
+        if (boxOffset != null) {
+            for (int a = 0; a < nd; a++) {
+                if (boxOffset[a] < 0 || boxOffset[a] + shape[a] > chunkShape[a]) {
+                    throw new InvalidArgumentException("a box of shape " + Arrays.toString(shape) + " at "
+                            + Arrays.toString(boxOffset) + " lies outside a chunk of shape "
+                            + Arrays.toString(chunkShape));
+                }
+            }
+        }
+        int[] stateStride = Chunk.strides(stateShape(boxOffset == null ? shape : chunkShape));
         long[] arrayStride = new long[nd];
         long st = 1;
         for (int a = nd - 1; a >= 0; a--) {
@@ -163,7 +216,7 @@ public final class ReduceLayout {
             if (a == groupAxis) {
                 out += labels[coord[a]] * stateStride[a];
             } else if (!reduced[a]) {
-                out += coord[a] * stateStride[a];
+                out += (coord[a] + (boxOffset == null ? 0 : boxOffset[a])) * stateStride[a];
             }
         }
         return out;
@@ -176,10 +229,10 @@ public final class ReduceLayout {
         if (argAxis == FLAT_INDEX) {
             long i = 0;
             for (int a = 0; a < coord.length; a++) {
-                i += (chunkOffset[a] + coord[a]) * arrayStride[a];
+                i += (chunkOffset[a] + (boxOffset == null ? 0 : boxOffset[a]) + coord[a]) * arrayStride[a];
             }
             return i;
         }
-        return chunkOffset[argAxis] + coord[argAxis];
+        return chunkOffset[argAxis] + (boxOffset == null ? 0 : boxOffset[argAxis]) + coord[argAxis];
     }
 }

@@ -136,6 +136,16 @@ public abstract class Reducer implements Serializable {
     /** Reduces the elements of {@code x} into {@code state}, element {@code e} going where {@code layout} says. */
     public abstract void accumulate(Chunk[] state, Chunk x, ReduceLayout layout);
 
+    /**
+     * Whether {@link #accumulate} takes a chunk box by box ({@link ReduceLayout#inBox}): true for reducers that go
+     * through the layout's rows alone, element by element, so that the boxes of a chunk, in any order, give the same
+     * state as the whole chunk (up to floating-point rounding). A reader may then hand over each decoded block while it
+     * is in the processor's cache instead of the whole chunk.
+     */
+    public boolean acceptsBoxes() {
+        return false;
+    }
+
     /** Combines {@code other} into {@code state}, element by element; both have the same shape. */
     public abstract void combine(Chunk[] state, Chunk[] other);
 

@@ -149,6 +149,28 @@ public final class ChunkArgs {
         return c;
     }
 
+    /**
+     * Reads the {@code k}-th listed chunk of input {@code input} and hands it to {@code sink} box by box ({@link
+     * ChunkStore#readChunkInBoxes}: a stored chunk decoded block by block, each block handed over while in cache; a
+     * computed chunk whole). Counts the chunk's bytes as {@link #chunk(int, int)} does.
+     */
+    public void readInBoxes(int input, int k, ChunkStore.BoxSink sink) {
+        if (inputs[input] instanceof ComputedChunkStore) {
+            Chunk whole = read(input, k);
+            sink.accept(new int[whole.ndim()], whole);
+            return;
+        }
+        long[] key = keys.keyAt(input, k);
+        inputs[input].readChunkInBoxes(key, sink);
+        long nbytes = inputs[input].dtype().itemSizeBytes();
+        for (int n : inputs[input].grid().chunkShapeAt(key)) {
+            nbytes *= n;
+        }
+        synchronized (this) {
+            bytesRead += nbytes;
+        }
+    }
+
     synchronized long bytesRead() {
         return bytesRead;
     }

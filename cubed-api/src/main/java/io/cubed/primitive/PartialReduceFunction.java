@@ -81,6 +81,20 @@ public final class PartialReduceFunction implements StreamingChunkFunction {
             }
 
             @Override
+            public boolean acceptsBoxes() {
+                return reducer.acceptsBoxes();
+            }
+
+            @Override
+            public void acceptBox(long[] inputKey, int[] chunkShape, int[] boxOffset, Chunk box) {
+                reducer.accumulate(
+                        state,
+                        box,
+                        ReduceLayout.of(reduced, inputGrid.chunkOffset(inputKey), arrayShape, argAxis)
+                                .inBox(boxOffset, chunkShape));
+            }
+
+            @Override
             public Chunk[] finish() {
                 return result(state, stateShape);
             }
@@ -92,6 +106,14 @@ public final class PartialReduceFunction implements StreamingChunkFunction {
         int n = args.count(0);
         if (streamsOneInput()) {
             Fold fold = start(outputCoords);
+            if (fold.acceptsBoxes()) {
+                for (int k = 0; k < n; k++) {
+                    long[] key = args.key(0, k);
+                    int[] shape = inputGrid.chunkShapeAt(key);
+                    args.readInBoxes(0, k, (offset, box) -> fold.acceptBox(key, shape, offset, box));
+                }
+                return fold.finish();
+            }
             Iterator<Chunk> chunks = args.iterator(0);
             for (int k = 0; k < n; k++) {
                 Chunk x = chunks.next();

@@ -43,12 +43,29 @@ public final class SharedReadFunction implements ChunkFunction {
             folds[p] = parts[p].start(outputCoords);
             outputs += outputsPerPart[p];
         }
-        Iterator<Chunk> chunks = args.iterator(0);
-        for (int k = 0; k < args.count(0); k++) {
-            Chunk c = chunks.next();
-            long[] key = args.key(0, k);
-            for (StreamingChunkFunction.Fold f : folds) {
-                f.accept(key, c);
+        boolean boxes = true;
+        for (StreamingChunkFunction.Fold f : folds) {
+            boxes &= f.acceptsBoxes();
+        }
+        if (boxes) {
+            // Every fold takes each decoded block while it is in cache.
+            for (int k = 0; k < args.count(0); k++) {
+                long[] key = args.key(0, k);
+                int[] shape = args.input(0).grid().chunkShapeAt(key);
+                args.readInBoxes(0, k, (offset, box) -> {
+                    for (StreamingChunkFunction.Fold f : folds) {
+                        f.acceptBox(key, shape, offset, box);
+                    }
+                });
+            }
+        } else {
+            Iterator<Chunk> chunks = args.iterator(0);
+            for (int k = 0; k < args.count(0); k++) {
+                Chunk c = chunks.next();
+                long[] key = args.key(0, k);
+                for (StreamingChunkFunction.Fold f : folds) {
+                    f.accept(key, c);
+                }
             }
         }
         Chunk[] out = new Chunk[outputs];

@@ -20,6 +20,23 @@ public interface StreamingChunkFunction extends ChunkFunction {
         /** Takes the input chunk at chunk coordinates {@code inputKey}, the next one the key function lists. */
         void accept(long[] inputKey, Chunk chunk);
 
+        /**
+         * Whether it takes the input chunks box by box ({@link #acceptBox}), in which case a reader may hand over each
+         * decoded block while it is in cache instead of the whole chunk.
+         */
+        default boolean acceptsBoxes() {
+            return false;
+        }
+
+        /**
+         * Takes the box {@code box} of the input chunk at {@code inputKey} (whose shape is {@code chunkShape}),
+         * starting at element {@code boxOffset} within it; the boxes of a chunk cover it once, and its array may be
+         * reused once this returns. Only when {@link #acceptsBoxes}; the default fails.
+         */
+        default void acceptBox(long[] inputKey, int[] chunkShape, int[] boxOffset, Chunk box) {
+            throw new UnsupportedOperationException("this fold takes whole chunks");
+        }
+
         /** The output chunks, in the order of the operation's outputs, after every listed input chunk was accepted. */
         Chunk[] finish();
     }

@@ -45,6 +45,27 @@ public interface ChunkStore extends Serializable {
         ChunkStores.copyOverlaps(readChunk(chunkCoords), grid().chunkOffset(chunkCoords), targets, targetOffsets);
     }
 
+    /** Receives a chunk box by box. */
+    @FunctionalInterface
+    interface BoxSink {
+        /**
+         * The box {@code box} of the chunk, starting at element {@code offset} within it; the box's array may be
+         * reused for the next box once this returns.
+         */
+        void accept(int[] offset, Chunk box);
+    }
+
+    /**
+     * Hands the chunk at {@code chunkCoords} (its clipped shape, as {@link #readChunk} gives it) to {@code sink} as
+     * boxes that cover it once, in C order, on the calling thread. Stores that decode chunks block by block override
+     * it to hand over each block as soon as it is decoded, while it is in the processor's cache, without allocating
+     * the chunk; the default hands over the whole chunk as one box.
+     */
+    default void readChunkInBoxes(long[] chunkCoords, BoxSink sink) {
+        Chunk whole = readChunk(chunkCoords);
+        sink.accept(new int[whole.ndim()], whole);
+    }
+
     /**
      * Writes {@code chunk}, whose shape must be the clipped shape of the chunk at {@code chunkCoords}, atomically
      * replacing what was there.

@@ -144,6 +144,11 @@ public final class RetryingStore implements Store {
     }
 
     @Override
+    public Bytes getTransient(String key, int capacity) {
+        return retry("reading " + key, () -> store.getTransient(key, capacity));
+    }
+
+    @Override
     public byte[] getRange(String key, long offset, int length) {
         return retry("reading " + key, () -> store.getRange(key, offset, length));
     }

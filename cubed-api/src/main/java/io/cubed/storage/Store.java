@@ -27,6 +27,27 @@ public interface Store extends AutoCloseable {
         return get(key);
     }
 
+    /** A value: the first {@code length} bytes of {@code array}, which may be longer. */
+    record Bytes(byte[] array, int length) {
+        public Bytes {
+            if (length < 0 || length > array.length) {
+                throw new IllegalArgumentException(
+                        "length " + length + " outside an array of " + array.length + " bytes");
+            }
+        }
+    }
+
+    /**
+     * {@link #getTransient} for values whose length varies from key to key, such as compressed chunks: the value comes
+     * in the first bytes of an array that may be longer (up to {@code capacity} bytes, when the value is shorter), so
+     * that one recycled array serves values of different lengths; {@code null} when there is no value. The default is
+     * {@link #get}'s exact array.
+     */
+    default Bytes getTransient(String key, int capacity) {
+        byte[] v = get(key);
+        return v == null ? null : new Bytes(v, v.length);
+    }
+
     /**
      * {@code length} bytes of the value at {@code key} starting at byte {@code offset}, or {@code null} when there is no
      * value. Fails when the value is shorter than {@code offset + length}.

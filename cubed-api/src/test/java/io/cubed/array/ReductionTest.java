@@ -52,10 +52,20 @@ class ReductionTest {
      * computation per chunking, and returns the differences from the reference.
      */
     private List<String> check(ReduceFunction f, Chunk data, int[][] chunkings, int[][] axesList, double tol) {
+        return check(f, data, chunkings, axesList, tol, false);
+    }
+
+    /**
+     * As above; with {@code stored}, {@code data} is first written as Zarr with Blosc blocks of 128 bytes, so that
+     * reductions that take chunks box by box get blocks that end inside rows and planes.
+     */
+    private List<String> check(
+            ReduceFunction f, Chunk data, int[][] chunkings, int[][] axesList, double tol, boolean stored) {
         Spec spec = spec(50_000_000);
         List<String> failures = new ArrayList<>();
         for (int[] chunks : chunkings) {
-            CubedArray x = Cubed.asarray(data, spec, chunks);
+            CubedArray x =
+                    stored ? Cubed.fromZarr(storedAsBlosc(data, chunks), spec) : Cubed.asarray(data, spec, chunks);
             List<CubedArray> results = new ArrayList<>();
             List<Chunk> expected = new ArrayList<>();
             List<String> labels = new ArrayList<>();
@@ -82,6 +92,55 @@ class ReductionTest {
             }
         }
         return failures;
+    }
+
+    /** {@code data} written to a new in-memory Zarr array in {@code chunks}, Blosc-LZ4 in blocks of 128 bytes. */
+    private static String storedAsBlosc(Chunk data, int[] chunks) {
+        String url = "memory://reduction-input-" + java.util.UUID.randomUUID() + "/x.zarr";
+        int[] shape = data.shape();
+        long[] longShape = Arrays.stream(shape).asLongStream().toArray();
+        io.cubed.storage.zarr.ZarrArray z = io.cubed.storage.zarr.ZarrArray.create(
+                url,
+                io.cubed.storage.zarr.ZarrCreateOptions.builder(longShape, chunks, data.dtype())
+                        .compressor(new io.cubed.storage.zarr.Compressor.Blosc(
+                                io.cubed.storage.zarr.blosc.BloscCname.LZ4,
+                                5,
+                                io.cubed.storage.zarr.blosc.BloscShuffle.SHUFFLE,
+                                128))
+                        .build());
+        for (long i = 0; i < z.grid().numChunks(); i++) {
+            long[] c = z.grid().chunkCoordsOf(i);
+            int[] size = z.grid().chunkShapeAt(c);
+            int[] from = Arrays.stream(z.grid().chunkOffset(c))
+                    .mapToInt(v -> (int) v)
+                    .toArray();
+            Chunk chunk = Chunk.allocate(data.dtype(), size);
+            Chunk.copyRegion(data, from, chunk, new int[size.length], size);
+            z.writeChunk(chunk, c);
+        }
+        return url;
+    }
+
+    @Test
+    void storedChunksReducedBlockByBlockMatchPlainLoops() {
+        // Sums and means take each Blosc block while it is in cache (ChunkBoxes); the chunkings include full chunks
+        // whose 16-element blocks end inside rows (6 elements) and planes (30), and edge chunks read whole.
+        Chunk data = ReferenceReductions.random(DType.FLOAT64, new int[] {7, 5, 6}, 4, 0.1);
+        Chunk ints = ReferenceReductions.random(DType.INT32, new int[] {7, 5, 6}, 5, 0);
+        Chunk floats = ReferenceReductions.random(DType.FLOAT32, new int[] {7, 5, 6}, 6, 0);
+        int[][] chunkings = {{7, 5, 6}, {3, 5, 6}, {2, 2, 6}, {7, 5, 4}};
+        List<String> failures = new ArrayList<>();
+        for (ReduceFunction f : new ReduceFunction[] {
+            ReduceFunction.NANSUM, ReduceFunction.NANMEAN, ReduceFunction.SUM, ReduceFunction.MEAN
+        }) {
+            failures.addAll(check(f, data, chunkings, AXES, 1e-12, true));
+        }
+        failures.addAll(check(ReduceFunction.SUM, ints, chunkings, AXES, 0, true));
+        failures.addAll(check(ReduceFunction.MEAN, floats, chunkings, AXES, 2e-6, true));
+        // Reducers that take whole chunks on the same stored input.
+        failures.addAll(check(ReduceFunction.MAX, data, chunkings, AXES, 0, true));
+        failures.addAll(check(ReduceFunction.VAR, data, new int[][] {{3, 5, 6}}, AXES, 1e-12, true));
+        assertThat(failures).isEmpty();
     }
 
     @Test

@@ -182,4 +182,23 @@ class ArrayRecyclerTest {
         assertThat(ArrayRecycler.keptBytes()).isEqualTo(8L << 10);
         assertThat(kept).hasSize(1);
     }
+
+    @Test
+    void byteArraysWithinALengthRangeServeValuesOfVaryingLengths() {
+        byte[] first;
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 read", 1 << 20)) {
+            first = ArrayRecycler.bytesWithin(300_000, 400_000);
+            assertThat(first).hasSize(400_000); // new: the upper end, so that longer values fit later
+            ArrayRecycler.giveBack(first);
+            assertThat(ArrayRecycler.bytesWithin(350_000, 420_000)).isSameAs(first);
+            assertThat(ArrayRecycler.bytesWithin(350_000, 420_000)).isNotSameAs(first); // once per taking
+        }
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 read", 1 << 20)) {
+            assertThat(ArrayRecycler.bytesWithin(401_000, 500_000)).isNotSameAs(first); // too short for it
+            assertThat(ArrayRecycler.bytesWithin(100_000, 380_000)).isNotSameAs(first); // too long for it
+            assertThat(ArrayRecycler.bytesWithin(100_000, 400_000)).isSameAs(first);
+        }
+        // Outside a task: a new array of the shortest length.
+        assertThat(ArrayRecycler.bytesWithin(10, 20)).hasSize(10);
+    }
 }

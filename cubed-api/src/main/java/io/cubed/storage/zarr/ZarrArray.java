@@ -182,7 +182,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         grid.checkCoords(chunkCoords);
         String key = metadata.chunkKey(chunkCoords);
         int[] shape = grid.chunkShapeAt(chunkCoords);
-        byte[] stored = readStored(key);
+        Store.Bytes stored = readStored(key);
         if (stored == null) {
             return Chunk.full(dtype(), fillValue(), shape);
         }
@@ -196,22 +196,34 @@ public final class ZarrArray implements ChunkStore, Serializable {
     }
 
     /**
-     * A stored chunk's bytes. Uncompressed, they always have the same length, and the array is recycled from task to
-     * task ({@link Store#getTransient}); compressed, their length varies from chunk to chunk, so a recycled array
-     * would seldom fit, and a new one is read.
+     * A stored chunk's bytes, in an array recycled from chunk to chunk and task to task ({@link Store#getTransient}).
+     * Uncompressed, they always have the same length. Compressed, their length varies from chunk to chunk: a codec
+     * that reads its input from the front of a longer array (Blosc) gets them in an array of up to a chunk's raw size
+     * (the one copy of the chunk the memory model counts for them), which the next chunks fit in; other codecs get an
+     * array of their exact length, new each time.
      */
-    private byte[] readStored(String key) {
-        return codec() == null ? store().getTransient(key) : store().get(key);
+    private Store.Bytes readStored(String key) {
+        Codec c = codec();
+        if (c == null) {
+            byte[] raw = store().getTransient(key);
+            return raw == null ? null : new Store.Bytes(raw, raw.length);
+        }
+        if (c.decodesFromLongerArrays()) {
+            return store().getTransient(key, metadata.chunkSizeBytes());
+        }
+        byte[] stored = store().get(key);
+        return stored == null ? null : new Store.Bytes(stored, stored.length);
     }
 
-    private Chunk decodeChunk(byte[] stored, String key) {
+    private Chunk decodeChunk(Store.Bytes stored, String key) {
         Codec c = codec();
         if (c != null && c.worksInBlocks() && metadata.order() == ZarrV2Metadata.Order.C) {
             // Decompressed block by block straight into the chunk's elements: no array of the chunk's bytes.
             Chunk chunk = Chunk.allocate(dtype(), metadata.chunks());
             try {
                 c.decode(
-                        stored,
+                        stored.array(),
+                        stored.length(),
                         metadata.chunkSizeBytes(),
                         ChunkBytes.sinkInto(chunk, metadata.dataType().order()));
             } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
@@ -219,7 +231,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
             }
             // The stored bytes and the chunk: the most a read holds at once.
             HeapProbe.checkpoint();
-            ArrayRecycler.giveBack(stored);
+            ArrayRecycler.giveBack(stored.array());
             return chunk;
         }
         byte[] raw = decodeBytes(stored, key);
@@ -231,18 +243,58 @@ public final class ZarrArray implements ChunkStore, Serializable {
                 metadata.order() == ZarrV2Metadata.Order.F);
         // The stored bytes, the decompressed bytes and the chunk: the most a read holds at once.
         HeapProbe.checkpoint();
-        ArrayRecycler.giveBack(stored);
+        ArrayRecycler.giveBack(stored.array());
         ArrayRecycler.giveBack(raw);
         return chunk;
     }
 
+    /**
+     * Decodes a full-size chunk of a block-wise codec (Blosc, C order) block by block into boxes ({@link ChunkBoxes}),
+     * each handed over while in cache, with no chunk-sized array; other chunks (edge chunks, other codecs, Fortran
+     * order, 0-d arrays) go over whole.
+     */
+    @Override
+    public void readChunkInBoxes(long[] chunkCoords, BoxSink sink) {
+        ChunkGrid grid = grid();
+        grid.checkCoords(chunkCoords);
+        Codec c = codec();
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        if (c == null
+                || !c.worksInBlocks()
+                || metadata.order() != ZarrV2Metadata.Order.C
+                || shape.length == 0
+                || !Arrays.equals(shape, grid.chunkShape())) {
+            ChunkStore.super.readChunkInBoxes(chunkCoords, sink);
+            return;
+        }
+        String key = metadata.chunkKey(chunkCoords);
+        Store.Bytes stored = readStored(key);
+        if (stored == null) {
+            sink.accept(new int[shape.length], Chunk.full(dtype(), fillValue(), shape));
+            return;
+        }
+        ChunkBoxes boxes = new ChunkBoxes(dtype(), metadata.dataType().order(), shape, sink);
+        try {
+            c.decode(stored.array(), stored.length(), metadata.chunkSizeBytes(), boxes);
+            boxes.checkComplete();
+        } catch (ChunkBoxes.SinkFailure f) {
+            throw f.failure();
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new CorruptDataException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
+        }
+        // The stored bytes and one block's box: the most a read holds at once.
+        HeapProbe.checkpoint();
+        ArrayRecycler.giveBack(stored.array());
+    }
+
     /** The element bytes of a stored chunk: decompressed, and checked to hold exactly one full-size chunk. */
-    private byte[] decodeBytes(byte[] stored, String key) {
+    private byte[] decodeBytes(Store.Bytes stored, String key) {
         int expected = metadata.chunkSizeBytes();
         byte[] raw;
         try {
             Codec c = codec();
-            raw = c == null ? stored : c.decode(stored, expected);
+            // Uncompressed bytes come in an array of their exact length (readStored).
+            raw = c == null ? stored.array() : c.decode(stored.array(), stored.length(), expected);
         } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new CorruptDataException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
         }
@@ -280,7 +332,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         String key = metadata.chunkKey(chunkCoords);
         int[] shape = grid.chunkShapeAt(chunkCoords);
         long[] offset = grid.chunkOffset(chunkCoords);
-        byte[] stored = readStored(key);
+        Store.Bytes stored = readStored(key);
         if (stored == null) {
             ChunkStores.copyOverlaps(Chunk.full(dtype(), fillValue(), shape), offset, targets, targetOffsets);
             return;
@@ -303,7 +355,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         }
         // The stored and the decompressed bytes (the targets belong to the caller).
         HeapProbe.checkpoint();
-        ArrayRecycler.giveBack(stored);
+        ArrayRecycler.giveBack(stored.array());
         ArrayRecycler.giveBack(raw);
     }
 

@@ -111,4 +111,30 @@ class LocalStoreTest extends StoreContract {
         store.deletePrefix("");
         assertThat(store.list("")).isEmpty();
     }
+
+    @Test
+    void valuesOfVaryingLengthsShareOneRecycledArray() {
+        byte[] shorter = new byte[100_000];
+        byte[] longer = new byte[150_000];
+        java.util.Arrays.fill(shorter, (byte) 1);
+        java.util.Arrays.fill(longer, (byte) 2);
+        store.put("a/0", longer);
+        store.put("a/1", shorter);
+        try (io.cubed.chunk.ArrayRecycler.Scope s = io.cubed.chunk.ArrayRecycler.open("op-1 read", 1 << 20)) {
+            Store.Bytes first = store.getTransient("a/0", 200_000);
+            assertThat(first.length()).isEqualTo(150_000);
+            assertThat(first.array()).hasSize(200_000);
+            assertThat(java.util.Arrays.copyOf(first.array(), first.length())).isEqualTo(longer);
+            io.cubed.chunk.ArrayRecycler.giveBack(first.array());
+            Store.Bytes second = store.getTransient("a/1", 200_000);
+            assertThat(second.array()).isSameAs(first.array());
+            assertThat(second.length()).isEqualTo(100_000);
+            assertThat(java.util.Arrays.copyOf(second.array(), second.length())).isEqualTo(shorter);
+            // A value longer than the capacity gets an array of its own length.
+            assertThat(store.getTransient("a/0", 1000).array()).hasSize(150_000);
+            assertThat(store.getTransient("missing", 1000)).isNull();
+        } finally {
+            io.cubed.chunk.ArrayRecycler.releaseCurrentThread();
+        }
+    }
 }

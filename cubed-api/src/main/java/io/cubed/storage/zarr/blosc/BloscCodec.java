@@ -82,13 +82,29 @@ public final class BloscCodec implements Codec {
     /** Decompresses one Blosc-1 frame block by block into {@code sink}, without a chunk-sized array. */
     @Override
     public void decode(byte[] encoded, int decodedSizeBytes, RawBytesSink sink) {
-        BloscDecoder.decode(encoded, decodedSizeBytes, sink);
+        BloscDecoder.decode(encoded, encoded == null ? 0 : encoded.length, decodedSizeBytes, sink);
     }
 
     /** Decompresses one Blosc-1 frame that must decode to exactly {@code decodedSizeBytes} bytes. */
     @Override
     public byte[] decode(byte[] encoded, int decodedSizeBytes) {
-        return BloscDecoder.decode(encoded, decodedSizeBytes);
+        return BloscDecoder.decode(encoded, encoded == null ? 0 : encoded.length, decodedSizeBytes);
+    }
+
+    /** True: a frame's header gives its length, and the decoder reads within {@code encodedLength}. */
+    @Override
+    public boolean decodesFromLongerArrays() {
+        return true;
+    }
+
+    @Override
+    public byte[] decode(byte[] encoded, int encodedLength, int decodedSizeBytes) {
+        return BloscDecoder.decode(encoded, encodedLength, decodedSizeBytes);
+    }
+
+    @Override
+    public void decode(byte[] encoded, int encodedLength, int decodedSizeBytes, RawBytesSink sink) {
+        BloscDecoder.decode(encoded, encodedLength, decodedSizeBytes, sink);
     }
 
     /** The internal compressor used when encoding. */

@@ -22,31 +22,44 @@ import io.cubed.storage.zarr.codec.RawBytesSink;
 final class BloscDecoder {
     private BloscDecoder() {}
 
-    /** Decodes {@code frame}, which must describe exactly {@code expectedBytes} decoded bytes. */
-    static byte[] decode(byte[] frame, int expectedBytes) {
+    /**
+     * Decodes the frame in the first {@code frameLength} bytes of {@code frame}, which must describe exactly {@code
+     * expectedBytes} decoded bytes.
+     */
+    static byte[] decode(byte[] frame, int frameLength, int expectedBytes) {
         byte[] out = ArrayRecycler.bytes(Math.max(0, expectedBytes));
-        decode(frame, expectedBytes, (at, src, srcOff, length) -> System.arraycopy(src, srcOff, out, at, length), out);
+        decode(
+                frame,
+                frameLength,
+                expectedBytes,
+                (at, src, srcOff, length) -> System.arraycopy(src, srcOff, out, at, length),
+                out);
         return out;
     }
 
     /**
-     * Decodes {@code frame}, which must describe exactly {@code expectedBytes} decoded bytes, giving {@code sink} each
-     * block as it is decoded, in order, from a per-thread block buffer: no chunk-sized array is allocated.
+     * Decodes the frame in the first {@code frameLength} bytes of {@code frame}, which must describe exactly {@code
+     * expectedBytes} decoded bytes, giving {@code sink} each block as it is decoded, in order, from a per-thread block
+     * buffer: no chunk-sized array is allocated.
      */
-    static void decode(byte[] frame, int expectedBytes, RawBytesSink sink) {
-        decode(frame, expectedBytes, sink, null);
+    static void decode(byte[] frame, int frameLength, int expectedBytes, RawBytesSink sink) {
+        decode(frame, frameLength, expectedBytes, sink, null);
     }
 
     /**
      * The decoder: blocks go to {@code sink}, except that unfiltered blocks are decompressed straight into {@code
      * direct} when it is given (the array {@code sink} copies into), saving a copy.
      */
-    private static void decode(byte[] frame, int expectedBytes, RawBytesSink sink, byte[] direct) {
+    private static void decode(byte[] frame, int frameLength, int expectedBytes, RawBytesSink sink, byte[] direct) {
         if (frame == null) {
             throw new StorageException("blosc frame is null");
         }
-        if (frame.length < HEADER_BYTES) {
-            throw new StorageException("blosc frame has " + frame.length + " bytes, fewer than the " + HEADER_BYTES
+        if (frameLength < 0 || frameLength > frame.length) {
+            throw new IllegalArgumentException(
+                    "frame length " + frameLength + " outside an array of " + frame.length + " bytes");
+        }
+        if (frameLength < HEADER_BYTES) {
+            throw new StorageException("blosc frame has " + frameLength + " bytes, fewer than the " + HEADER_BYTES
                     + "-byte header: truncated or not blosc");
         }
         int version = frame[0] & 0xFF;
@@ -62,9 +75,9 @@ final class BloscDecoder {
         }
         // Bytes after the frame are ignored, as c-blosc (which is never told the buffer's size) and so zarr-python do;
         // a frame cut short is refused (c-blosc would read past the buffer).
-        if (cbytes < HEADER_BYTES || cbytes > frame.length) {
+        if (cbytes < HEADER_BYTES || cbytes > frameLength) {
             throw new StorageException("blosc header says the frame has " + toUnsigned(cbytes) + " bytes but "
-                    + frame.length + " were given" + (cbytes > frame.length ? ": truncated" : ""));
+                    + frameLength + " were given" + (cbytes > frameLength ? ": truncated" : ""));
         }
         if (nbytes != expectedBytes) {
             throw new StorageException("blosc header says the data decodes to " + toUnsigned(nbytes) + " bytes but "

@@ -66,4 +66,31 @@ public interface Codec {
         }
         sink.accept(0, raw, 0, raw.length);
     }
+
+    /**
+     * Whether {@link #decode(byte[], int, int)} and {@link #decode(byte[], int, int, RawBytesSink)} read the encoded
+     * bytes from the front of a longer array as they are, without copying them out (Blosc: a frame's header gives its
+     * length), so that a reader may keep compressed chunks of varying lengths in one recycled array. The defaults copy.
+     */
+    default boolean decodesFromLongerArrays() {
+        return false;
+    }
+
+    /** {@link #decode(byte[], int)} of the first {@code encodedLength} bytes of {@code encoded}. */
+    default byte[] decode(byte[] encoded, int encodedLength, int decodedSizeBytes) {
+        return decode(exactly(encoded, encodedLength), decodedSizeBytes);
+    }
+
+    /** {@link #decode(byte[], int, RawBytesSink)} of the first {@code encodedLength} bytes of {@code encoded}. */
+    default void decode(byte[] encoded, int encodedLength, int decodedSizeBytes, RawBytesSink sink) {
+        decode(exactly(encoded, encodedLength), decodedSizeBytes, sink);
+    }
+
+    private static byte[] exactly(byte[] encoded, int length) {
+        if (length < 0 || length > encoded.length) {
+            throw new IllegalArgumentException(
+                    "length " + length + " outside an array of " + encoded.length + " encoded bytes");
+        }
+        return length == encoded.length ? encoded : java.util.Arrays.copyOf(encoded, length);
+    }
 }

@@ -155,4 +155,21 @@ class BloscCorruptInputTest {
                 .isInstanceOf(StorageException.class)
                 .hasMessage("blosc frame of " + f.length + " bytes is too short for the offsets of its 100000 blocks");
     }
+
+    @Test
+    void aFrameAtTheFrontOfALongerArrayIsReadWithinItsGivenLength() {
+        byte[] f = frame(BloscCname.LZ4);
+        byte[] recycled = Arrays.copyOf(f, f.length + 1000);
+        Arrays.fill(recycled, f.length, recycled.length, (byte) 0x5A);
+        assertThat(CODEC.decodesFromLongerArrays()).isTrue();
+        assertThat(CODEC.decode(recycled, f.length, RAW.length)).isEqualTo(RAW);
+        byte[] viaSink = new byte[RAW.length];
+        CODEC.decode(recycled, f.length, RAW.length, (at, src, off, n) -> System.arraycopy(src, off, viaSink, at, n));
+        assertThat(viaSink).isEqualTo(RAW);
+        // A stored value cut short stays truncated, whatever the rest of the array holds.
+        assertThatThrownBy(() -> CODEC.decode(recycled, f.length - 1, RAW.length))
+                .isInstanceOf(StorageException.class)
+                .hasMessage("blosc header says the frame has " + f.length + " bytes but " + (f.length - 1)
+                        + " were given: truncated");
+    }
 }

@@ -1,0 +1,170 @@
+package io.cubed.storage.zarr;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.error.StorageException;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.zarr.codec.RawBytesSink;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Turns the decoded byte runs of one C-order chunk into boxes of elements for a {@link ChunkStore.BoxSink}: each run
+ * (a Blosc block) is cut into the fewest boxes that cover its whole elements (full hyper-rows where it can, then rows,
+ * then parts of a row), each converted into a small array that is handed over and reused, so that a reduction reads
+ * every block while it is still in the processor's cache and no chunk-sized array is allocated. An element split
+ * between two runs goes over as a box of its own once its last byte has arrived.
+ */
+final class ChunkBoxes implements RawBytesSink {
+    /** A failure of the sink (not of the decoding), carried through the codec untouched. */
+    static final class SinkFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        SinkFailure(RuntimeException cause) {
+            super(cause);
+        }
+
+        RuntimeException failure() {
+            return (RuntimeException) getCause();
+        }
+    }
+
+    private final DType dtype;
+    private final ByteOrder order;
+    private final int[] shape;
+    private final long[] stride;
+    private final int itemBytes;
+    private final long elements;
+    private final ChunkStore.BoxSink sink;
+    /** The bytes of an element whose first part has arrived, and where its next byte is due. */
+    private final byte[] pending;
+
+    private int pendingBytes;
+    private long pendingAt = -1;
+    private long delivered;
+    /** The last box array, reused for the next box of the same number of elements. */
+    private Chunk reused;
+
+    ChunkBoxes(DType dtype, ByteOrder order, int[] shape, ChunkStore.BoxSink sink) {
+        this.dtype = dtype;
+        this.order = order;
+        this.shape = shape.clone();
+        this.itemBytes = dtype.itemSizeBytes();
+        this.sink = sink;
+        this.pending = new byte[itemBytes];
+        this.stride = new long[shape.length];
+        long s = 1;
+        for (int a = shape.length - 1; a >= 0; a--) {
+            stride[a] = s;
+            s *= shape[a];
+        }
+        this.elements = s;
+    }
+
+    @Override
+    public synchronized void accept(int at, byte[] src, int srcOff, int length) {
+        long pos = at;
+        int off = srcOff;
+        int left = length;
+        if (pendingBytes > 0) {
+            if (pos != pendingAt) {
+                throw new StorageException("decoded bytes arrived out of order: byte " + pos + " after part of the "
+                        + "element ending at byte " + pendingAt);
+            }
+            int take = Math.min(left, itemBytes - pendingBytes);
+            System.arraycopy(src, off, pending, pendingBytes, take);
+            pendingBytes += take;
+            pos += take;
+            off += take;
+            left -= take;
+            pendingAt = pos;
+            if (pendingBytes < itemBytes) {
+                return;
+            }
+            emit((pos - itemBytes) / itemBytes, 1, pending, 0);
+            pendingBytes = 0;
+        } else if (pos % itemBytes != 0) {
+            throw new StorageException("decoded bytes start at byte " + pos + ", inside an element of " + itemBytes
+                    + " bytes, with no earlier part of it");
+        }
+        long whole = left / itemBytes;
+        if (whole > 0) {
+            emit(pos / itemBytes, whole, src, off);
+        }
+        int tail = (int) (left - whole * itemBytes);
+        if (tail > 0) {
+            System.arraycopy(src, off + (int) (whole * itemBytes), pending, 0, tail);
+            pendingBytes = tail;
+            pendingAt = pos + (long) left;
+        }
+    }
+
+    /** Hands over elements {@code [first, first + n)}, whose bytes are {@code src[off...]}, box by box. */
+    private void emit(long first, long n, byte[] src, int off) {
+        long e = first;
+        long end = first + n;
+        int nd = shape.length;
+        int byteOff = off;
+        while (e < end) {
+            // The coarsest axis a at whose boundary e lies (coordinates after it all 0) that fits at least one step.
+            long rem = e;
+            int[] coords = new int[nd];
+            for (int a = 0; a < nd; a++) {
+                coords[a] = (int) (rem / stride[a]);
+                rem %= stride[a];
+            }
+            int a = 0;
+            while (a < nd - 1 && !alignedFrom(coords, a + 1)) {
+                a++;
+            }
+            long steps = Math.min(shape[a] - coords[a], (end - e) / stride[a]);
+            while (steps == 0) {
+                a++;
+                steps = Math.min(shape[a] - coords[a], (end - e) / stride[a]);
+            }
+            int[] boxShape = new int[nd];
+            for (int b = 0; b < nd; b++) {
+                boxShape[b] = b < a ? 1 : b == a ? (int) steps : shape[b];
+            }
+            long count = steps * stride[a];
+            Chunk box = box(boxShape, (int) count);
+            int bytes = Math.toIntExact(count * itemBytes);
+            ChunkBytes.sinkInto(box, order).accept(0, src, byteOff, bytes);
+            try {
+                sink.accept(coords, box);
+            } catch (RuntimeException ex) {
+                throw new SinkFailure(ex);
+            }
+            delivered += count;
+            byteOff += bytes;
+            e += count;
+        }
+    }
+
+    /** Whether coordinates {@code from} and after are all 0. */
+    private static boolean alignedFrom(int[] coords, int from) {
+        for (int b = from; b < coords.length; b++) {
+            if (coords[b] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Chunk box(int[] boxShape, int count) {
+        if (reused == null || reused.size() != count) {
+            reused = Chunk.allocate(dtype, boxShape);
+            return reused;
+        }
+        return Chunk.wrap(dtype, boxShape, reused.data());
+    }
+
+    /** Fails unless every element of the chunk has been handed over. */
+    void checkComplete() {
+        if (pendingBytes > 0 || delivered != elements) {
+            throw new StorageException("the decoded bytes covered " + delivered + " of the " + elements
+                    + " elements of a chunk of shape " + Arrays.toString(shape)
+                    + (pendingBytes > 0 ? " and part of one more" : ""));
+        }
+    }
+}
