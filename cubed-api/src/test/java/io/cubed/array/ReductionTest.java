@@ -131,7 +131,7 @@ class ReductionTest {
         int[][] chunkings = {{7, 5, 6}, {3, 5, 6}, {2, 2, 6}, {7, 5, 4}};
         List<String> failures = new ArrayList<>();
         for (ReduceFunction f : new ReduceFunction[] {
-            ReduceFunction.NANSUM, ReduceFunction.NANMEAN, ReduceFunction.SUM, ReduceFunction.MEAN
+            ReduceFunction.NANSUM, ReduceFunction.NANMEAN, ReduceFunction.SUM, ReduceFunction.MEAN, ReduceFunction.PROD
         }) {
             failures.addAll(check(f, data, chunkings, AXES, 1e-12, true));
         }
