@@ -344,11 +344,7 @@ public final class Blockwise {
     private record MapBlocksChunkFunction(BlockFunction fn) implements ChunkFunction {
         @Override
         public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
-            Chunk[] blocks = new Chunk[args.size()];
-            for (int j = 0; j < blocks.length; j++) {
-                blocks[j] = args.chunk(j);
-            }
-            return new Chunk[] {fn.apply(blocks, outputCoords)};
+            return new Chunk[] {fn.apply(args.singleChunks(), outputCoords)};
         }
     }
 
@@ -364,11 +360,7 @@ public final class Blockwise {
     private record MultiBlocksChunkFunction(MultiBlockFunction fn) implements ChunkFunction {
         @Override
         public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
-            Chunk[] blocks = new Chunk[args.size()];
-            for (int j = 0; j < blocks.length; j++) {
-                blocks[j] = args.chunk(j);
-            }
-            return fn.apply(blocks, outputCoords);
+            return fn.apply(args.singleChunks(), outputCoords);
         }
     }
 

@@ -132,11 +132,7 @@ public final class Gufunc {
     private record GufuncBlocks(GufuncFunction fn, int inputs) implements BlockwiseFunction {
         @Override
         public Chunk apply(io.cubed.primitive.ChunkArgs args, long[] blockId) {
-            Chunk[] blocks = new Chunk[inputs];
-            for (int j = 0; j < inputs; j++) {
-                blocks[j] = args.chunk(j);
-            }
-            return fn.apply(blocks);
+            return fn.apply(args.singleChunks());
         }
     }
 }

@@ -4,15 +4,11 @@ import io.cubed.error.InvalidArgumentException;
 import java.util.Arrays;
 
 /** NumPy broadcasting of chunk shapes: shapes are aligned on the right and a length of 1 stretches. */
-final class Broadcast {
+public final class Broadcast {
     private Broadcast() {}
 
-    /**
-     * The broadcast shape of {@code a} and {@code b}.
-     *
-     * @throws InvalidArgumentException naming both shapes when a pair of aligned lengths differs and neither is 1
-     */
-    static int[] shape(String function, int[] a, int[] b) {
+    /** The broadcast shape of {@code a} and {@code b}, or null when a pair of aligned lengths differs and neither is 1. */
+    public static int[] shapeOrNull(int[] a, int[] b) {
         int n = Math.max(a.length, b.length);
         int[] out = new int[n];
         for (int i = 0; i < n; i++) {
@@ -23,12 +19,34 @@ final class Broadcast {
             } else if (da == 1) {
                 out[i] = db;
             } else {
-                throw new InvalidArgumentException(function + ": shapes " + Arrays.toString(a) + " and "
-                        + Arrays.toString(b) + " cannot be broadcast together (axis " + i + ": " + da + " vs " + db
-                        + ")");
+                return null;
             }
         }
         return out;
+    }
+
+    /**
+     * The broadcast shape of {@code a} and {@code b}.
+     *
+     * @throws InvalidArgumentException naming both shapes when a pair of aligned lengths differs and neither is 1
+     */
+    static int[] shape(String function, int[] a, int[] b) {
+        int[] out = shapeOrNull(a, b);
+        if (out != null) {
+            return out;
+        }
+        // Some pair of aligned lengths differs with neither 1: name the first.
+        int n = Math.max(a.length, b.length);
+        int i = 0;
+        int da;
+        int db;
+        do {
+            da = i < n - a.length ? 1 : a[i - (n - a.length)];
+            db = i < n - b.length ? 1 : b[i - (n - b.length)];
+            i++;
+        } while (da == db || da == 1 || db == 1);
+        throw new InvalidArgumentException(function + ": shapes " + Arrays.toString(a) + " and " + Arrays.toString(b)
+                + " cannot be broadcast together (axis " + (i - 1) + ": " + da + " vs " + db + ")");
     }
 
     /** {@code c} itself when it already has {@code shape}, else a new chunk with {@code c} broadcast to {@code shape}. */

@@ -56,6 +56,15 @@ public final class ChunkArgs {
         return read(input, 0);
     }
 
+    /** The single chunk of every input, read now, in input order; fails when an input contributes several. */
+    public Chunk[] singleChunks() {
+        Chunk[] blocks = new Chunk[inputs.length];
+        for (int j = 0; j < blocks.length; j++) {
+            blocks[j] = chunk(j);
+        }
+        return blocks;
+    }
+
     /**
      * The {@code k}-th listed chunk of input {@code input}, read now: for chunk functions that decide from data already
      * read which of the listed chunks they need (each one read costs its bytes; the others are never read).

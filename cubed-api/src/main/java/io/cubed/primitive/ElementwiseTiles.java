@@ -50,11 +50,7 @@ final class ElementwiseTiles {
         int[] shape = outputShape(args);
         Node root = shape == null ? null : build(f, args, shape, null, null);
         if (root == null || !root.inlinesAny() || root.leafBytes() > root.chunkwiseBytes()) {
-            Chunk[] blocks = new Chunk[args.size()];
-            for (int j = 0; j < blocks.length; j++) {
-                blocks[j] = args.chunk(j);
-            }
-            return f.applyElementwise(blocks);
+            return f.applyElementwise(args.singleChunks());
         }
         root.readLeaves();
         Chunk out = new Tiling(shape).run(root);
@@ -70,18 +66,11 @@ final class ElementwiseTiles {
             if (args.count(j) != 1) {
                 return null;
             }
-            int[] s = args.input(j).grid().chunkShapeAt(args.key(j, 0));
-            int n = Math.max(out.length, s.length);
-            int[] b = new int[n];
-            for (int i = 0; i < n; i++) {
-                int x = i < n - out.length ? 1 : out[i - (n - out.length)];
-                int y = i < n - s.length ? 1 : s[i - (n - s.length)];
-                if (x != y && x != 1 && y != 1) {
-                    return null; // the function itself reports the clash
-                }
-                b[i] = x == 1 ? y : x;
+            // On a clash, null: the function itself reports it.
+            out = io.cubed.chunk.Broadcast.shapeOrNull(out, args.input(j).grid().chunkShapeAt(args.key(j, 0)));
+            if (out == null) {
+                return null;
             }
-            out = b;
         }
         return out;
     }
