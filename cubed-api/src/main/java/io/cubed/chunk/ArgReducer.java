@@ -64,6 +64,12 @@ final class ArgReducer extends Reducer {
         return max ? x > cv : x < cv;
     }
 
+    /** True: the state's elements take the layout's rows one element at a time (ties go to the lower index whatever the order). */
+    @Override
+    public boolean acceptsBoxes() {
+        return true;
+    }
+
     @Override
     public void accumulate(Chunk[] state, Chunk x, ReduceLayout layout) {
         if (layout.argAxis() == ReduceLayout.NO_INDEX) {

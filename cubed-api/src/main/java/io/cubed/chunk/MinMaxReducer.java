@@ -59,6 +59,12 @@ final class MinMaxReducer extends Reducer {
         return better || Double.isNaN(x) ? x : a;
     }
 
+    /** True: the state's elements take the layout's rows one element at a time. */
+    @Override
+    public boolean acceptsBoxes() {
+        return true;
+    }
+
     @Override
     public void accumulate(Chunk[] state, Chunk x, ReduceLayout layout) {
         RowReader r = new RowReader();

@@ -137,10 +137,10 @@ public abstract class Reducer implements Serializable {
     public abstract void accumulate(Chunk[] state, Chunk x, ReduceLayout layout);
 
     /**
-     * Whether {@link #accumulate} takes a chunk box by box ({@link ReduceLayout#inBox}): true for reducers that go
-     * through the layout's rows alone, element by element, so that the boxes of a chunk, in any order, give the same
-     * state as the whole chunk (up to floating-point rounding). A reader may then hand over each decoded block while it
-     * is in the processor's cache instead of the whole chunk.
+     * Whether {@link #accumulate} takes a chunk box by box ({@link ReduceLayout#inBox}): true for reducers whose state
+     * the boxes of a chunk, in any order, bring to the same value as the whole chunk (up to floating-point rounding).
+     * A reader may then hand over each decoded block while it is in the processor's cache instead of the whole chunk.
+     * False by default: a new reducer takes whole chunks until it says otherwise.
      */
     public boolean acceptsBoxes() {
         return false;

@@ -30,6 +30,12 @@ final class TruthReducer extends Reducer {
         }
     }
 
+    /** True: the state's elements take the layout's rows one element at a time. */
+    @Override
+    public boolean acceptsBoxes() {
+        return true;
+    }
+
     @Override
     public void accumulate(Chunk[] state, Chunk x, ReduceLayout layout) {
         RowReader r = new RowReader();

@@ -28,6 +28,12 @@ final class VarReducer extends Reducer {
         return new DType[] {DType.INT64, DType.FLOAT64, DType.FLOAT64};
     }
 
+    /** True: each box's counts, means and squared deviations are merged into the state, as a whole chunk's are. */
+    @Override
+    public boolean acceptsBoxes() {
+        return true;
+    }
+
     @Override
     public void accumulate(Chunk[] state, Chunk x, ReduceLayout layout) {
         int m = state[0].size();

@@ -123,7 +123,7 @@ class ReductionTest {
 
     @Test
     void storedChunksReducedBlockByBlockMatchPlainLoops() {
-        // Sums and means take each Blosc block while it is in cache (ChunkBoxes); the chunkings include full chunks
+        // Every reducer takes each Blosc block while it is in cache (ChunkBoxes); the chunkings include full chunks
         // whose 16-element blocks end inside rows (6 elements) and planes (30), and edge chunks read whole.
         Chunk data = ReferenceReductions.random(DType.FLOAT64, new int[] {7, 5, 6}, 4, 0.1);
         Chunk ints = ReferenceReductions.random(DType.INT32, new int[] {7, 5, 6}, 5, 0);
@@ -137,9 +137,20 @@ class ReductionTest {
         }
         failures.addAll(check(ReduceFunction.SUM, ints, chunkings, AXES, 0, true));
         failures.addAll(check(ReduceFunction.MEAN, floats, chunkings, AXES, 2e-6, true));
-        // Reducers that take whole chunks on the same stored input.
-        failures.addAll(check(ReduceFunction.MAX, data, chunkings, AXES, 0, true));
-        failures.addAll(check(ReduceFunction.VAR, data, new int[][] {{3, 5, 6}}, AXES, 1e-12, true));
+        for (ReduceFunction f : new ReduceFunction[] {
+            ReduceFunction.MAX,
+            ReduceFunction.NANMIN,
+            ReduceFunction.NANARGMAX,
+            ReduceFunction.ARGMIN,
+            ReduceFunction.VAR,
+            ReduceFunction.NANSTD,
+            ReduceFunction.ANY,
+            ReduceFunction.COUNT_NONZERO
+        }) {
+            failures.addAll(check(f, data, chunkings, AXES, 1e-12, true));
+        }
+        failures.addAll(check(ReduceFunction.ALL, ints, chunkings, AXES, 0, true));
+        failures.addAll(check(ReduceFunction.ARGMAX, ints, chunkings, AXES, 0, true));
         assertThat(failures).isEmpty();
     }
 
