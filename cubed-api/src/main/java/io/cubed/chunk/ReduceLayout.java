@@ -34,17 +34,6 @@ public final class ReduceLayout {
             int argAxis,
             int groupAxis,
             int[] labels,
-            int numGroups) {
-        this(reduced, chunkOffset, arrayShape, argAxis, groupAxis, labels, numGroups, null, null);
-    }
-
-    private ReduceLayout(
-            boolean[] reduced,
-            long[] chunkOffset,
-            long[] arrayShape,
-            int argAxis,
-            int groupAxis,
-            int[] labels,
             int numGroups,
             int[] boxOffset,
             int[] chunkShape) {
@@ -89,7 +78,7 @@ public final class ReduceLayout {
      * {@code reduced} is true; {@code argAxis} is an axis, {@link #NO_INDEX} or {@link #FLAT_INDEX}.
      */
     public static ReduceLayout of(boolean[] reduced, long[] chunkOffset, long[] arrayShape, int argAxis) {
-        return new ReduceLayout(reduced, chunkOffset, arrayShape, argAxis, -1, null, 0);
+        return new ReduceLayout(reduced, chunkOffset, arrayShape, argAxis, -1, null, 0, null, null);
     }
 
     /**
@@ -105,7 +94,8 @@ public final class ReduceLayout {
                         + (chunkOffsetAlongAxis + i) + " is outside [0, " + numGroups + ")");
             }
         }
-        return new ReduceLayout(new boolean[ndim], new long[ndim], new long[ndim], NO_INDEX, axis, labels, numGroups);
+        return new ReduceLayout(
+                new boolean[ndim], new long[ndim], new long[ndim], NO_INDEX, axis, labels, numGroups, null, null);
     }
 
     public int argAxis() {

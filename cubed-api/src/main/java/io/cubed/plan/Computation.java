@@ -399,6 +399,7 @@ public final class Computation {
                 stores.put(out, outputArray(out));
             }
         }
+        boolean releasing = releasesConsumedChunks();
         for (OpNode op : plan.ops()) {
             if (fusion.isFused(op) || siblings.isFollower(op) || isDeferred(op)) {
                 continue;
@@ -428,7 +429,7 @@ public final class Computation {
                                     op.chunksPerTask(),
                                     resume,
                                     workingSetBytes(projected.get(op)))
-                            .deletingInputChunks(consumedInputs(op, in)),
+                            .deletingInputChunks(releasing ? consumedInputs(op, in) : new int[0]),
                     projected.get(op),
                     workingSetBytes(projected.get(op)),
                     deps));
@@ -492,21 +493,26 @@ public final class Computation {
     }
 
     /**
-     * The inputs of {@code op} (stored as {@code in}) whose chunks its tasks may delete as they finish: intermediates
-     * that no other operation reads (not a target, not fused into a reader, not read twice by {@code op}), when the
+     * Whether tasks may delete intermediate chunks as they consume them ({@link #consumedInputs}): when the
      * computation neither keeps its intermediates nor can be resumed (a resumed run would find them gone), and the
      * work directory is not an object store (there the chunks are on the store already, and a request per chunk would
-     * only free what the computation's end frees). On a local disk, a chunk deleted before the kernel has written it
+     * only free what the computation's end frees).
+     */
+    private boolean releasesConsumedChunks() {
+        return !resume
+                && !spec.keepIntermediates()
+                && !Stores.supplier(spec.workDir(), spec.storeOptions()).open().isObjectStore();
+    }
+
+    /**
+     * The inputs of {@code op} (stored as {@code in}) whose chunks its tasks may delete as they finish, where {@link
+     * #releasesConsumedChunks} allows it: intermediates that no other operation reads (not a target, not fused into a
+     * reader, not read twice by {@code op}). On a local disk, a chunk deleted before the kernel has written it
      * back is never written: a rechunk's intermediate then occupies the page cache only until the next stage has read
      * it. Executors delete only where no task that reads the chunk can run again ({@link
      * io.cubed.runtime.TaskFunction#release}): the in-process executor does, Spark never.
      */
     private int[] consumedInputs(OpNode op, ChunkStore[] in) {
-        if (resume
-                || spec.keepIntermediates()
-                || Stores.supplier(spec.workDir(), spec.storeOptions()).open().isObjectStore()) {
-            return new int[0];
-        }
         Set<ArrayNode> targets = new HashSet<>(plan.targets());
         targets.addAll(targetNodes);
         List<Integer> out = new ArrayList<>();

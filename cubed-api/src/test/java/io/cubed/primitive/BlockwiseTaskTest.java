@@ -90,13 +90,7 @@ class BlockwiseTaskTest {
     private static long[] copy(int[] in, int[] out, int[] perTask) {
         ZarrArray src = source(in);
         ZarrArray dst = zarr(new long[] {9, 10}, out);
-        BlockwiseTask task = new BlockwiseTask(
-                "copy",
-                new ChunkStore[] {src},
-                new ChunkStore[] {dst},
-                new RechunkKeyFunction(src.grid(), dst.grid()),
-                new RechunkChunkFunction(DType.INT32, src.grid(), dst.grid()),
-                perTask);
+        BlockwiseTask task = copyTask(src, dst, perTask);
         long read = 0;
         long written = 0;
         for (long t = 0; t < task.numTasks(); t++) {
@@ -190,25 +184,33 @@ class BlockwiseTaskTest {
         assertThat(keys[0][1]).containsExactly(1, 0);
     }
 
-    @Test
-    void aRegionTaskSurvivesSerialization() throws Exception {
-        ZarrArray src = source(new int[] {3, 2});
-        ZarrArray dst = zarr(new long[] {9, 10}, new int[] {2, 5});
-        BlockwiseTask task = new BlockwiseTask(
+    /** A task copying {@code src} to {@code dst}, one rechunk stage, {@code perTask} output chunks per task. */
+    private static BlockwiseTask copyTask(ZarrArray src, ZarrArray dst, int[] perTask) {
+        return new BlockwiseTask(
                 "copy",
                 new ChunkStore[] {src},
                 new ChunkStore[] {dst},
                 new RechunkKeyFunction(src.grid(), dst.grid()),
                 new RechunkChunkFunction(DType.INT32, src.grid(), dst.grid()),
-                new int[] {3, 2});
+                perTask);
+    }
+
+    /** {@code task} after Java serialization, as Spark ships it to executors. */
+    private static BlockwiseTask shipped(BlockwiseTask task) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(task);
         }
-        BlockwiseTask copy;
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-            copy = (BlockwiseTask) in.readObject();
+            return (BlockwiseTask) in.readObject();
         }
+    }
+
+    @Test
+    void aRegionTaskSurvivesSerialization() throws Exception {
+        ZarrArray src = source(new int[] {3, 2});
+        ZarrArray dst = zarr(new long[] {9, 10}, new int[] {2, 5});
+        BlockwiseTask copy = shipped(copyTask(src, dst, new int[] {3, 2}));
         assertThat(copy.numTasks()).isEqualTo(2);
         for (long t = 0; t < copy.numTasks(); t++) {
             assertThat(copy.run(t)).isEqualTo(new TaskIo(6 * 10 * 4 / (t == 0 ? 1 : 2), 6 * 10 * 4 / (t == 0 ? 1 : 2)));
@@ -222,23 +224,9 @@ class BlockwiseTaskTest {
         // rows 0-1 and 2-3, input columns 4-7 feed output columns 0-4 and 5-9.
         ZarrArray src = source(new int[] {3, 4});
         ZarrArray dst = zarr(new long[] {9, 10}, new int[] {2, 5});
-        BlockwiseTask task = new BlockwiseTask(
-                        "copy",
-                        new ChunkStore[] {src},
-                        new ChunkStore[] {dst},
-                        new RechunkKeyFunction(src.grid(), dst.grid()),
-                        new RechunkChunkFunction(DType.INT32, src.grid(), dst.grid()),
-                        null)
-                .deletingInputChunks(0);
+        BlockwiseTask task = copyTask(src, dst, null).deletingInputChunks(0);
         // A copy shipped elsewhere (Spark) deletes nothing.
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(task);
-        }
-        BlockwiseTask shipped;
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-            shipped = (BlockwiseTask) in.readObject();
-        }
+        BlockwiseTask shipped = shipped(task);
         int tasks = (int) task.numTasks();
         for (long t = 0; t < tasks; t++) {
             task.run(t);

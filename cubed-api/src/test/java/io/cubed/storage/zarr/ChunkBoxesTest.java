@@ -33,6 +33,11 @@ class ChunkBoxesTest {
         return v;
     }
 
+    /** A sink that records every box it gets in {@code boxes}. */
+    private static io.cubed.storage.ChunkStore.BoxSink into(List<Box> boxes) {
+        return (off, box) -> boxes.add(new Box(off.clone(), box.shape().clone(), values(box)));
+    }
+
     /** Puts the boxes back together into a chunk of {@code shape}, failing on any element covered twice or never. */
     private static double[] rebuild(int[] shape, List<Box> boxes) {
         int n = Chunk.elementCount(shape);
@@ -69,11 +74,7 @@ class ChunkBoxesTest {
         byte[] bytes = ElementBytes.encode(chunk, ByteOrder.LITTLE_ENDIAN, false);
         for (int run : new int[] {1, 3, 5, 20, 37, 80, 240}) {
             List<Box> boxes = new ArrayList<>();
-            ChunkBoxes sink = new ChunkBoxes(
-                    DType.INT32,
-                    ByteOrder.LITTLE_ENDIAN,
-                    shape,
-                    (off, box) -> boxes.add(new Box(off.clone(), box.shape().clone(), values(box))));
+            ChunkBoxes sink = new ChunkBoxes(DType.INT32, ByteOrder.LITTLE_ENDIAN, shape, into(boxes));
             for (int at = 0; at < bytes.length; at += run) {
                 sink.accept(at, bytes, at, Math.min(run, bytes.length - at));
             }
@@ -88,11 +89,7 @@ class ChunkBoxesTest {
         Chunk chunk = Chunk.allocate(DType.INT32, shape);
         byte[] bytes = ElementBytes.encode(chunk, ByteOrder.LITTLE_ENDIAN, false);
         List<Box> boxes = new ArrayList<>();
-        ChunkBoxes sink = new ChunkBoxes(
-                DType.INT32,
-                ByteOrder.LITTLE_ENDIAN,
-                shape,
-                (off, box) -> boxes.add(new Box(off.clone(), box.shape().clone(), values(box))));
+        ChunkBoxes sink = new ChunkBoxes(DType.INT32, ByteOrder.LITTLE_ENDIAN, shape, into(boxes));
         // Elements 0-26, then 27-59: 27 = one plane of 20, one row of 5, two elements.
         sink.accept(0, bytes, 0, 27 * 4);
         sink.accept(27 * 4, bytes, 27 * 4, bytes.length - 27 * 4);
@@ -136,17 +133,13 @@ class ChunkBoxesTest {
         z.writeChunk(first, 0, 0);
         z.writeChunk(edge, 1, 0);
         List<Box> boxes = new ArrayList<>();
-        z.readChunkInBoxes(
-                new long[] {0, 0},
-                (off, box) -> boxes.add(new Box(off.clone(), box.shape().clone(), values(box))));
+        z.readChunkInBoxes(new long[] {0, 0}, into(boxes));
         // Block 0: elements 0-15 = rows 0-1 and four of row 2; block 1: elements 16-23.
         assertThat(boxes.stream().map(Box::toString))
                 .containsExactly("[0, 0] [2, 6]", "[2, 0] [1, 4]", "[2, 4] [1, 2]", "[3, 0] [1, 6]");
         assertThat(rebuild(new int[] {4, 6}, boxes)).containsExactly(values(first));
         boxes.clear();
-        z.readChunkInBoxes(
-                new long[] {1, 0},
-                (off, box) -> boxes.add(new Box(off.clone(), box.shape().clone(), values(box))));
+        z.readChunkInBoxes(new long[] {1, 0}, into(boxes));
         assertThat(boxes.stream().map(Box::toString)).containsExactly("[0, 0] [2, 6]");
         assertThat(boxes.get(0).values()).containsExactly(values(edge));
     }
