@@ -65,11 +65,13 @@ class CleanupTest {
     }
 
     private static List<String> intermediates(Path work) {
+        return names(work, p -> p.getFileName().toString().endsWith(".zarr"));
+    }
+
+    /** Names of the files and directories under {@code work} that {@code which} accepts, sorted. */
+    private static List<String> names(Path work, java.util.function.Predicate<Path> which) {
         try (Stream<Path> s = Files.walk(work)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".zarr"))
-                    .map(p -> p.getFileName().toString())
-                    .sorted()
-                    .toList();
+            return s.filter(which).map(p -> p.getFileName().toString()).sorted().toList();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -132,15 +134,10 @@ class CleanupTest {
 
     /** Names of the chunk files of the intermediates under {@code work}, sorted. */
     private static List<String> storedChunks(Path work) {
-        try (Stream<Path> s = Files.walk(work)) {
-            return s.filter(p -> p.getParent().getFileName().toString().endsWith(".zarr"))
-                    .map(p -> p.getFileName().toString())
-                    .filter(n -> !n.startsWith("."))
-                    .sorted()
-                    .toList();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return names(
+                work,
+                p -> p.getParent().getFileName().toString().endsWith(".zarr")
+                        && !p.getFileName().toString().startsWith("."));
     }
 
     @Test

@@ -13,17 +13,20 @@ class ShuffleWarmupTest {
         assertThat(ShuffleWarmup.calibrate(ShuffleWarmup.DEADLINE_NANOS)).isTrue();
     }
 
-    @Test
-    void bloscCodecWarmUpStartsItBeforeAnyShuffle() {
-        BloscCodec.warmUp();
-        assertThat(ShuffleWarmup.started()).isTrue();
+    /** Waits up to the warm-up's deadline for the vector loops, then asserts they are in use. */
+    private static void awaitVectorReady(String what) {
         long end = System.nanoTime() + ShuffleWarmup.DEADLINE_NANOS;
         while (!ShuffleWarmup.vectorReady() && System.nanoTime() < end) {
             Thread.onSpinWait();
         }
-        assertThat(ShuffleWarmup.vectorReady())
-                .as("ready without a shuffle call")
-                .isTrue();
+        assertThat(ShuffleWarmup.vectorReady()).as(what).isTrue();
+    }
+
+    @Test
+    void bloscCodecWarmUpStartsItBeforeAnyShuffle() {
+        BloscCodec.warmUp();
+        assertThat(ShuffleWarmup.started()).isTrue();
+        awaitVectorReady("ready without a shuffle call");
     }
 
     @Test
@@ -36,13 +39,7 @@ class ShuffleWarmupTest {
         byte[] src = BloscTestData.smooth(1 << 16, 9);
         byte[] first = new byte[src.length];
         ByteShuffle.shuffle(8, src.length, src, 0, first, 0); // starts the warm-up; scalar loops for now
-        long end = System.nanoTime() + ShuffleWarmup.DEADLINE_NANOS;
-        while (!ShuffleWarmup.vectorReady() && System.nanoTime() < end) {
-            Thread.onSpinWait();
-        }
-        assertThat(ShuffleWarmup.vectorReady())
-                .as("switched to the vector loops")
-                .isTrue();
+        awaitVectorReady("switched to the vector loops");
         byte[] later = new byte[src.length];
         ByteShuffle.shuffle(8, src.length, src, 0, later, 0);
         assertThat(later).isEqualTo(first);
