@@ -9,23 +9,31 @@ import io.cubed.dtype.DTypes;
 import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
+import io.cubed.memory.BufferCopies;
 import io.cubed.plan.OpNode;
+import io.cubed.plan.Spec;
 import io.cubed.primitive.ChunkArgs;
 import io.cubed.primitive.ChunkFunction;
+import io.cubed.primitive.ChunkSink;
 import io.cubed.primitive.Diagonal;
-import io.cubed.primitive.IndexKeyFunction;
+import io.cubed.primitive.KeyFunction;
+import io.cubed.primitive.TaskRegion;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Linear algebra functions of the Array API standard: {@code matmul} (with its batch and 1-d rules),
  * {@code tensordot}, {@code vecdot}, {@code outer} and {@code matrix_transpose}, for integer, real floating-point and
- * complex arrays (types promoted by the standard's table: complex64 with float64 gives complex128). A contraction is one blockwise product per chunk of each operand along the contracted axes (every
- * (i, k, j) triple of chunks for matmul), written with the contracted chunk index as an extra axis, then summed over
- * that axis by a tree reduction; where the contracted axes are one chunk, the product is the only operation. Chunk
- * products run on BLAS ({@link io.cubed.chunk.MatMul}; complex as four real products on planar parts). Building these
+ * complex arrays (types promoted by the standard's table: complex64 with float64 gives complex128). A contraction is
+ * one blockwise operation whose task for an output chunk adds the products of the pairs of operand chunks along the
+ * contracted axes into a running sum, one pair at a time; beyond {@code splitEvery} pairs, tasks sum groups of pairs
+ * into partial sums (extra trailing axes) that a tree reduction sums. Where there are many output chunks, a task
+ * computes a box of them and reads each operand chunk once ({@code taskBox}). Chunk products run on BLAS ({@link
+ * io.cubed.chunk.MatMul}; complex as four real products on planar parts). Building these
  * runs nothing.
  */
 public final class LinearAlgebra {
@@ -231,70 +239,110 @@ public final class LinearAlgebra {
                 con.append(c);
             }
         }
-        long nbK = 1;
-        for (char c : con.toString().toCharArray()) {
-            nbK *= ua.chunks().chunksPerAxis(ia.indexOf(c));
-        }
-        String outP = nbK > 1 ? out + con : out;
-        List<Long> shape = new ArrayList<>();
-        List<Integer> chunks = new ArrayList<>();
-        for (char c : outP.toCharArray()) {
-            boolean contracted = con.indexOf(String.valueOf(c)) >= 0;
+        for (char c : all.toCharArray()) {
             int pa = ia.indexOf(c);
             int pb = ib.indexOf(c);
-            // Chosen by position, not by identity: a and b may be the same array (matmul(x, x)).
-            boolean fromA = pa >= 0 && (pb < 0 || ua.shape()[pa] != 1);
-            CubedArray src = fromA ? ua : ub;
-            int p = fromA ? pa : pb;
             if (pa >= 0 && pb >= 0) {
                 long la = ua.shape()[pa];
                 long lb = ub.shape()[pb];
-                if (la != lb && (contracted || (la != 1 && lb != 1))) {
+                if (la != lb && (out.indexOf(c) < 0 || (la != 1 && lb != 1))) {
                     throw new InvalidArgumentException(op + " of " + a.name() + " and " + b.name() + ": shapes "
                             + Arrays.toString(a.shape()) + " and " + Arrays.toString(b.shape())
                             + " cannot be broadcast together");
                 }
             }
-            if (contracted) {
-                shape.add(src.chunks().chunksPerAxis(p));
-                chunks.add(1);
-            } else {
-                shape.add(src.shape()[p]);
-                chunks.add(src.chunkShape()[p]);
-            }
         }
-        ChunkGrid grid = ChunkGrid.of(
-                shape.stream().mapToLong(Long::longValue).toArray(),
-                chunks.stream().mapToInt(Integer::intValue).toArray());
+        // The products of the pairs of chunks along the contracted axes are summed in the task that computes them,
+        // one pair at a time, in groups of up to split pairs (all of them when there are no more than split); several
+        // groups leave one partial sum each along extra trailing axes (one per contracted letter), summed next by a
+        // tree reduction.
+        String conLetters = con.toString();
+        long[] conChunks = new long[conLetters.length()];
+        long nbK = 1;
+        for (int l = 0; l < conChunks.length; l++) {
+            conChunks[l] = ua.chunks().chunksPerAxis(ia.indexOf(conLetters.charAt(l)));
+            nbK *= conChunks[l];
+        }
+        int[] group = new int[conLetters.length()];
+        long groups = 1;
+        int perAxis = Reduction.splitPerAxis(split, Math.max(1, conLetters.length()));
+        for (int l = 0; l < conChunks.length; l++) {
+            group[l] = (int) (nbK <= split ? conChunks[l] : Math.min(conChunks[l], perAxis));
+            groups *= nbK == 0 ? 1 : ceilDiv(conChunks[l], group[l]);
+        }
+        String outP = groups > 1 ? out + con : out;
+        long[] shape = new long[outP.length()];
+        int[] chunks = new int[outP.length()];
+        for (int x = 0; x < outP.length(); x++) {
+            char c = outP.charAt(x);
+            int l = conLetters.indexOf(c);
+            int pa = ia.indexOf(c);
+            // Chosen by position, not by identity: a and b may be the same array (matmul(x, x)).
+            boolean fromA = pa >= 0 && (ib.indexOf(c) < 0 || ua.shape()[pa] != 1);
+            CubedArray src = fromA ? ua : ub;
+            int p = fromA ? pa : ib.indexOf(c);
+            shape[x] = l >= 0 ? ceilDiv(conChunks[l], group[l]) : src.shape()[p];
+            chunks[x] = l >= 0 ? 1 : src.chunkShape()[p];
+        }
         if (nbK == 0) {
             // A contracted axis is empty: every sum has no terms, so the result is zeros ((m, 0) @ (0, n) in NumPy).
-            return Creation.zeros(grid.shape(), grid.chunkShape(), rt, a.spec());
+            return Creation.zeros(shape, chunks, rt, a.spec());
         }
+        ChunkGrid grid = ChunkGrid.of(shape, chunks);
         long ae = ua.chunks().chunkSize();
         long be = ub.chunks().chunkSize();
         long oe = grid.chunkSize();
         // Converted and rearranged copies: 16 bytes per element of each chunk (two longs or doubles; for complex the
         // planar real and imaginary parts); a complex64 product is also held as interleaved doubles before rounding.
+        // Summing several pairs holds the running sum and, where BLAS does not add into it, the pair's product and
+        // what adding them takes.
         long extra = 16 * (ae + be + oe)
                 + (rt == DType.COMPLEX64 ? 16 * oe : 0)
-                + 8 * Math.min(128L * 256 + 256L * 1024, ae + be);
+                + 8 * Math.min(128L * 256 + 256L * 1024, ae + be)
+                + (nbK > 1
+                        ? 2 * oe * rt.itemSizeBytes()
+                                + io.cubed.chunk.Elementwise.binaryScratchBytes(BinaryFunction.ADD, rt, rt, oe, oe, oe)
+                        : 0);
+        long pairs = 1;
+        for (int g : group) {
+            pairs *= g;
+        }
+        ContractionKeys keys = new ContractionKeys(
+                out,
+                ia,
+                ib,
+                conLetters,
+                group,
+                ua.chunks().chunksPerAxis(),
+                ub.chunks().chunksPerAxis(),
+                groups > 1);
+        TaskBox box = taskBox(ua, ia, ub, ib, out, grid, extra, rt);
+        String detail = nbK == 1
+                ? null
+                : groups > 1
+                        ? "the products of up to " + pairs + " pairs of chunks along the contracted axes summed per "
+                                + "task, one pair at a time (" + nbK + " pairs per output chunk), the partial sums "
+                                + "summed next"
+                        : "the products of the " + nbK + " pairs of chunks along the contracted axes summed in the "
+                                + "task, one pair at a time";
+        if (box.chunksPerTask() != null) {
+            String boxed = "tasks of " + box.rows() + " x " + box.cols()
+                    + " output chunks, each reading every chunk it " + "needs once";
+            detail = detail == null ? boxed : detail + "; " + boxed;
+        }
         OpNode product = OpNode.blockwise(
-                nbK > 1 ? op + " products" : op,
+                groups > 1 ? op + " partial sums" : op,
                 List.of(ua.node(), ub.node()),
-                new IndexKeyFunction(outP, new String[] {ia, ib}, new long[][] {
-                    ua.chunks().chunksPerAxis(), ub.chunks().chunksPerAxis()
-                }),
-                new ContractChunks(ia, ib, out, rt, outP.length() - out.length(), conjugateA),
-                new int[] {1, 1},
-                extra,
+                keys,
+                new ContractChunks(keys, ia, ib, out, rt, outP.length() - out.length(), conjugateA, box.holdSecond()),
+                box.held(),
+                extra + box.extraBytes(),
                 List.of(rt),
                 List.of(grid),
-                nbK > 1
-                        ? "one product per pair of chunks along the contracted axes (" + nbK
-                                + " per output chunk), summed next"
-                        : null);
+                box.chunksPerTask(),
+                detail);
         CubedArray p = CubedArray.of(product.outputs().get(0), a.spec());
-        if (nbK == 1) {
+        if (groups == 1) {
             return p;
         }
         int[] trailing = new int[con.length()];
@@ -303,6 +351,98 @@ public final class LinearAlgebra {
         }
         return Reduction.reduce(
                 p, ReduceFunction.SUM, ReductionOptions.axis(trailing).dtype(rt).splitEvery(split), op + " sum");
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+
+    /** Largest number of output chunks per task along either axis of a contraction's task box. */
+    private static final int MAX_BOX_SIDE = 16;
+
+    /**
+     * The output chunks each task of a contraction computes: {@code rows} chunks along the last output letter only
+     * {@code a} has and {@code cols} along the last only {@code b} has ({@code chunksPerTask} null: one chunk per
+     * task); the task holds {@code held} chunks of each operand (the chunks of the held operand one contracted chunk
+     * needs, and one of the other at a time) and {@code extraBytes} more for its running sums.
+     */
+    private record TaskBox(int[] chunksPerTask, int rows, int cols, boolean holdSecond, int[] held, long extraBytes) {
+        static final TaskBox ONE = new TaskBox(null, 1, 1, true, new int[] {1, 1}, 0);
+    }
+
+    /**
+     * Chooses the task box of a contraction with output grid {@code grid}: each task of a box of r × c output chunks
+     * reads each operand chunk it needs once, so the operands are read (1/r + 1/c) times per output chunk instead of
+     * twice. Boxes tile the grid exactly, so every task does the same work; one is taken where it leaves at least two
+     * tasks per task slot of the executor ({@link
+     * io.cubed.runtime.Executor#parallelism}, so no slot idles for want of tasks and one slow task can be made up for)
+     * and fits allowedMem with the output counted as if written to an object store through a codec that buffers
+     * whole chunks (the most copies any target takes, so where it is stored cannot break the bound); among those, the
+     * box with the fewest reads, then the most tasks.
+     */
+    private static TaskBox taskBox(
+            CubedArray ua, String ia, CubedArray ub, String ib, String out, ChunkGrid grid, long extra, DType rt) {
+        int row = -1;
+        int col = -1;
+        for (int x = 0; x < out.length(); x++) {
+            char c = out.charAt(x);
+            boolean inA = ia.indexOf(c) >= 0;
+            boolean inB = ib.indexOf(c) >= 0;
+            if (inA && !inB) {
+                row = x;
+            } else if (inB && !inA) {
+                col = x;
+            }
+        }
+        if (row < 0 || col < 0 || grid.numChunks() == 0) {
+            return TaskBox.ONE;
+        }
+        Spec spec = ua.spec();
+        long rowsOfChunks = grid.chunksPerAxis(row);
+        long colsOfChunks = grid.chunksPerAxis(col);
+        long others = grid.numChunks() / (rowsOfChunks * colsOfChunks);
+        long slots = Math.max(1, spec.executor().parallelism());
+        long aBytes = ua.chunks().chunkSize()
+                * ua.dtype().itemSizeBytes()
+                * (1 + Manipulation.readCopies(ua).read());
+        long bBytes = ub.chunks().chunkSize()
+                * ub.dtype().itemSizeBytes()
+                * (1 + Manipulation.readCopies(ub).read());
+        long oBytes = grid.chunkSize() * rt.itemSizeBytes();
+        long fixed = spec.reservedMem().bytes()
+                + extra
+                + oBytes * (1 + BufferCopies.OBJECT_STORE.plus(1).write());
+        TaskBox best = TaskBox.ONE;
+        double bestReads = 2;
+        long bestTasks = grid.numChunks();
+        for (int r = 1; r <= Math.min(rowsOfChunks, MAX_BOX_SIDE); r++) {
+            for (int c = 1; c <= Math.min(colsOfChunks, MAX_BOX_SIDE); c++) {
+                long tasks = others * (rowsOfChunks / r) * (colsOfChunks / c);
+                if (r * c == 1 || rowsOfChunks % r != 0 || colsOfChunks % c != 0 || tasks < 2 * slots) {
+                    continue;
+                }
+                // Hold the operand with fewer chunks per contracted chunk: b's c chunks (one of a's r at a time), or
+                // a's r chunks.
+                boolean holdSecond = c <= r;
+                long runningSums = (long) (r * c - 1) * oBytes;
+                long mem = fixed + runningSums + (holdSecond ? aBytes + c * bBytes : r * aBytes + bBytes);
+                double reads = 1.0 / r + 1.0 / c;
+                if (mem > spec.allowedMem().bytes() || reads > bestReads + 1e-12) {
+                    continue;
+                }
+                if (reads < bestReads - 1e-12 || tasks > bestTasks) {
+                    int[] perTask = new int[grid.ndim()];
+                    Arrays.fill(perTask, 1);
+                    perTask[row] = r;
+                    perTask[col] = c;
+                    best = new TaskBox(
+                            perTask, r, c, holdSecond, holdSecond ? new int[] {1, c} : new int[] {r, 1}, runningSums);
+                    bestReads = reads;
+                    bestTasks = tasks;
+                }
+            }
+        }
+        return best;
     }
 
     private static String allLetters(String ia, String ib) {
@@ -316,20 +456,148 @@ public final class LinearAlgebra {
     }
 
     /**
-     * The contraction of one chunk of each operand (the first conjugated when {@code conjugateA}), with {@code ones}
-     * trailing length-1 axes (contracted chunks).
+     * The chunks of the two operands of a contraction one output chunk reads, as pairs: the {@code k}-th chunk of
+     * each operand meets the other's {@code k}-th in one product. Output letters pick the operands' chunk by the
+     * output's coordinate (chunk 0 where an operand has one chunk along the letter: broadcast); the contracted letters
+     * run over a group of {@code group[l]} chunks (C order over {@code con}), the group given by the output's trailing
+     * coordinates when {@code partials}, else the only one.
      */
-    private record ContractChunks(String ia, String ib, String out, DType type, int ones, boolean conjugateA)
+    private record ContractionKeys(
+            String out, String ia, String ib, String con, int[] group, long[] chunksA, long[] chunksB, boolean partials)
+            implements KeyFunction {
+        @Override
+        public long[][][] inputKeys(long[] outputCoords) {
+            long[] start = new long[con.length()];
+            int[] extent = new int[con.length()];
+            int pairs = 1;
+            for (int l = 0; l < con.length(); l++) {
+                start[l] = partials ? outputCoords[out.length() + l] * group[l] : 0;
+                long along = chunksA[ia.indexOf(con.charAt(l))];
+                extent[l] = (int) Math.min(group[l], along - start[l]);
+                pairs *= extent[l];
+            }
+            long[][] keysA = new long[pairs][];
+            long[][] keysB = new long[pairs][];
+            long[] at = new long[con.length()];
+            for (int k = 0; k < pairs; k++) {
+                int rest = k;
+                for (int l = con.length() - 1; l >= 0; l--) {
+                    at[l] = start[l] + rest % extent[l];
+                    rest /= extent[l];
+                }
+                keysA[k] = key(ia, chunksA, outputCoords, at);
+                keysB[k] = key(ib, chunksB, outputCoords, at);
+            }
+            return new long[][][] {keysA, keysB};
+        }
+
+        private long[] key(String letters, long[] chunks, long[] outputCoords, long[] at) {
+            long[] key = new long[letters.length()];
+            for (int x = 0; x < key.length; x++) {
+                char c = letters.charAt(x);
+                int l = con.indexOf(c);
+                if (l >= 0) {
+                    key[x] = at[l];
+                } else {
+                    key[x] = chunks[x] == 1 ? 0 : outputCoords[out.indexOf(c)];
+                }
+            }
+            return key;
+        }
+    }
+
+    /**
+     * The contraction of the listed pairs of operand chunks (the first conjugated when {@code conjugateA}), summed one
+     * pair at a time, with {@code ones} trailing length-1 axes (the group of contracted chunks). A task computing a box
+     * of output chunks reads each operand chunk once: for each contracted chunk in turn it holds the chunks of the
+     * held operand ({@code holdSecond}: b's) the box needs, reads those of the other one at a time, and adds each
+     * product to the running sum of its output chunk.
+     */
+    private record ContractChunks(
+            ContractionKeys keys,
+            String ia,
+            String ib,
+            String out,
+            DType type,
+            int ones,
+            boolean conjugateA,
+            boolean holdSecond)
             implements ChunkFunction {
         @Override
         public Chunk[] apply(ChunkArgs args, long[] outputCoords) {
-            Chunk r = Contraction.contract(args.chunk(0), ia, args.chunk(1), ib, out, type, conjugateA);
-            if (ones > 0) {
-                int[] s = Arrays.copyOf(r.shape(), r.ndim() + ones);
-                Arrays.fill(s, r.ndim(), s.length, 1);
-                r = Chunk.wrap(r.dtype(), s, r.data());
+            Chunk r = null;
+            for (int k = 0; k < args.count(0); k++) {
+                r = Contraction.contractAdd(r, args.chunk(0, k), ia, args.chunk(1, k), ib, out, type, conjugateA);
             }
-            return new Chunk[] {r};
+            return new Chunk[] {withOnes(r)};
+        }
+
+        @Override
+        public void applyRegion(ChunkArgs args, TaskRegion region, ChunkSink sink) {
+            if (region.isSingleChunk()) {
+                ChunkFunction.super.applyRegion(args, region, sink);
+                return;
+            }
+            int outputs = (int) region.numChunks();
+            int held = holdSecond ? 1 : 0;
+            Map<List<Long>, Integer> heldIndex = listed(args, held);
+            Map<List<Long>, Integer> streamedIndex = listed(args, 1 - held);
+            // pairs[o][k]: the task's indexes of the held and the streamed chunk of output o's k-th product.
+            int[][][] pairs = new int[outputs][][];
+            for (int o = 0; o < outputs; o++) {
+                long[][][] k = keys.inputKeys(region.chunk(o));
+                pairs[o] = new int[k[0].length][];
+                for (int p = 0; p < k[0].length; p++) {
+                    pairs[o][p] =
+                            new int[] {heldIndex.get(boxed(k[held][p])), streamedIndex.get(boxed(k[1 - held][p]))};
+                }
+            }
+            Chunk[] sums = new Chunk[outputs];
+            for (int p = 0; p < pairs[0].length; p++) {
+                Map<Integer, Chunk> heldChunks = new HashMap<>();
+                Map<Integer, List<Integer>> byStreamed = new LinkedHashMap<>();
+                for (int o = 0; o < outputs; o++) {
+                    int h = pairs[o][p][0];
+                    heldChunks.computeIfAbsent(h, i -> args.chunk(held, i));
+                    byStreamed
+                            .computeIfAbsent(pairs[o][p][1], i -> new ArrayList<>())
+                            .add(o);
+                }
+                for (Map.Entry<Integer, List<Integer>> e : byStreamed.entrySet()) {
+                    Chunk streamed = args.chunk(1 - held, e.getKey());
+                    for (int o : e.getValue()) {
+                        Chunk h = heldChunks.get(pairs[o][p][0]);
+                        sums[o] = holdSecond
+                                ? Contraction.contractAdd(sums[o], streamed, ia, h, ib, out, type, conjugateA)
+                                : Contraction.contractAdd(sums[o], h, ia, streamed, ib, out, type, conjugateA);
+                    }
+                }
+            }
+            for (int o = 0; o < outputs; o++) {
+                sink.write(0, region.chunk(o), withOnes(sums[o]));
+                sums[o] = null;
+            }
+        }
+
+        private static Map<List<Long>, Integer> listed(ChunkArgs args, int input) {
+            Map<List<Long>, Integer> index = new HashMap<>();
+            for (int i = 0; i < args.count(input); i++) {
+                index.put(boxed(args.key(input, i)), i);
+            }
+            return index;
+        }
+
+        private static List<Long> boxed(long[] key) {
+            return Arrays.stream(key).boxed().toList();
+        }
+
+        private Chunk withOnes(Chunk r) {
+            if (ones == 0) {
+                return r;
+            }
+            int[] s = Arrays.copyOf(r.shape(), r.ndim() + ones);
+            Arrays.fill(s, r.ndim(), s.length, 1);
+            return Chunk.wrap(r.dtype(), s, r.data());
         }
     }
 

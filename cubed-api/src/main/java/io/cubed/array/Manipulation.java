@@ -292,16 +292,27 @@ public final class Manipulation {
      */
     public static RechunkPlanner planner(CubedArray x, int[] target) {
         Spec spec = x.spec();
-        // Intermediates hold their codec's buffer too (a non-Blosc intermediateCodec), as Computation counts them.
-        BufferCopies work = BufferCopies.forStore(
-                        Stores.open(spec.workDir(), spec.storeOptions()).isObjectStore())
-                .plus(Computation.intermediateFormat(spec).codecCopies());
-        ChunkStore source = x.node().source();
-        BufferCopies in = source != null ? source.bufferCopies() : work;
-        BufferCopies copies = new BufferCopies(Math.max(in.read(), work.read()), work.write());
+        BufferCopies work = workCopies(spec);
+        BufferCopies copies = new BufferCopies(Math.max(readCopies(x).read(), work.read()), work.write());
         return RechunkPlanner.of(x.shape(), x.dtype().itemSizeBytes(), x.chunkShape(), target)
                 .budget(spec.budget().availableBytes(), copies)
                 .parallelism(spec.executor().parallelism());
+    }
+
+    /**
+     * The buffer copies of an intermediate array in {@code spec}'s work directory, which hold their codec's buffer too
+     * (a non-Blosc intermediateCodec), as Computation counts them.
+     */
+    static BufferCopies workCopies(Spec spec) {
+        return BufferCopies.forStore(
+                        Stores.open(spec.workDir(), spec.storeOptions()).isObjectStore())
+                .plus(Computation.intermediateFormat(spec).codecCopies());
+    }
+
+    /** The buffer copies a task reading {@code x} holds: its store's when stored, else the work directory's. */
+    static BufferCopies readCopies(CubedArray x) {
+        ChunkStore source = x.node().source();
+        return source != null ? source.bufferCopies() : workCopies(x.spec());
     }
 
     /** The target chunk shape of {@code options} for {@code x}, normalized (whole axes, clipped to the shape). */

@@ -35,6 +35,31 @@ public final class Contraction {
      *     mismatched result type
      */
     public static Chunk contract(Chunk a, String ia, Chunk b, String ib, String out, DType rt, boolean conjugateFirst) {
+        return product(null, a, ia, b, ib, out, rt, conjugateFirst);
+    }
+
+    /**
+     * {@code sum} plus the contraction of {@code a} and {@code b} ({@link #contract(Chunk, String, Chunk, String,
+     * String, DType, boolean)}), for summing the products of several pairs of chunks one pair at a time; a null {@code
+     * sum} is zero. Float64 products of row-major matrices are added by BLAS straight into {@code sum}, which is
+     * returned; other types compute the product and add it in type {@code rt} (integers wrap), returning a new chunk.
+     * {@code sum} is never an input chunk of the caller's: it may be written to.
+     *
+     * @throws InvalidArgumentException as {@code contract}, or when {@code sum} is not of type {@code rt} and the
+     *     result's shape
+     */
+    public static Chunk contractAdd(
+            Chunk sum, Chunk a, String ia, Chunk b, String ib, String out, DType rt, boolean conjugateFirst) {
+        Chunk r = product(sum, a, ia, b, ib, out, rt, conjugateFirst);
+        if (sum == null || r == sum) {
+            return r;
+        }
+        return Elementwise.binary(BinaryFunction.ADD, sum, r);
+    }
+
+    /** The contraction, added into {@code sum} and returned as {@code sum} where the product runs in BLAS on it. */
+    private static Chunk product(
+            Chunk sum, Chunk a, String ia, Chunk b, String ib, String out, DType rt, boolean conjugateFirst) {
         if (rt == DType.BOOL) {
             throw new InvalidArgumentException(
                     "contraction: result type " + rt + " is not supported; numeric types " + "are");
@@ -94,6 +119,11 @@ public final class Contraction {
         int[] oM = offsets(freeA.toString(), a, ia, b, ib, outShape, out);
         int[] oN = offsets(freeB.toString(), a, ia, b, ib, outShape, out);
         int outSize = Chunk.elementCount(outShape);
+        if (sum != null && (sum.dtype() != rt || !Arrays.equals(sum.shape(), outShape))) {
+            throw new InvalidArgumentException("contraction: the running sum is a " + sum.dtype() + " chunk of shape "
+                    + Arrays.toString(sum.shape()) + ", the products are " + rt + " of shape "
+                    + Arrays.toString(outShape));
+        }
         if (rt.isComplex()) {
             return ComplexContraction.contract(
                     a, b, new Layout(nb, m, k, n, aB, aM, aK, bB, bK, bN, oB, oM, oN), rt, outShape, conjugateFirst);
@@ -101,18 +131,15 @@ public final class Contraction {
         if (rt.isFloating()) {
             double[] ad = Casting.toDoubles(a.dtype() == rt ? a : Casting.astype(a, rt));
             double[] bd = Casting.toDoubles(b.dtype() == rt ? b : Casting.astype(b, rt));
-            if (nb == 1
-                    && rt == DType.FLOAT64
-                    && rowMajor(aM, aK, k)
-                    && rowMajor(bK, bN, n)
-                    && rowMajor(oM, oN, n)
-                    && aB[0] == 0
-                    && bB[0] == 0
-                    && oB[0] == 0) {
-                // A plain product of row-major operands (matmul of 2-d chunks): straight into the result, no copies.
-                double[] r = new double[outSize];
-                MatMul.multiply(ad, 0, bd, 0, r, 0, m, k, n);
-                return Chunk.wrap(rt, outShape, r);
+            if (rt == DType.FLOAT64 && rowMajor(aM, aK, k) && rowMajor(bK, bN, n) && rowMajor(oM, oN, n)) {
+                // Products of row-major matrices (matmul of 2-d chunks, or of stacks of them, broadcast or not):
+                // BLAS on the chunks' own arrays, added straight into the result, no copies.
+                Chunk r = sum != null ? sum : Chunk.wrap(rt, outShape, new double[outSize]);
+                double[] rd = r.doubles();
+                for (int t = 0; t < nb; t++) {
+                    MatMul.multiply(ad, aB[t], bd, bB[t], rd, oB[t], m, k, n);
+                }
+                return r;
             }
             double[] r = new double[outSize];
             double[] am = new double[m * k];

@@ -137,7 +137,7 @@ final class Fusion {
             return "it is an array to compute or store";
         }
         if (isRechunk(p) || isRechunk(c)) {
-            return "fusion never crosses a rechunk";
+            return "fusion never crosses a rechunk, nor an operation whose tasks compute several chunks";
         }
         if (p.outputs().size() != 1) {
             return "its operation has " + p.outputs().size() + " outputs";

@@ -347,25 +347,33 @@ class ComplexLinearAlgebraTest {
         CubedArray r = LinearAlgebra.matmul(Cubed.asarray(a, spec, m, 20), Cubed.asarray(b, spec, 20, n));
         Computation c = Computation.prepare(spec, List.of(r.node()), Map.of());
         OpNode products = c.plan().ops().stream()
-                .filter(op -> op.name().equals("matmul products"))
+                .filter(op -> op.name().equals("matmul"))
                 .findFirst()
                 .orElseThrow();
         long ae = (long) m * 20;
         long be = 20L * n;
         long oe = (long) m * n;
         // Planar parts of each operand chunk and of the product (16 bytes per element each), the interleaved double
-        // product that is rounded to complex64 (16 per output element), and the fixed kernel allowance.
-        long extra = 16 * (ae + be + oe) + 16 * oe + 8 * Math.min(128L * 256 + 256L * 1024, ae + be);
+        // product that is rounded to complex64 (16 per output element), the fixed kernel allowance, and, the two
+        // chunks along k being summed in the task, the running sum and the product added to it (complex64 each) with
+        // what the addition converts them to (interleaved doubles: 16 per element of each, and of the result).
+        long extra = 16 * (ae + be + oe)
+                + 16 * oe
+                + 8 * Math.min(128L * 256 + 256L * 1024, ae + be)
+                + 2 * 8 * oe
+                + 3 * 16 * oe;
         assertThat(products.extraMemBytes()).isEqualTo(extra);
 
-        // What one product of such chunks allocates on this thread: its output chunk and its working arrays.
+        // What adding one product of such chunks to a running sum allocates on this thread beyond the new sum: the
+        // product and its working arrays.
         Chunk ca = random(DType.COMPLEX64, 53, m, 20);
         Chunk cb = random(DType.COMPLEX64, 54, 20, n);
+        Chunk sum = Contraction.contract(ca, "ik", cb, "kj", "ij", DType.COMPLEX64);
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long least = Long.MAX_VALUE;
         for (int i = 0; i < 20; i++) {
             long before = threads.getCurrentThreadAllocatedBytes();
-            Chunk p = Contraction.contract(ca, "ik", cb, "kj", "ij", DType.COMPLEX64);
+            Chunk p = Contraction.contractAdd(sum, ca, "ik", cb, "kj", "ij", DType.COMPLEX64, false);
             long allocated = threads.getCurrentThreadAllocatedBytes() - before;
             least = Math.min(least, allocated - p.nbytes());
         }

@@ -120,6 +120,165 @@ class LinearAlgebraTest {
         assertThat(t.ints()).containsExactly(1, 4, 2, 5, 3, 6);
     }
 
+    @Test
+    void contractAddSumsAProductIntoTheRunningSum() {
+        Chunk a = Chunk.wrap(DType.FLOAT64, new int[] {1, 2, 3}, random(6, 5));
+        Chunk b = Chunk.wrap(DType.FLOAT64, new int[] {4, 3, 2}, random(24, 6));
+        Chunk p = Contraction.contract(a, "bik", b, "bkj", "bij", DType.FLOAT64);
+        Chunk sum = Chunk.wrap(DType.FLOAT64, new int[] {4, 2, 2}, random(16, 9));
+        double[] before = sum.doubles().clone();
+        Chunk r = Contraction.contractAdd(sum, a, "bik", b, "bkj", "bij", DType.FLOAT64, false);
+        // Float64 row-major matrices (batched, the first broadcast): BLAS adds into the running sum itself.
+        assertThat(r).isSameAs(sum);
+        assertClose(r.doubles(), sumOf(before, p.doubles()), "running sum plus the batched product");
+        // Output letters reordered: the product is computed apart and added, the running sum left as it was.
+        Chunk t = Contraction.contract(a, "bik", b, "bkj", "bji", DType.FLOAT64);
+        Chunk sumT = Chunk.wrap(DType.FLOAT64, new int[] {4, 2, 2}, before.clone());
+        Chunk rt = Contraction.contractAdd(sumT, a, "bik", b, "bkj", "bji", DType.FLOAT64, false);
+        assertThat(rt).isNotSameAs(sumT);
+        assertThat(sumT.doubles()).containsExactly(before);
+        assertClose(rt.doubles(), sumOf(before, t.doubles()), "running sum plus the transposed product");
+        // Integers add in their type, wrapping.
+        int max = Integer.MAX_VALUE;
+        Chunk ia = Chunk.wrap(DType.INT32, new int[] {1, 2}, new int[] {max, 1});
+        Chunk ib = Chunk.wrap(DType.INT32, new int[] {2, 1}, new int[] {1, 0});
+        Chunk is = Chunk.wrap(DType.INT32, new int[] {1, 1}, new int[] {1});
+        assertThat(Contraction.contractAdd(is, ia, "ik", ib, "kj", "ij", DType.INT32, false)
+                        .ints())
+                .containsExactly(Integer.MIN_VALUE);
+        assertThat(Contraction.contractAdd(null, ia, "ik", ib, "kj", "ij", DType.INT32, false)
+                        .ints())
+                .containsExactly(max);
+        assertThatThrownBy(() -> Contraction.contractAdd(
+                        Chunk.wrap(DType.FLOAT64, new int[] {2, 2}, new double[4]),
+                        a,
+                        "bik",
+                        b,
+                        "bkj",
+                        "bij",
+                        DType.FLOAT64,
+                        false))
+                .hasMessageContaining("running sum is a float64 chunk of shape [2, 2]")
+                .hasMessageContaining("shape [4, 2, 2]");
+    }
+
+    private static double[] sumOf(double[] x, double[] y) {
+        double[] s = new double[x.length];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = x[i] + y[i];
+        }
+        return s;
+    }
+
+    @Test
+    void theProductsAlongTheContractedAxesAreSummedInTheTasksThatComputeThem() {
+        Spec spec = spec(50_000_000);
+        Chunk a = matrix(DType.FLOAT64, new int[] {6, 8}, 31);
+        Chunk b = matrix(DType.FLOAT64, new int[] {8, 4}, 32);
+        CubedArray r = LinearAlgebra.matmul(Cubed.asarray(a, spec, 3, 2), Cubed.asarray(b, spec, 2, 2));
+        Computation c = Computation.prepare(spec, List.of(r.node()), Map.of());
+        // Four chunks along k: one operation, each of its 2 x 2 tasks summing the four products of its row of a's
+        // chunks and column of b's.
+        assertThat(c.plan().ops()).extracting(OpNode::name).containsExactly("matmul");
+        assertThat(c.plan().ops().get(0).numTasks()).isEqualTo(4);
+        assertClose(r.compute().doubles(), referenceMatmul(a, b, 1, false, 6, 8, 4), "matmul over 4 k chunks");
+
+        // Two contracted axes in opposite orders: x's axes 1, 2 against z's axes 1, 0, so chunk (k, l) of x meets
+        // chunk (l, k) of z; in one group of pairs (2 chunks along l) and in partial sums (3 x 2 chunks: 2 groups).
+        Chunk x = matrix(DType.FLOAT64, new int[] {4, 5, 6}, 33);
+        Chunk z = matrix(DType.FLOAT64, new int[] {6, 5, 3}, 34);
+        double[] e = new double[4 * 3];
+        for (int i = 0; i < 4; i++) {
+            for (int j = 0; j < 3; j++) {
+                for (int k = 0; k < 5; k++) {
+                    for (int l = 0; l < 6; l++) {
+                        e[i * 3 + j] += x.doubles()[i * 30 + k * 6 + l] * z.doubles()[l * 15 + k * 3 + j];
+                    }
+                }
+            }
+        }
+        int[][][] chunkings = {{{2, 5, 3}, {3, 5, 2}}, {{2, 2, 4}, {4, 2, 2}}};
+        String[] firstOps = {"tensordot", "tensordot partial sums"};
+        for (int v = 0; v < chunkings.length; v++) {
+            CubedArray t = LinearAlgebra.tensordot(
+                    Cubed.asarray(x, spec, chunkings[v][0]),
+                    Cubed.asarray(z, spec, chunkings[v][1]),
+                    new int[] {1, 2},
+                    new int[] {1, 0});
+            Computation ct = Computation.prepare(spec, List.of(t.node()), Map.of());
+            assertThat(ct.plan().ops().get(0).name()).isEqualTo(firstOps[v]);
+            assertClose(
+                    t.compute().doubles(), e, "tensordot with chunks " + java.util.Arrays.deepToString(chunkings[v]));
+        }
+    }
+
+    @Test
+    void tasksOfSeveralOutputChunksReadEachOperandChunkOnce() {
+        // One thread: boxes of output chunks that leave at least two tasks.
+        Spec spec = Spec.builder()
+                .workDir(tmp.resolve("boxes").toString())
+                .allowedMem(50_000_000)
+                .reservedMem(0)
+                .executor(new LocalExecutor(1, 1, 0))
+                .build();
+        Chunk a = matrix(DType.FLOAT64, new int[] {8, 12}, 41);
+        Chunk b = matrix(DType.FLOAT64, new int[] {12, 18}, 42);
+        double[] e = referenceMatmul(a, b, 1, false, 8, 12, 18);
+        // Boxes tile the output grid exactly. 2 x 4 chunks of a against 4 x 6 of b: the fewest reads leaving two tasks
+        // are boxes of 2 x 3 output chunks, holding a's two chunks of each contracted chunk (fewer than b's three);
+        // 4 x 2 chunks against 2 x 2: boxes of 2 x 2, holding b's two.
+        int[][][] chunkings = {{{4, 3}, {3, 3}}, {{2, 6}, {6, 9}}};
+        int[][] boxes = {{2, 3}, {2, 2}};
+        int[][] held = {{2, 1}, {1, 2}};
+        for (int v = 0; v < chunkings.length; v++) {
+            CubedArray x = Cubed.asarray(a, spec, chunkings[v][0]);
+            CubedArray r = LinearAlgebra.matmul(x, Cubed.asarray(b, spec, chunkings[v][1]));
+            OpNode op = Computation.prepare(spec, List.of(r.node()), Map.of())
+                    .plan()
+                    .ops()
+                    .get(0);
+            assertThat(op.chunksPerTask()).containsExactly(boxes[v]);
+            assertThat(op.numTasks()).isEqualTo(2);
+            assertThat(new int[] {op.chunksHeld(0), op.chunksHeld(1)}).containsExactly(held[v]);
+            // The first task lists each chunk it reads once: its rows of a's chunks and its columns of b's, along k.
+            long[][][] keys = op.keyFunction()
+                    .inputKeys(io.cubed.primitive.TaskRegion.of(r.chunks().chunksPerAxis(), boxes[v], 0));
+            long kChunks = x.chunks().chunksPerAxis(1);
+            assertThat(keys[0].length).isEqualTo((int) (boxes[v][0] * kChunks));
+            assertThat(keys[1].length).isEqualTo((int) (boxes[v][1] * kChunks));
+            assertClose(r.compute().doubles(), e, "boxes, chunks " + java.util.Arrays.deepToString(chunkings[v]));
+        }
+        // Other types add their products apart (no BLAS into the running sum).
+        Chunk ia = ReferenceReductions.random(DType.INT64, new int[] {8, 12}, 43, 0);
+        Chunk ib = ReferenceReductions.random(DType.INT64, new int[] {12, 18}, 44, 0);
+        Chunk ir = LinearAlgebra.matmul(Cubed.asarray(ia, spec, 4, 3), Cubed.asarray(ib, spec, 3, 3))
+                .compute();
+        for (int i = 0; i < 8; i++) {
+            for (int j = 0; j < 18; j++) {
+                long sum = 0;
+                for (int k = 0; k < 12; k++) {
+                    sum += ia.longs()[i * 12 + k] * ib.longs()[k * 18 + j];
+                }
+                assertThat(ir.longs()[i * 18 + j])
+                        .as("int64 element (%d, %d)", i, j)
+                        .isEqualTo(sum);
+            }
+        }
+        // Too little memory for a box of running sums: one output chunk per task.
+        Spec tight = Spec.builder()
+                .workDir(tmp.resolve("tight").toString())
+                .allowedMem(1_500)
+                .reservedMem(0)
+                .executor(new LocalExecutor(1, 1, 0))
+                .build();
+        CubedArray t = LinearAlgebra.matmul(Cubed.fromArray(a, tight, 4, 3), Cubed.fromArray(b, tight, 3, 3));
+        Computation ct = Computation.prepare(tight, List.of(t.node()), Map.of());
+        assertThat(ct.plan().ops().get(0).chunksPerTask()).containsExactly(1, 1);
+        assertThat(ct.projectedMemBytes().values())
+                .allSatisfy(m -> assertThat(m).isLessThanOrEqualTo(1_500L));
+        assertClose(t.compute().doubles(), e, "one output chunk per task");
+    }
+
     private static Chunk matrix(DType t, int[] shape, long seed) {
         return ReferenceReductions.random(t, shape, seed, 0);
     }
@@ -263,12 +422,12 @@ class LinearAlgebraTest {
         CubedArray y = Cubed.asarray(b, spec, 10, 8);
         CubedArray r = LinearAlgebra.matmul(x, y);
         Computation c = Computation.prepare(spec, List.of(r.node()), Map.of());
-        // 20 chunks along k: products (1 x 20 x 1 tasks), then the sum over k in rounds 20 -> 5 -> 2 -> 1.
+        // 20 chunks along k: partial sums of 4 products each (1 x 1 x 5 tasks), then the sum over k in rounds
+        // 5 -> 2 -> 1.
         assertThat(c.plan().ops())
                 .extracting(OpNode::name)
-                .containsExactly(
-                        "matmul products", "matmul sum round 1/3", "matmul sum round 2/3", "matmul sum round 3/3");
-        assertThat(c.plan().ops().get(0).numTasks()).isEqualTo(20);
+                .containsExactly("matmul partial sums", "matmul sum round 1/2", "matmul sum round 2/2");
+        assertThat(c.plan().ops().get(0).numTasks()).isEqualTo(5);
         assertThat(c.projectedMemBytes().values()).allSatisfy(m -> assertThat(m).isLessThanOrEqualTo(allowed));
         assertClose(r.compute().doubles(), referenceMatmul(a, b, 1, false, 8, 200, 8), "matmul over 20 k chunks");
     }

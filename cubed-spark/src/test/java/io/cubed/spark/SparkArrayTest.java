@@ -197,13 +197,13 @@ class SparkArrayTest {
                                 x, Statistical.mean(x, ReductionOptions.axis(0).keepdims(true))),
                         (i, j) -> 10.0 * i + j - (10.0 * 31.5 + j),
                         "mean round 2/"),
-                // x @ I: one product per chunk pair along k, then a tree reduction of the sum over k.
+                // x @ I over 8 chunks along k: partial sums of 4 products each, then a tree reduction of the sum.
                 new ShuffleCase(
                         "matmul with the identity",
                         100_000_000,
-                        new int[] {16, 16},
+                        new int[] {8, 8},
                         x -> LinearAlgebra.matmul(
-                                x, Creation.eye(64, 64, 0, new int[] {16, 16}, DType.FLOAT64, x.spec())),
+                                x, Creation.eye(64, 64, 0, new int[] {8, 8}, DType.FLOAT64, x.spec())),
                         (i, j) -> 10.0 * i + j,
                         "matmul"));
     }
