@@ -180,6 +180,23 @@ public final class ChunkArgs {
         }
     }
 
+    /**
+     * The {@code k}-th listed chunk of input {@code input} as a stream of its elements in C order ({@link
+     * ChunkStore#streamChunk}: a stored chunk decoded block by block as they are taken), or null when it is read whole
+     * (computed chunks, and chunks the store does not stream). Counts the chunk's bytes as {@link #chunk(int, int)}
+     * does.
+     */
+    public ChunkStore.ChunkStream stream(int input, int k) {
+        if (inputs[input] instanceof ComputedChunkStore) {
+            return null;
+        }
+        ChunkStore.ChunkStream s = inputs[input].streamChunk(keys.keyAt(input, k));
+        if (s != null) {
+            addBytesRead(s.nbytes());
+        }
+        return s;
+    }
+
     synchronized long bytesRead() {
         return bytesRead;
     }

@@ -49,7 +49,12 @@ final class ElementwiseTiles {
     static Chunk apply(ElementwiseChunkFunction f, ChunkArgs args) {
         int[] shape = outputShape(args);
         Node root = shape == null ? null : build(f, args, shape, null, null);
-        if (root == null || !root.inlinesAny() || root.leafBytes() > root.chunkwiseBytes()) {
+        if (root == null || root.leafBytes() > root.chunkwiseBytes() || Chunk.elementCount(shape) == 0) {
+            return f.applyElementwise(args.singleChunks());
+        }
+        boolean streams = root.openStreams();
+        if (!root.inlinesAny() && !streams) {
+            // One operation on whole chunks: tiles would gain nothing.
             return f.applyElementwise(args.singleChunks());
         }
         root.readLeaves();
@@ -171,12 +176,35 @@ final class ElementwiseTiles {
             return inputs + peak;
         }
 
+        /**
+         * Opens a stream ({@link ChunkArgs#stream}) for each leaf of the output chunk's shape whose store decodes it
+         * block by block (its tiles are then taken from the stream in order, and the chunk is never held whole); true
+         * when any leaf of the expression streams.
+         */
+        boolean openStreams() {
+            boolean any = false;
+            for (int j = 0; j < children.length; j++) {
+                if (children[j] != null) {
+                    any |= children[j].openStreams();
+                } else if (shape.length > 0 && Arrays.equals(leafShapes[j], shape)) {
+                    ChunkStore.ChunkStream stream = args.stream(j, 0);
+                    if (stream != null) {
+                        leaves[j] = new Leaf(null, stream, args.input(j).dtype());
+                        any = true;
+                    }
+                }
+            }
+            return any;
+        }
+
+        /** Reads the leaves that do not stream, whole. */
         void readLeaves() {
             for (int j = 0; j < children.length; j++) {
                 if (children[j] != null) {
                     children[j].readLeaves();
-                } else {
-                    leaves[j] = new Leaf(args.chunk(j));
+                } else if (leaves[j] == null) {
+                    Chunk c = args.chunk(j);
+                    leaves[j] = new Leaf(c, null, c.dtype());
                 }
             }
         }
@@ -197,13 +225,22 @@ final class ElementwiseTiles {
         }
     }
 
-    /** A leaf chunk and the buffer its tiles are copied into, reused from tile to tile. */
+    /**
+     * A leaf: its chunk read whole, or the stream its tiles are taken from in order; and the buffer its tiles are
+     * copied into, reused from tile to tile.
+     */
     private static final class Leaf {
         final Chunk chunk;
+        final ChunkStore.ChunkStream stream;
+        final DType dtype;
         Object buffer;
+        /** Elements taken from the stream so far. */
+        long streamed;
 
-        Leaf(Chunk chunk) {
+        Leaf(Chunk chunk, ChunkStore.ChunkStream stream, DType dtype) {
             this.chunk = chunk;
+            this.stream = stream;
+            this.dtype = dtype;
         }
     }
 
@@ -220,6 +257,8 @@ final class ElementwiseTiles {
         final int[] index;
         /** The current tile's indices on axis {@code k}, from {@code index[k]}. */
         int count;
+        /** The tile shapes streams' tiles take (the two that occur). */
+        final List<int[]> shapesOfStreams = new ArrayList<>(2);
 
         Tiling(int[] shape) {
             this.shape = shape;
@@ -315,6 +354,9 @@ final class ElementwiseTiles {
          * every axis up to {@code k}, else a copy of its contiguous slice.
          */
         private Chunk slice(Leaf leaf) {
+            if (leaf.stream != null) {
+                return next(leaf);
+            }
             Chunk c = leaf.chunk;
             int[] s = c.shape();
             int nd = shape.length;
@@ -349,6 +391,34 @@ final class ElementwiseTiles {
             }
             System.arraycopy(c.data(), offset * slots, buffer, 0, n * slots);
             return Chunk.wrap(c.dtype(), ts, buffer);
+        }
+
+        /**
+         * The current tile of a leaf of the output chunk's shape that streams: the stream's next elements, as tiles
+         * are contiguous and come in C order.
+         */
+        private Chunk next(Leaf leaf) {
+            int[] ts = tileShape(shapesOfStreams, count);
+            int n = Chunk.elementCount(ts);
+            long offset = 0;
+            for (int a = 0; a <= k; a++) {
+                offset = offset * shape[a] + index[a];
+            }
+            offset *= inner;
+            if (offset != leaf.streamed) {
+                throw new IllegalStateException(
+                        "tile at element " + offset + " asked of a stream at element " + leaf.streamed);
+            }
+            Object buffer = leaf.buffer;
+            if (buffer == null || java.lang.reflect.Array.getLength(buffer) != n * leaf.dtype.slotsPerElement()) {
+                buffer = leaf.dtype.newArray(n);
+                if (count == rows) {
+                    leaf.buffer = buffer; // the full-size tile; the last one along k may be shorter
+                }
+            }
+            leaf.stream.next(buffer, 0, n);
+            leaf.streamed += n;
+            return Chunk.wrap(leaf.dtype, ts, buffer);
         }
     }
 }

@@ -67,6 +67,30 @@ public interface ChunkStore extends Serializable {
     }
 
     /**
+     * The elements of the chunk at {@code chunkCoords} in C order, decoded from the front as the caller takes them (a
+     * block at a time), for computing an output chunk slice by slice from several inputs in step without holding any
+     * input chunk whole; or null when this store reads the chunk whole anyway (the default), or the chunk is not
+     * stored (its fill value): {@link #readChunk} it then.
+     */
+    default ChunkStream streamChunk(long[] chunkCoords) {
+        return null;
+    }
+
+    /** The elements of one chunk, in C order, taken from the front. Not shared between threads. */
+    interface ChunkStream {
+        /**
+         * Converts the next {@code n} elements into {@code dst} (an array of the chunk's element type, as {@link
+         * Chunk#data} holds them) from element {@code dstOff}.
+         *
+         * @throws io.cubed.error.CorruptDataException when the chunk's bytes cannot be decoded, naming it
+         */
+        void next(Object dst, int dstOff, int n);
+
+        /** Bytes the stream has read from storage: the chunk's decoded size, as {@link #readChunk} counts it. */
+        long nbytes();
+    }
+
+    /**
      * Writes {@code chunk}, whose shape must be the clipped shape of the chunk at {@code chunkCoords}, atomically
      * replacing what was there.
      */

@@ -96,29 +96,9 @@ class ReductionTest {
 
     /** {@code data} written to a new in-memory Zarr array in {@code chunks}, Blosc-LZ4 in blocks of 128 bytes. */
     private static String storedAsBlosc(Chunk data, int[] chunks) {
-        String url = "memory://reduction-input-" + java.util.UUID.randomUUID() + "/x.zarr";
-        int[] shape = data.shape();
-        long[] longShape = Arrays.stream(shape).asLongStream().toArray();
-        io.cubed.storage.zarr.ZarrArray z = io.cubed.storage.zarr.ZarrArray.create(
-                url,
-                io.cubed.storage.zarr.ZarrCreateOptions.builder(longShape, chunks, data.dtype())
-                        .compressor(new io.cubed.storage.zarr.Compressor.Blosc(
-                                io.cubed.storage.zarr.blosc.BloscCname.LZ4,
-                                5,
-                                io.cubed.storage.zarr.blosc.BloscShuffle.SHUFFLE,
-                                128))
-                        .build());
-        for (long i = 0; i < z.grid().numChunks(); i++) {
-            long[] c = z.grid().chunkCoordsOf(i);
-            int[] size = z.grid().chunkShapeAt(c);
-            int[] from = Arrays.stream(z.grid().chunkOffset(c))
-                    .mapToInt(v -> (int) v)
-                    .toArray();
-            Chunk chunk = Chunk.allocate(data.dtype(), size);
-            Chunk.copyRegion(data, from, chunk, new int[size.length], size);
-            z.writeChunk(chunk, c);
-        }
-        return url;
+        return io.cubed.storage.zarr.StoredArrays.blosc(
+                        data, chunks, io.cubed.storage.zarr.blosc.BloscShuffle.SHUFFLE, 128)
+                .url();
     }
 
     @Test

@@ -256,4 +256,60 @@ class ElementwiseTilesTest {
             assertThat(got[j]).as("column %d", j).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-9 * rows));
         }
     }
+
+    /** {@code data} in chunks of 100 x 100, Blosc-LZ4 in blocks of 128 bytes, as an in-memory Zarr array's URL. */
+    private static String stored(Chunk data) {
+        return io.cubed.storage.zarr.StoredArrays.blosc(
+                        data, new int[] {100, 100}, io.cubed.storage.zarr.blosc.BloscShuffle.SHUFFLE, 128)
+                .url();
+    }
+
+    @Test
+    void storedInputsAreDecodedBlockByBlockIntoTheTiles() {
+        Spec spec = Spec.builder()
+                .workDir(tmp.resolve("work").toString())
+                .executor(new LocalExecutor(2, 1, 0))
+                .build();
+        // 250 x 100 in chunks of 100 x 100: two full chunks, each in tiles of 81 rows and one of 19, whose Blosc
+        // blocks (16 float64 or 32 float32 elements) end inside rows and tiles; and an edge chunk, read whole.
+        int rows = 250;
+        int cols = 100;
+        double[] ud = new double[rows * cols];
+        float[] vd = new float[rows * cols];
+        for (int i = 0; i < ud.length; i++) {
+            ud[i] = Math.sin(i * 0.37) * 10 + (i % 11);
+            vd[i] = (i * 7) % 23 - 11;
+        }
+        CubedArray u = Cubed.fromZarr(stored(Chunk.wrap(DType.FLOAT64, new int[] {rows, cols}, ud)), spec);
+        CubedArray v = Cubed.fromZarr(stored(Chunk.wrap(DType.FLOAT32, new int[] {rows, cols}, vd)), spec);
+
+        long before = ElementwiseTiles.tiledChunks();
+        double[] sum = io.cubed.array.Elementwise.add(u, v).compute().doubles();
+        assertThat(ElementwiseTiles.tiledChunks() - before)
+                .as("one operation, its full chunks streamed into tiles")
+                .isEqualTo(2);
+        for (int i = 0; i < ud.length; i++) {
+            assertThat(sum[i]).as("element %d", i).isEqualTo(ud[i] + vd[i]);
+        }
+
+        // A fused chain with a leaf broadcast along the tiled axis, read whole: (u - mean(u, 0))² + v.
+        CubedArray dev = io.cubed.array.Elementwise.subtract(
+                u, Statistical.mean(u, ReductionOptions.axis(0).keepdims(true)));
+        double[] got = io.cubed.array.Elementwise.add(io.cubed.array.Elementwise.multiply(dev, dev), v)
+                .compute(ComputeOptions.builder().optimize(true).build())
+                .doubles();
+        for (int j = 0; j < cols; j++) {
+            double mean = 0;
+            for (int i = 0; i < rows; i++) {
+                mean += ud[i * cols + j];
+            }
+            mean /= rows;
+            for (int i = 0; i < rows; i++) {
+                double d = ud[i * cols + j] - mean;
+                assertThat(got[i * cols + j])
+                        .as("(%d, %d)", i, j)
+                        .isCloseTo(d * d + vd[i * cols + j], org.assertj.core.data.Offset.offset(1e-9));
+            }
+        }
+    }
 }

@@ -287,6 +287,42 @@ public final class ZarrArray implements ChunkStore, Serializable {
         ArrayRecycler.giveBack(stored.array());
     }
 
+    /**
+     * A full-size stored chunk of a codec that decodes in blocks (Blosc, C order), decoded block by block as the
+     * caller takes its elements ({@link BlockStream}); null for other chunks (edge chunks, other codecs, Fortran order,
+     * 0-d arrays) and for a chunk that is not stored, which are read whole.
+     */
+    @Override
+    public ChunkStream streamChunk(long[] chunkCoords) {
+        ChunkGrid grid = grid();
+        grid.checkCoords(chunkCoords);
+        Codec c = codec();
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        if (c == null
+                || !c.worksInBlocks()
+                || metadata.order() != ZarrV2Metadata.Order.C
+                || shape.length == 0
+                || !Arrays.equals(shape, grid.chunkShape())) {
+            return null;
+        }
+        String key = metadata.chunkKey(chunkCoords);
+        Store.Bytes stored = readStored(key);
+        if (stored == null) {
+            return null;
+        }
+        Codec.Blocks blocks;
+        try {
+            blocks = c.blocks(stored.array(), stored.length(), metadata.chunkSizeBytes());
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new CorruptDataException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
+        }
+        if (blocks == null) {
+            return null;
+        }
+        return new BlockStream(
+                stored, blocks, dtype(), metadata.dataType().order(), metadata.chunkSizeBytes(), describe(url, key));
+    }
+
     /** The element bytes of a stored chunk: decompressed, and checked to hold exactly one full-size chunk. */
     private byte[] decodeBytes(Store.Bytes stored, String key) {
         int expected = metadata.chunkSizeBytes();

@@ -107,6 +107,33 @@ public final class BloscCodec implements Codec {
         BloscDecoder.decode(encoded, encodedLength, decodedSizeBytes, sink);
     }
 
+    /**
+     * The blocks of one Blosc-1 frame, each decoded on request into the caller's array, through a scratch block of
+     * this reader's own (so that several readers can decode in step on one thread).
+     */
+    @Override
+    public Blocks blocks(byte[] encoded, int encodedLength, int decodedSizeBytes) {
+        BloscDecoder.Blocks b = BloscDecoder.blocks(encoded, encodedLength, decodedSizeBytes);
+        byte[] scratch = b.shuffle || b.bitshuffle ? new byte[b.blocksize] : null;
+        return new Blocks() {
+            @Override
+            public int count() {
+                return b.count();
+            }
+
+            @Override
+            public int blockBytes() {
+                return b.blocksize;
+            }
+
+            @Override
+            public int decode(int j, byte[] out, int outOff) {
+                java.util.Objects.checkIndex(j, b.count());
+                return b.decode(j, scratch, out, outOff);
+            }
+        };
+    }
+
     /** The internal compressor used when encoding. */
     public BloscCname cname() {
         return cname;

@@ -51,6 +51,38 @@ final class BloscDecoder {
      * direct} when it is given (the array {@code sink} copies into), saving a copy.
      */
     private static void decode(byte[] frame, int frameLength, int expectedBytes, RawBytesSink sink, byte[] direct) {
+        Blocks b = blocks(frame, frameLength, expectedBytes);
+        if (b.nbytes == 0) {
+            return;
+        }
+        if (b.memcpyed) {
+            sink.accept(0, frame, HEADER_BYTES, b.nbytes);
+            return;
+        }
+        boolean filtered = b.shuffle || b.bitshuffle;
+        // Blocks decode independently; several threads take them when the caller allows (BloscThreads) and the sink
+        // can take runs in any order: every block boundary is a multiple of 8 bytes, so no element spans two runs.
+        int threads = direct != null || b.blocksize % 8 == 0 ? BloscThreads.current() : 1;
+        BloscThreads.forEachBlock(b.count(), threads, j -> {
+            int blockOff = j * b.blocksize;
+            // A block under the element size is never bitshuffled: it decodes as it is stored.
+            boolean filteredBlock = b.shuffle || (b.bitshuffle && b.blockBytes(j) >= b.typesize);
+            boolean straight = !filteredBlock && direct != null;
+            byte[] scratch = filteredBlock ? BlockBuffers.decoder(0, b.blocksize) : null;
+            byte[] out = straight ? direct : BlockBuffers.decoder(filtered ? 1 : 0, b.blocksize);
+            int bsize = b.decode(j, scratch, out, straight ? blockOff : 0);
+            if (!straight) {
+                sink.accept(blockOff, out, 0, bsize);
+            }
+        });
+    }
+
+    /**
+     * The blocks of the frame in the first {@code frameLength} bytes of {@code frame}, which must describe exactly
+     * {@code expectedBytes} decoded bytes, for decoding one at a time: the header and every size in it are checked
+     * here, each block's offsets when it is decoded.
+     */
+    static Blocks blocks(byte[] frame, int frameLength, int expectedBytes) {
         if (frame == null) {
             throw new StorageException("blosc frame is null");
         }
@@ -84,7 +116,7 @@ final class BloscDecoder {
                     + expectedBytes + " were expected");
         }
         if (nbytes == 0) {
-            return;
+            return new Blocks(frame, cbytes, 0, 1, 1, flags, null);
         }
         if ((flags & FLAG_RESERVED) != 0) {
             throw new StorageException("blosc header has the reserved flag bit 3 set (flags 0x"
@@ -102,8 +134,7 @@ final class BloscDecoder {
                 throw new StorageException("stored blosc frame must have " + ((long) nbytes + HEADER_BYTES)
                         + " bytes for " + nbytes + " decoded bytes but has " + cbytes);
             }
-            sink.accept(0, frame, HEADER_BYTES, nbytes);
-            return;
+            return new Blocks(frame, cbytes, nbytes, blocksize, typesize, flags, null);
         }
         int format = (flags >>> 5) & 7;
         InternalCodecs.Decompressor decompressor = InternalCodecs.decompressor(format);
@@ -111,29 +142,76 @@ final class BloscDecoder {
             throw new StorageException("unsupported " + BloscCname.formatName(format) + " format version "
                     + codecVersion + " in blosc header (expected 1)");
         }
-        int nblocks = nbytes / blocksize + (nbytes % blocksize > 0 ? 1 : 0);
-        if (nblocks > (cbytes - HEADER_BYTES) / 4) {
+        Blocks b = new Blocks(frame, cbytes, nbytes, blocksize, typesize, flags, decompressor);
+        if (b.count() > (cbytes - HEADER_BYTES) / 4) {
             throw new StorageException(
-                    "blosc frame of " + cbytes + " bytes is too short for the offsets of its " + nblocks + " blocks");
+                    "blosc frame of " + cbytes + " bytes is too short for the offsets of its " + b.count() + " blocks");
         }
-        boolean shuffle = (flags & FLAG_SHUFFLE) != 0 && typesize > 1;
-        boolean bitshuffle = !shuffle && (flags & FLAG_BITSHUFFLE) != 0;
-        boolean splittable =
-                (flags & FLAG_DONT_SPLIT) == 0 && typesize <= MAX_SPLITS && blocksize / typesize >= MIN_BUFFERSIZE;
-        // Blocks decode independently; several threads take them when the caller allows (BloscThreads) and the sink
-        // can take runs in any order: every block boundary is a multiple of 8 bytes, so no element spans two runs.
-        int threads = direct != null || blocksize % 8 == 0 ? BloscThreads.current() : 1;
-        BloscThreads.forEachBlock(nblocks, threads, j -> {
-            byte[] tmp = BlockBuffers.decoder(0, blocksize);
-            byte[] unshuffled = shuffle || bitshuffle ? BlockBuffers.decoder(1, blocksize) : null;
+        return b;
+    }
+
+    /** A checked frame header: its blocks decode independently, in any order, on any thread. */
+    static final class Blocks {
+        final byte[] frame;
+        final int cbytes;
+        final int nbytes;
+        final int blocksize;
+        final int typesize;
+        final boolean memcpyed;
+        final boolean shuffle;
+        final boolean bitshuffle;
+        final boolean splittable;
+        final int format;
+        final InternalCodecs.Decompressor decompressor;
+
+        private Blocks(
+                byte[] frame,
+                int cbytes,
+                int nbytes,
+                int blocksize,
+                int typesize,
+                int flags,
+                InternalCodecs.Decompressor decompressor) {
+            this.frame = frame;
+            this.cbytes = cbytes;
+            this.nbytes = nbytes;
+            this.blocksize = blocksize;
+            this.typesize = typesize;
+            this.memcpyed = (flags & FLAG_MEMCPYED) != 0;
+            this.shuffle = (flags & FLAG_SHUFFLE) != 0 && typesize > 1;
+            this.bitshuffle = !shuffle && (flags & FLAG_BITSHUFFLE) != 0;
+            this.splittable =
+                    (flags & FLAG_DONT_SPLIT) == 0 && typesize <= MAX_SPLITS && blocksize / typesize >= MIN_BUFFERSIZE;
+            this.format = (flags >>> 5) & 7;
+            this.decompressor = decompressor;
+        }
+
+        /** Number of blocks. */
+        int count() {
+            return nbytes == 0 ? 0 : nbytes / blocksize + (nbytes % blocksize > 0 ? 1 : 0);
+        }
+
+        /** Decoded bytes of block {@code j}: the block size, less for the last block. */
+        int blockBytes(int j) {
+            return Math.min(blocksize, nbytes - j * blocksize);
+        }
+
+        /**
+         * Decodes block {@code j} into {@code out} from {@code outOff} and returns its size; {@code scratch}, of at
+         * least the block size, holds the decompressed bytes of a shuffled block (it may be null for others).
+         */
+        int decode(int j, byte[] scratch, byte[] out, int outOff) {
             int blockOff = j * blocksize;
-            int bsize = Math.min(blocksize, nbytes - blockOff);
+            int bsize = blockBytes(j);
+            if (memcpyed) {
+                System.arraycopy(frame, HEADER_BYTES + blockOff, out, outOff, bsize);
+                return bsize;
+            }
             boolean leftover = bsize < blocksize;
             boolean bitshuffleBlock = bitshuffle && bsize >= typesize;
             boolean filtered = shuffle || bitshuffleBlock;
-            boolean straight = !filtered && direct != null;
-            byte[] target = straight ? direct : tmp;
-            int targetOff = straight ? blockOff : 0;
+            byte[] target = filtered ? scratch : out;
+            int targetOff = filtered ? 0 : outOff;
             int nsplits = splittable && !leftover ? typesize : 1;
             int neblock = bsize / nsplits;
             if (neblock * nsplits != bsize) {
@@ -168,15 +246,12 @@ final class BloscDecoder {
                 pos += streamBytes;
             }
             if (shuffle) {
-                ByteShuffle.unshuffle(typesize, bsize, tmp, 0, unshuffled, 0);
-                sink.accept(blockOff, unshuffled, 0, bsize);
+                ByteShuffle.unshuffle(typesize, bsize, scratch, 0, out, outOff);
             } else if (bitshuffleBlock) {
-                BitShuffle.unshuffle(typesize, bsize, tmp, 0, unshuffled, 0);
-                sink.accept(blockOff, unshuffled, 0, bsize);
-            } else if (!straight) {
-                sink.accept(blockOff, tmp, 0, bsize);
+                BitShuffle.unshuffle(typesize, bsize, scratch, 0, out, outOff);
             }
-        });
+            return bsize;
+        }
     }
 
     private static long toUnsigned(int v) {

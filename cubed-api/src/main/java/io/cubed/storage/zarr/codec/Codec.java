@@ -86,6 +86,30 @@ public interface Codec {
         decode(exactly(encoded, encodedLength), decodedSizeBytes, sink);
     }
 
+    /**
+     * The blocks of the first {@code encodedLength} bytes of {@code encoded}, which must decode to exactly {@code
+     * decodedSizeBytes}, for decoding one at a time as the caller needs them (several chunks in step, say), or null
+     * when this codec does not decode in blocks (the default). The header is checked here.
+     */
+    default Blocks blocks(byte[] encoded, int encodedLength, int decodedSizeBytes) {
+        return null;
+    }
+
+    /** The blocks of one encoded chunk, decoded on request; each holds the encoded bytes it was made from. */
+    interface Blocks {
+        /** Number of blocks. */
+        int count();
+
+        /** Decoded bytes of a full block (the last one may be shorter). */
+        int blockBytes();
+
+        /**
+         * Decodes block {@code j} into {@code out} from {@code outOff} (room for {@link #blockBytes}) and returns its
+         * size in bytes; blocks together cover the chunk's raw bytes in order.
+         */
+        int decode(int j, byte[] out, int outOff);
+    }
+
     private static byte[] exactly(byte[] encoded, int length) {
         if (length < 0 || length > encoded.length) {
             throw new IllegalArgumentException(

@@ -1,0 +1,128 @@
+package io.cubed.storage.zarr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.chunk.Elementwise;
+import io.cubed.dtype.DType;
+import io.cubed.error.CorruptDataException;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.zarr.blosc.BloscShuffle;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Stored chunks taken as streams of elements ({@link ZarrArray#streamChunk}, {@link BlockStream}): the same elements
+ * as {@link ZarrArray#readChunk} for every step size, data type, Blosc filter and block size; chunks that are not
+ * streamed; corrupt blocks and over-long requests refused.
+ */
+class BlockStreamTest {
+    private static Chunk data(DType t, int[] shape, long seed) {
+        Random r = new Random(seed);
+        double[] d = new double[Chunk.elementCount(shape)];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = r.nextInt(7) == 0 ? 0 : r.nextDouble() * 200 - (t.kind() == DType.Kind.UNSIGNED ? 0 : 100);
+        }
+        return Elementwise.astype(Chunk.wrap(DType.FLOAT64, shape, d), t);
+    }
+
+    /** The chunk's elements taken from its stream in steps of 1, 7, 33, ... elements, into one array. */
+    private static Object streamed(ChunkStore.ChunkStream s, DType t, int elements) {
+        Object all = t.newArray(elements);
+        int at = 0;
+        int[] steps = {1, 7, 33, 1000};
+        for (int i = 0; at < elements; i++) {
+            int n = Math.min(steps[i % steps.length], elements - at);
+            Object part = t.newArray(n);
+            s.next(part, 0, n);
+            System.arraycopy(part, 0, all, at * t.slotsPerElement(), n * t.slotsPerElement());
+            at += n;
+        }
+        return all;
+    }
+
+    @Test
+    void everyStreamGivesTheElementsReadChunkGives() {
+        List<String> checked = new ArrayList<>();
+        int[] shape = {9, 10, 12};
+        int[] chunks = {4, 10, 12};
+        for (DType t : new DType[] {DType.FLOAT64, DType.INT16, DType.COMPLEX64, DType.BOOL, DType.UINT8}) {
+            Chunk d = data(t, shape, t.itemSizeBytes() * 31L + t.slotsPerElement());
+            for (BloscShuffle shuffle :
+                    new BloscShuffle[] {BloscShuffle.NOSHUFFLE, BloscShuffle.SHUFFLE, BloscShuffle.BITSHUFFLE}) {
+                // Automatic blocks (one per chunk here); blocks of 128 and 512 bytes, which end inside rows.
+                for (int blocksize : new int[] {0, 128, 512}) {
+                    ZarrArray z = StoredArrays.blosc(d, chunks, shuffle, blocksize);
+                    for (long i = 0; i < z.grid().numChunks(); i++) {
+                        long[] c = z.grid().chunkCoordsOf(i);
+                        ChunkStore.ChunkStream s = z.streamChunk(c);
+                        String what = t + " " + shuffle + " blocks " + blocksize + " chunk " + Arrays.toString(c);
+                        if (c[0] == 2) {
+                            // The edge chunk (1 of 4 rows) is read whole.
+                            assertThat(s).as(what).isNull();
+                            continue;
+                        }
+                        Chunk whole = z.readChunk(c);
+                        assertThat(s.nbytes()).as(what).isEqualTo(whole.nbytes());
+                        assertThat(streamed(s, t, whole.size())).as(what).isEqualTo(whole.data());
+                        assertThatThrownBy(() -> s.next(t.newArray(1), 0, 1))
+                                .as(what)
+                                .isInstanceOf(IllegalArgumentException.class)
+                                .hasMessageContaining("asked for 1 more elements")
+                                .hasMessageContaining("which has 0 left");
+                        checked.add(what);
+                    }
+                }
+            }
+        }
+        assertThat(checked).hasSize(5 * 3 * 3 * 2);
+    }
+
+    @Test
+    void chunksThatAreNotStoredOrNotBloscAreReadWhole() {
+        Chunk d = data(DType.FLOAT64, new int[] {8, 8}, 1);
+        ZarrArray z = StoredArrays.blosc(d, new int[] {4, 8}, BloscShuffle.SHUFFLE, 0);
+        assertThat(io.cubed.storage.fs.Stores.open(z.url()).get("1.0")).isNotNull();
+        io.cubed.storage.fs.Stores.open(z.url()).delete("1.0");
+        assertThat(z.streamChunk(new long[] {1, 0})).isNull();
+        assertThat(z.streamChunk(new long[] {0, 0})).isNotNull();
+        ZarrArray plain = ZarrArray.create(
+                "memory://block-stream-" + UUID.randomUUID() + "/y.zarr",
+                ZarrCreateOptions.builder(new long[] {8, 8}, new int[] {4, 8}, DType.FLOAT64)
+                        .compressor(null)
+                        .build());
+        plain.writeChunk(Chunk.allocate(DType.FLOAT64, new int[] {4, 8}), 0, 0);
+        assertThat(plain.streamChunk(new long[] {0, 0})).isNull();
+    }
+
+    @Test
+    void aCorruptBlockIsRefusedNamingTheChunk() {
+        double[] v = new double[64 * 64];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = (i % 50) * 0.5;
+        }
+        Chunk d = Chunk.wrap(DType.FLOAT64, new int[] {64, 64}, v);
+        // Blocks of 512 bytes (64 elements; unsplit, so c-blosc keeps the size asked for): 64 blocks.
+        ZarrArray z = StoredArrays.blosc(d, new int[] {64, 64}, BloscShuffle.SHUFFLE, 512);
+        String key = "0.0";
+        byte[] frame = io.cubed.storage.fs.Stores.open(z.url()).get(key);
+        assertThat(frame[2] & 0x02).as("compressed, not stored as it is").isZero();
+        // The offset of the third block points past the frame: the header is sound, the third block is not.
+        java.nio.ByteBuffer.wrap(frame).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(16 + 8, frame.length + 100);
+        io.cubed.storage.fs.Stores.open(z.url()).put(key, frame);
+        ChunkStore.ChunkStream s = z.streamChunk(new long[] {0, 0});
+        double[] two = new double[2 * 64];
+        s.next(two, 0, two.length);
+        assertThat(two).containsExactly(Arrays.copyOf(v, two.length));
+        assertThatThrownBy(() -> s.next(new double[1], 0, 1))
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("corrupt chunk")
+                .hasMessageContaining(key)
+                .hasMessageContaining("blosc block 2");
+    }
+}
