@@ -33,6 +33,16 @@ class LinearAlgebraTest {
                 .build();
     }
 
+    /** A spec with one thread, {@code allowed} bytes and no reserve, working in {@code dir}. */
+    private Spec oneThread(String dir, long allowed) {
+        return Spec.builder()
+                .workDir(tmp.resolve(dir).toString())
+                .allowedMem(allowed)
+                .reservedMem(0)
+                .executor(new LocalExecutor(1, 1, 0))
+                .build();
+    }
+
     private static double[] random(int n, long seed) {
         Random r = new Random(seed);
         double[] d = new double[n];
@@ -215,12 +225,7 @@ class LinearAlgebraTest {
     @Test
     void tasksOfSeveralOutputChunksReadEachOperandChunkOnce() {
         // One thread: boxes of output chunks that leave at least two tasks.
-        Spec spec = Spec.builder()
-                .workDir(tmp.resolve("boxes").toString())
-                .allowedMem(50_000_000)
-                .reservedMem(0)
-                .executor(new LocalExecutor(1, 1, 0))
-                .build();
+        Spec spec = oneThread("boxes", 50_000_000);
         Chunk a = matrix(DType.FLOAT64, new int[] {8, 12}, 41);
         Chunk b = matrix(DType.FLOAT64, new int[] {12, 18}, 42);
         double[] e = referenceMatmul(a, b, 1, false, 8, 12, 18);
@@ -265,12 +270,7 @@ class LinearAlgebraTest {
             }
         }
         // Too little memory for a box of running sums: one output chunk per task.
-        Spec tight = Spec.builder()
-                .workDir(tmp.resolve("tight").toString())
-                .allowedMem(1_500)
-                .reservedMem(0)
-                .executor(new LocalExecutor(1, 1, 0))
-                .build();
+        Spec tight = oneThread("tight", 1_500);
         CubedArray t = LinearAlgebra.matmul(Cubed.fromArray(a, tight, 4, 3), Cubed.fromArray(b, tight, 3, 3));
         Computation ct = Computation.prepare(tight, List.of(t.node()), Map.of());
         assertThat(ct.plan().ops().get(0).chunksPerTask()).containsExactly(1, 1);

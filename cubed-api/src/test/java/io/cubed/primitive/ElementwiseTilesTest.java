@@ -215,12 +215,25 @@ class ElementwiseTilesTest {
                 .hasMessageContaining("float64");
     }
 
-    @Test
-    void theArrayApiRunsAFusedChainByTiles() {
-        Spec spec = Spec.builder()
+    private Spec spec() {
+        return Spec.builder()
                 .workDir(tmp.resolve("work").toString())
                 .executor(new LocalExecutor(2, 1, 0))
                 .build();
+    }
+
+    /** The mean of column {@code j} of the row-major {@code rows x cols} matrix {@code d}, in a plain loop. */
+    private static double columnMean(double[] d, int rows, int cols, int j) {
+        double mean = 0;
+        for (int i = 0; i < rows; i++) {
+            mean += d[i * cols + j];
+        }
+        return mean / rows;
+    }
+
+    @Test
+    void theArrayApiRunsAFusedChainByTiles() {
+        Spec spec = spec();
         int rows = 240;
         int cols = 90;
         Chunk u = Chunk.allocate(DType.FLOAT64, rows, cols);
@@ -243,11 +256,7 @@ class ElementwiseTilesTest {
                 .as("one tiled chunk per chunk of x")
                 .isEqualTo(2);
         for (int j = 0; j < cols; j++) {
-            double mean = 0;
-            for (int i = 0; i < rows; i++) {
-                mean += ud[i * cols + j];
-            }
-            mean /= rows;
+            double mean = columnMean(ud, rows, cols, j);
             double expected = 0;
             for (int i = 0; i < rows; i++) {
                 double d = ud[i * cols + j] - mean;
@@ -266,10 +275,7 @@ class ElementwiseTilesTest {
 
     @Test
     void storedInputsAreDecodedBlockByBlockIntoTheTiles() {
-        Spec spec = Spec.builder()
-                .workDir(tmp.resolve("work").toString())
-                .executor(new LocalExecutor(2, 1, 0))
-                .build();
+        Spec spec = spec();
         // 250 x 100 in chunks of 100 x 100: two full chunks, each in tiles of 81 rows and one of 19, whose Blosc
         // blocks (16 float64 or 32 float32 elements) end inside rows and tiles; and an edge chunk, read whole.
         int rows = 250;
@@ -299,11 +305,7 @@ class ElementwiseTilesTest {
                 .compute(ComputeOptions.builder().optimize(true).build())
                 .doubles();
         for (int j = 0; j < cols; j++) {
-            double mean = 0;
-            for (int i = 0; i < rows; i++) {
-                mean += ud[i * cols + j];
-            }
-            mean /= rows;
+            double mean = columnMean(ud, rows, cols, j);
             for (int i = 0; i < rows; i++) {
                 double d = ud[i * cols + j] - mean;
                 assertThat(got[i * cols + j])

@@ -5,6 +5,7 @@ import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.error.CorruptDataException;
 import io.cubed.error.StorageException;
+import io.cubed.memory.HeapProbe;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.Store;
 import io.cubed.storage.zarr.codec.Codec;
@@ -77,7 +78,9 @@ final class BlockStream implements ChunkStore.ChunkStream {
             throw new CorruptDataException("corrupt chunk " + chunk + ": " + e.getMessage(), e);
         }
         if (taken == nbytes) {
-            // Every element taken: the compressed bytes go back for the thread's next read.
+            // Every element taken: the compressed bytes, one block and what the caller computed from them are the
+            // most the stream has held; the compressed bytes go back for the thread's next read.
+            HeapProbe.checkpoint();
             ArrayRecycler.giveBack(stored.array());
         }
     }

@@ -249,24 +249,35 @@ public final class ZarrArray implements ChunkStore, Serializable {
     }
 
     /**
+     * Whether the chunk at {@code chunkCoords} (checked) is one a block-wise codec decodes block by block in element
+     * order: a full-size chunk (not an edge chunk, which is stored full but read clipped) of a C-order array of rank 1
+     * or more whose codec works in blocks (Blosc).
+     */
+    private boolean decodesInBlocks(long[] chunkCoords) {
+        ChunkGrid grid = grid();
+        grid.checkCoords(chunkCoords);
+        Codec c = codec();
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        return c != null
+                && c.worksInBlocks()
+                && metadata.order() == ZarrV2Metadata.Order.C
+                && shape.length > 0
+                && Arrays.equals(shape, grid.chunkShape());
+    }
+
+    /**
      * Decodes a full-size chunk of a block-wise codec (Blosc, C order) block by block into boxes ({@link ChunkBoxes}),
      * each handed over while in cache, with no chunk-sized array; other chunks (edge chunks, other codecs, Fortran
      * order, 0-d arrays) go over whole.
      */
     @Override
     public void readChunkInBoxes(long[] chunkCoords, BoxSink sink) {
-        ChunkGrid grid = grid();
-        grid.checkCoords(chunkCoords);
-        Codec c = codec();
-        int[] shape = grid.chunkShapeAt(chunkCoords);
-        if (c == null
-                || !c.worksInBlocks()
-                || metadata.order() != ZarrV2Metadata.Order.C
-                || shape.length == 0
-                || !Arrays.equals(shape, grid.chunkShape())) {
+        if (!decodesInBlocks(chunkCoords)) {
             ChunkStore.super.readChunkInBoxes(chunkCoords, sink);
             return;
         }
+        int[] shape = grid().chunkShapeAt(chunkCoords);
+        Codec c = codec();
         String key = metadata.chunkKey(chunkCoords);
         Store.Bytes stored = readStored(key);
         if (stored == null) {
@@ -294,17 +305,10 @@ public final class ZarrArray implements ChunkStore, Serializable {
      */
     @Override
     public ChunkStream streamChunk(long[] chunkCoords) {
-        ChunkGrid grid = grid();
-        grid.checkCoords(chunkCoords);
-        Codec c = codec();
-        int[] shape = grid.chunkShapeAt(chunkCoords);
-        if (c == null
-                || !c.worksInBlocks()
-                || metadata.order() != ZarrV2Metadata.Order.C
-                || shape.length == 0
-                || !Arrays.equals(shape, grid.chunkShape())) {
+        if (!decodesInBlocks(chunkCoords)) {
             return null;
         }
+        Codec c = codec();
         String key = metadata.chunkKey(chunkCoords);
         Store.Bytes stored = readStored(key);
         if (stored == null) {
