@@ -182,15 +182,15 @@ public final class ChunkArgs {
 
     /**
      * The {@code k}-th listed chunk of input {@code input} as a stream of its elements in C order ({@link
-     * ChunkStore#streamChunk}: a stored chunk decoded block by block as they are taken), or null when it is read whole
-     * (computed chunks, and chunks the store does not stream). Counts the chunk's bytes as {@link #chunk(int, int)}
-     * does.
+     * ChunkStore#streamChunk}: a stored chunk decoded block by block as they are taken, holding at most {@code
+     * budgetBytes} of decoded data or else the decoded chunk), or null when it is read whole (computed chunks, and
+     * chunks the store does not stream). Counts the chunk's bytes as {@link #chunk(int, int)} does.
      */
-    public ChunkStore.ChunkStream stream(int input, int k) {
+    public ChunkStore.ChunkStream stream(int input, int k, long budgetBytes) {
         if (inputs[input] instanceof ComputedChunkStore) {
             return null;
         }
-        ChunkStore.ChunkStream s = inputs[input].streamChunk(keys.keyAt(input, k));
+        ChunkStore.ChunkStream s = inputs[input].streamChunk(keys.keyAt(input, k), budgetBytes);
         if (s != null) {
             addBytesRead(s.nbytes());
         }

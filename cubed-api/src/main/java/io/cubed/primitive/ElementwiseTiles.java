@@ -178,8 +178,9 @@ final class ElementwiseTiles {
 
         /**
          * Opens a stream ({@link ChunkArgs#stream}) for each leaf of the output chunk's shape whose store decodes it
-         * block by block (its tiles are then taken from the stream in order, and the chunk is never held whole); true
-         * when any leaf of the expression streams.
+         * block by block (its tiles are then taken from the stream in order, and the chunk is never held whole, if
+         * its blocks and the leaf's tile buffer take no more than the chunk would); true when any leaf of the
+         * expression streams.
          */
         boolean openStreams() {
             boolean any = false;
@@ -187,7 +188,11 @@ final class ElementwiseTiles {
                 if (children[j] != null) {
                     any |= children[j].openStreams();
                 } else if (shape.length > 0 && Arrays.equals(leafShapes[j], shape)) {
-                    ChunkStore.ChunkStream stream = args.stream(j, 0);
+                    // The stream's decoded blocks and the leaf's tile buffer take the place of the decoded chunk.
+                    DType t = args.input(j).dtype();
+                    long chunkBytes = (long) Chunk.elementCount(shape) * t.itemSizeBytes();
+                    long tileBytes = (long) Math.min(TILE_ELEMENTS, Chunk.elementCount(shape)) * t.itemSizeBytes();
+                    ChunkStore.ChunkStream stream = args.stream(j, 0, chunkBytes - tileBytes);
                     if (stream != null) {
                         leaves[j] = new Leaf(null, stream, args.input(j).dtype());
                         any = true;

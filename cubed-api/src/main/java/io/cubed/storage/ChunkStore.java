@@ -70,9 +70,11 @@ public interface ChunkStore extends Serializable {
      * The elements of the chunk at {@code chunkCoords} in C order, decoded from the front as the caller takes them (a
      * block at a time), for computing an output chunk slice by slice from several inputs in step without holding any
      * input chunk whole; or null when this store reads the chunk whole anyway (the default), or the chunk is not
-     * stored (its fill value): {@link #readChunk} it then.
+     * stored (its fill value): {@link #readChunk} it then. Besides the chunk's stored bytes, the stream holds at most
+     * {@code budgetBytes} of decoded data, or else the decoded chunk, as reading it whole would (a stored chunk whose
+     * blocks are too large for the budget is decoded whole from the bytes already read, and streamed from memory).
      */
-    default ChunkStream streamChunk(long[] chunkCoords) {
+    default ChunkStream streamChunk(long[] chunkCoords, long budgetBytes) {
         return null;
     }
 
@@ -88,6 +90,29 @@ public interface ChunkStore extends Serializable {
 
         /** Bytes the stream has read from storage: the chunk's decoded size, as {@link #readChunk} counts it. */
         long nbytes();
+
+        /** The elements of {@code chunk}, held whole, in C order. */
+        static ChunkStream of(Chunk chunk) {
+            return new ChunkStream() {
+                private int taken;
+
+                @Override
+                public void next(Object dst, int dstOff, int n) {
+                    if (n < 0 || n > chunk.size() - taken) {
+                        throw new IllegalArgumentException("asked for " + n + " more elements of a chunk of "
+                                + chunk.size() + ", which has " + (chunk.size() - taken) + " left");
+                    }
+                    int slots = chunk.dtype().slotsPerElement();
+                    System.arraycopy(chunk.data(), taken * slots, dst, dstOff * slots, n * slots);
+                    taken += n;
+                }
+
+                @Override
+                public long nbytes() {
+                    return chunk.nbytes();
+                }
+            };
+        }
     }
 
     /**

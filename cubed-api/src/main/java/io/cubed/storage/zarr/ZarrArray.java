@@ -300,11 +300,13 @@ public final class ZarrArray implements ChunkStore, Serializable {
 
     /**
      * A full-size stored chunk of a codec that decodes in blocks (Blosc, C order), decoded block by block as the
-     * caller takes its elements ({@link BlockStream}); null for other chunks (edge chunks, other codecs, Fortran order,
-     * 0-d arrays) and for a chunk that is not stored, which are read whole.
+     * caller takes its elements ({@link BlockStream}: one block and the codec's scratch block, which must fit {@code
+     * budgetBytes}; larger blocks are decoded whole from the bytes read, and streamed from memory); null for other
+     * chunks (edge chunks, other codecs, Fortran order, 0-d arrays) and for a chunk that is not stored, which are read
+     * whole.
      */
     @Override
-    public ChunkStream streamChunk(long[] chunkCoords) {
+    public ChunkStream streamChunk(long[] chunkCoords, long budgetBytes) {
         if (!decodesInBlocks(chunkCoords)) {
             return null;
         }
@@ -320,8 +322,8 @@ public final class ZarrArray implements ChunkStore, Serializable {
         } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new CorruptDataException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
         }
-        if (blocks == null) {
-            return null;
+        if (blocks == null || 2L * blocks.blockBytes() > budgetBytes) {
+            return ChunkStream.of(decodeChunk(stored, key));
         }
         return new BlockStream(
                 stored, blocks, dtype(), metadata.dataType().order(), metadata.chunkSizeBytes(), describe(url, key));

@@ -60,7 +60,7 @@ class BlockStreamTest {
                     ZarrArray z = StoredArrays.blosc(d, chunks, shuffle, blocksize);
                     for (long i = 0; i < z.grid().numChunks(); i++) {
                         long[] c = z.grid().chunkCoordsOf(i);
-                        ChunkStore.ChunkStream s = z.streamChunk(c);
+                        ChunkStore.ChunkStream s = z.streamChunk(c, Long.MAX_VALUE);
                         String what = t + " " + shuffle + " blocks " + blocksize + " chunk " + Arrays.toString(c);
                         if (c[0] == 2) {
                             // The edge chunk (1 of 4 rows) is read whole.
@@ -89,15 +89,30 @@ class BlockStreamTest {
         ZarrArray z = StoredArrays.blosc(d, new int[] {4, 8}, BloscShuffle.SHUFFLE, 0);
         assertThat(io.cubed.storage.fs.Stores.open(z.url()).get("1.0")).isNotNull();
         io.cubed.storage.fs.Stores.open(z.url()).delete("1.0");
-        assertThat(z.streamChunk(new long[] {1, 0})).isNull();
-        assertThat(z.streamChunk(new long[] {0, 0})).isNotNull();
+        assertThat(z.streamChunk(new long[] {1, 0}, Long.MAX_VALUE)).isNull();
+        assertThat(z.streamChunk(new long[] {0, 0}, Long.MAX_VALUE)).isNotNull();
         ZarrArray plain = ZarrArray.create(
                 "memory://block-stream-" + UUID.randomUUID() + "/y.zarr",
                 ZarrCreateOptions.builder(new long[] {8, 8}, new int[] {4, 8}, DType.FLOAT64)
                         .compressor(null)
                         .build());
         plain.writeChunk(Chunk.allocate(DType.FLOAT64, new int[] {4, 8}), 0, 0);
-        assertThat(plain.streamChunk(new long[] {0, 0})).isNull();
+        assertThat(plain.streamChunk(new long[] {0, 0}, Long.MAX_VALUE)).isNull();
+    }
+
+    @Test
+    void blocksTooLargeForTheBudgetAreDecodedWholeFromTheBytesAlreadyRead() {
+        Chunk d = data(DType.FLOAT64, new int[] {64, 64}, 3);
+        // Blocks of 512 bytes: a block and the unshuffle's scratch block take 1024 bytes.
+        ZarrArray z = StoredArrays.blosc(d, new int[] {64, 64}, BloscShuffle.SHUFFLE, 512);
+        ChunkStore.ChunkStream whole = z.streamChunk(new long[] {0, 0}, 1023);
+        assertThat(whole).isNotInstanceOf(BlockStream.class);
+        assertThat(whole.nbytes()).isEqualTo(d.nbytes());
+        assertThat(streamed(whole, DType.FLOAT64, d.size())).isEqualTo(d.doubles());
+        assertThatThrownBy(() -> whole.next(new double[1], 0, 1)).hasMessageContaining("which has 0 left");
+        ChunkStore.ChunkStream blocks = z.streamChunk(new long[] {0, 0}, 1024);
+        assertThat(blocks).isInstanceOf(BlockStream.class);
+        assertThat(streamed(blocks, DType.FLOAT64, d.size())).isEqualTo(d.doubles());
     }
 
     @Test
@@ -115,7 +130,7 @@ class BlockStreamTest {
         // The offset of the third block points past the frame: the header is sound, the third block is not.
         java.nio.ByteBuffer.wrap(frame).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(16 + 8, frame.length + 100);
         io.cubed.storage.fs.Stores.open(z.url()).put(key, frame);
-        ChunkStore.ChunkStream s = z.streamChunk(new long[] {0, 0});
+        ChunkStore.ChunkStream s = z.streamChunk(new long[] {0, 0}, Long.MAX_VALUE);
         double[] two = new double[2 * 64];
         s.next(two, 0, two.length);
         assertThat(two).containsExactly(Arrays.copyOf(v, two.length));
