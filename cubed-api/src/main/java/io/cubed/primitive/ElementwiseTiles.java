@@ -262,8 +262,8 @@ final class ElementwiseTiles {
         final int[] index;
         /** The current tile's indices on axis {@code k}, from {@code index[k]}. */
         int count;
-        /** The tile shapes streams' tiles take (the two that occur). */
-        final List<int[]> shapesOfStreams = new ArrayList<>(2);
+        /** The current tile's shape. */
+        int[] tileShape;
 
         Tiling(int[] shape) {
             this.shape = shape;
@@ -304,7 +304,7 @@ final class ElementwiseTiles {
                         int r = Math.min(rows, shape[k] - r0);
                         index[k] = r0;
                         count = r;
-                        int[] tileShape = tileShape(shapes, r);
+                        tileShape = tileShape(shapes, r);
                         Chunk t = evaluate(root, tileShape);
                         if (out == null) {
                             out = Chunk.allocate(t.dtype(), shape);
@@ -403,7 +403,7 @@ final class ElementwiseTiles {
          * are contiguous and come in C order.
          */
         private Chunk next(Leaf leaf) {
-            int[] ts = tileShape(shapesOfStreams, count);
+            int[] ts = tileShape;
             int n = Chunk.elementCount(ts);
             long offset = 0;
             for (int a = 0; a <= k; a++) {
