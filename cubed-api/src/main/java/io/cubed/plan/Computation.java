@@ -15,6 +15,7 @@ import io.cubed.storage.Store;
 import io.cubed.storage.fs.Stores;
 import io.cubed.storage.zarr.IncompleteMark;
 import io.cubed.storage.zarr.Zarr;
+import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrFormat;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -400,6 +401,9 @@ public final class Computation {
             }
         }
         boolean releasing = releasesConsumedChunks();
+        if (releasing) {
+            markReleasedIntermediates();
+        }
         for (OpNode op : plan.ops()) {
             if (fusion.isFused(op) || siblings.isFollower(op) || isDeferred(op)) {
                 continue;
@@ -505,12 +509,39 @@ public final class Computation {
     }
 
     /**
+     * Has every intermediate whose chunks its reader's tasks delete ({@link #consumedInputs}) read a missing chunk as an
+     * error ({@link ZarrArray#everyChunkStored()}): every chunk of an intermediate is written before any is read, so a
+     * missing one was deleted, and a task reading it must fail rather than take the fill value for the data.
+     */
+    private void markReleasedIntermediates() {
+        for (OpNode op : plan.ops()) {
+            if (fusion.isFused(op)
+                    || siblings.isFollower(op)
+                    || isDeferred(op)
+                    || !siblings.group(op).isEmpty()) {
+                continue;
+            }
+            ChunkStore[] in = new ChunkStore[op.inputs().size()];
+            for (int j = 0; j < in.length; j++) {
+                in[j] = inputStore(op.inputs().get(j));
+            }
+            for (int j : consumedInputs(op, in)) {
+                ArrayNode a = op.inputs().get(j);
+                if (stores.get(a) instanceof ZarrArray z) {
+                    stores.put(a, z.everyChunkStored());
+                }
+            }
+        }
+    }
+
+    /**
      * The inputs of {@code op} (stored as {@code in}) whose chunks its tasks may delete as they finish, where {@link
      * #releasesConsumedChunks} allows it: intermediates that no other operation reads (not a target, not fused into a
      * reader, not read twice by {@code op}). On a local disk, a chunk deleted before the kernel has written it
      * back is never written: a rechunk's intermediate then occupies the page cache only until the next stage has read
      * it. Executors delete only where no task that reads the chunk can run again ({@link
-     * io.cubed.runtime.TaskFunction#release}): the in-process executor does, Spark never.
+     * io.cubed.runtime.TaskFunction#release}): the in-process executor after each task, Spark's on the driver as Spark
+     * tasks succeed when speculation is off.
      */
     private int[] consumedInputs(OpNode op, ChunkStore[] in) {
         Set<ArrayNode> targets = new HashSet<>(plan.targets());

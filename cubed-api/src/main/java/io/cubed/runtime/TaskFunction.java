@@ -14,9 +14,10 @@ public interface TaskFunction extends Serializable {
     /**
      * Tells the task that task {@code taskIndex} has succeeded, that no copy of it still runs and that it will not run
      * again in this execution, so that it may free what only it needed (for a blockwise task, the stored input chunks
-     * no unfinished task reads). Executors that cannot promise all three never call it: a Spark executor retries whole
-     * partitions and may run speculative copies, so it does not; the in-process executor calls it once per task index,
-     * after the last copy of the task has ended. The default frees nothing.
+     * no unfinished task reads). Executors that cannot promise all three never call it. The in-process executor calls
+     * it once per task index, after the last copy of the task has ended; the Spark executor, on the driver, for the
+     * tasks of each Spark task whose result has arrived, and only with speculation off (Spark never runs a result task
+     * again once its result has arrived, but a speculative copy may still be running). The default frees nothing.
      */
     default void release(long taskIndex) {}
 }

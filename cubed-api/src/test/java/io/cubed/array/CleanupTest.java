@@ -1,6 +1,7 @@
 package io.cubed.array;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
@@ -146,6 +147,49 @@ class CleanupTest {
         // Task 0 reads chunks 0-1, task 1 0-2, task 2 1-3, task 3 2-3 of y.
         assertThat(seen)
                 .containsExactly(List.of("0", "1", "2", "3"), List.of("1", "2", "3"), List.of("2", "3"), List.of());
+    }
+
+    @Test
+    void aConsumedIntermediateChunkThatIsGoneFailsItsReaderInsteadOfReadingAsFill() {
+        Path work = tmp.resolve("gone");
+        Spec s = Spec.builder()
+                .workDir(work.toString())
+                .executor(new LocalExecutor(1, 1, 0))
+                .build();
+        CubedArray x = Creation.arange(0, 40, 1, 10, DType.FLOAT64, s);
+        CubedArray y = Blockwise.mapBlocks(CleanupTest::plusOne, DType.FLOAT64, x);
+        CubedArray z = Overlap.mapOverlap(
+                CleanupTest::neighbourSum, new int[] {1}, io.cubed.dtype.Scalar.zero(), DType.FLOAT64, y);
+        List<Path> deleted = new ArrayList<>();
+        Callback loseAChunk = new Callback() {
+            @Override
+            public void onOperationEnd(OperationEnd event) {
+                if (event.stage().description().contains("map_blocks")) {
+                    // What a task that ran again would find: chunk 2 of y deleted after y was written.
+                    try (Stream<Path> files = Files.walk(work)) {
+                        Path chunk = files.filter(
+                                        p -> p.getFileName().toString().equals("2")
+                                                && p.getParent()
+                                                        .getFileName()
+                                                        .toString()
+                                                        .endsWith(".zarr"))
+                                .findFirst()
+                                .orElseThrow();
+                        Files.delete(chunk);
+                        deleted.add(chunk);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            }
+        };
+        String out = tmp.resolve("gone-out.zarr").toString();
+        assertThatThrownBy(() ->
+                        z.toZarr(out, ComputeOptions.builder().optimize(false).build(), loseAChunk))
+                .rootCause()
+                .hasMessageContaining("is missing")
+                .hasMessageContaining("/2");
+        assertThat(deleted).hasSize(1);
     }
 
     @Test

@@ -290,6 +290,7 @@ public final class SparkExecutor implements Executor {
         } else if (stage.numTasks() > 0) {
             List<TaskRange> ranges = partitions(stage.numTasks());
             jsc.setJobGroup(jobGroup(computeId, stage), jobDescription(stage), false);
+            ChunkReleases releases = ChunkReleases.of(stage, releasesInputChunks());
             try {
                 JavaRDD<TaskResult> results = jsc.parallelize(ranges, ranges.size())
                         .mapPartitions(new StagePartitionFunction(stage.id(), stage.task()));
@@ -297,7 +298,7 @@ public final class SparkExecutor implements Executor {
                         .runJob(
                                 results.rdd(),
                                 new PartitionResults(),
-                                new TaskEndReporter(computeId, stage, callbacks),
+                                new TaskEndReporter(computeId, stage, callbacks, releases),
                                 PartitionResults.CLASS_TAG);
             } catch (Exception e) {
                 // SparkException is checked in Java's eyes but thrown by runJob() all the same. The job's tasks still
@@ -309,6 +310,7 @@ public final class SparkExecutor implements Executor {
                 throw SparkFailures.translate(stage, e, defaultMaxFailures());
             } finally {
                 jsc.clearJobGroup();
+                releases.close();
             }
         }
         long end = System.currentTimeMillis();
@@ -334,7 +336,7 @@ public final class SparkExecutor implements Executor {
      */
     private void runOnDriver(String computeId, Stage stage, List<Callback> callbacks) {
         StagePartitionFunction body = new StagePartitionFunction(stage.id(), stage.task());
-        TaskEndReporter reporter = new TaskEndReporter(computeId, stage, callbacks);
+        TaskEndReporter reporter = new TaskEndReporter(computeId, stage, callbacks, ChunkReleases.NONE);
         int maxAttempts = Math.max(1, defaultMaxFailures());
         for (long i = 0; i < stage.numTasks(); i++) {
             for (int attempt = 1; ; attempt++) {
@@ -353,16 +355,96 @@ public final class SparkExecutor implements Executor {
         }
     }
 
-    /** Spark's result handler on the driver: one {@code TaskEnd} per task of a finished Spark task. */
+    /**
+     * Whether the driver may {@linkplain io.cubed.runtime.TaskFunction#release release} a task's inputs once its Spark
+     * task's result has arrived: Spark never runs a result task again after that (there is no shuffle output to lose),
+     * so only a speculative copy still running could read them, and {@code spark.speculation} is off.
+     */
+    boolean releasesInputChunks() {
+        return !jsc.getConf().getBoolean("spark.speculation", false);
+    }
+
+    /**
+     * The releases of one stage's tasks, on a driver thread of their own: Spark's result handler runs in its scheduler's
+     * event loop, which must not wait for storage. Releasing only frees early what the computation deletes anyway (the
+     * reading operation's end removes the whole intermediate), so what has not started when the stage ends is dropped.
+     */
+    static final class ChunkReleases implements AutoCloseable {
+        static final ChunkReleases NONE = new ChunkReleases(null, null);
+
+        private final Stage stage;
+        private final ExecutorService thread;
+
+        private ChunkReleases(Stage stage, ExecutorService thread) {
+            this.stage = stage;
+            this.thread = thread;
+        }
+
+        static ChunkReleases of(Stage stage, boolean enabled) {
+            if (!enabled) {
+                return NONE;
+            }
+            return new ChunkReleases(stage, Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "cubed-release-" + stage.id());
+                t.setDaemon(true);
+                return t;
+            }));
+        }
+
+        /** Releases task {@code taskIndex}, which has succeeded and will not run again. */
+        void release(long taskIndex) {
+            if (thread == null) {
+                return;
+            }
+            try {
+                thread.execute(() -> {
+                    try {
+                        stage.task().release(taskIndex);
+                    } catch (RuntimeException e) {
+                        LOG.warn(
+                                "{} {}: task {} could not free its inputs ({}); they are deleted with the computation's"
+                                        + " intermediates",
+                                stage.id(),
+                                stage.description(),
+                                taskIndex,
+                                e.toString());
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // The stage has ended: its inputs go with the intermediates.
+            }
+        }
+
+        /** Drops the releases not started and waits for the running one. */
+        @Override
+        public void close() {
+            if (thread == null) {
+                return;
+            }
+            thread.shutdownNow();
+            try {
+                thread.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Spark's result handler on the driver: one {@code TaskEnd} per task of a finished Spark task, and the release of
+     * the tasks' inputs.
+     */
     private static final class TaskEndReporter extends AbstractFunction2<Object, TaskResult[], BoxedUnit> {
         private final String computeId;
         private final Stage stage;
         private final List<Callback> callbacks;
+        private final ChunkReleases releases;
 
-        TaskEndReporter(String computeId, Stage stage, List<Callback> callbacks) {
+        TaskEndReporter(String computeId, Stage stage, List<Callback> callbacks, ChunkReleases releases) {
             this.computeId = computeId;
             this.stage = stage;
             this.callbacks = callbacks;
+            this.releases = releases;
         }
 
         /**
@@ -381,6 +463,7 @@ public final class SparkExecutor implements Executor {
                             new io.cubed.error.CorruptDataException(r.failure()));
                 }
                 callbacks.forEach(c -> c.onTaskEnd(new Callback.TaskEnd(computeId, stage, r)));
+                releases.release(r.taskIndex());
             }
             return BoxedUnit.UNIT;
         }

@@ -155,6 +155,47 @@ class SparkExecutorTest extends ExecutorContract {
     }
 
     @Test
+    void theDriverReleasesEachTaskOnceAfterItsSparkTaskHasSucceeded() throws Exception {
+        // 12 tasks of 150 ms, one per Spark task, on 2 slots; task 3 fails its first attempt and Spark runs it again.
+        Path runs = dir("runs");
+        Path released = dir("released");
+        Stage stage = new Stage(
+                "op-001",
+                "released",
+                12,
+                new ReleaseRecordingTask(
+                        new FileRecordingTask(runs.toString(), 3, 1, null, 0, 150), released.toString()),
+                1,
+                List.of());
+        SparkExecutor executor = SparkExecutor.builder(jsc)
+                .tasksPerPartition(1)
+                .memoryCheck(false)
+                .driverStageBytes(0)
+                .build();
+        assertThat(executor.releasesInputChunks())
+                .as("spark.speculation is off")
+                .isTrue();
+        executor.execute(new ExecutionPlan("release", List.of(stage)), List.of());
+        assertThat(FileRecordingTask.attempts(runs)).containsEntry(3L, 2);
+        List<String> files;
+        try (java.util.stream.Stream<Path> s = Files.list(released)) {
+            files = s.map(p -> p.getFileName().toString()).toList();
+        }
+        assertThat(files).as("released twice").noneMatch(f -> f.endsWith("-again"));
+        // Releases not started when the stage ends are dropped (the intermediates go with the operation): at most the
+        // last Spark task of each slot can miss its release; the others had 150 ms.
+        assertThat(files).hasSizeBetween(10, 12);
+        for (String f : files) {
+            long i = Long.parseLong(f);
+            String[] line = Files.readString(released.resolve(f)).split(" ", 2);
+            assertThat(Long.parseLong(line[0]))
+                    .as("release of task %d after its successful attempt ended", i)
+                    .isGreaterThanOrEqualTo(FileRecordingTask.interval(runs, i)[1]);
+            assertThat(line[1]).as("the thread releasing task %d", i).startsWith("cubed-release-op-001");
+        }
+    }
+
+    @Test
     void tinyStagesRunOnTheDriverWithoutASparkJobAndLargerOnesAsJobs() {
         Path small = dir("small");
         Path many = dir("many");

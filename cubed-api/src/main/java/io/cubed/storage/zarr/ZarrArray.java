@@ -42,14 +42,25 @@ public final class ZarrArray implements ChunkStore, Serializable {
     private final StoreSupplier supplier;
     private final ZarrV2Metadata metadata;
     private final boolean writeEmptyChunks;
+    private final boolean everyChunkStored;
     private transient Store store;
     private transient Codec codec;
 
     private ZarrArray(String url, StoreSupplier supplier, ZarrV2Metadata metadata, boolean writeEmptyChunks) {
+        this(url, supplier, metadata, writeEmptyChunks, false);
+    }
+
+    private ZarrArray(
+            String url,
+            StoreSupplier supplier,
+            ZarrV2Metadata metadata,
+            boolean writeEmptyChunks,
+            boolean everyChunkStored) {
         this.url = url;
         this.supplier = supplier;
         this.metadata = metadata;
         this.writeEmptyChunks = writeEmptyChunks;
+        this.everyChunkStored = everyChunkStored;
     }
 
     /** The array at {@code url} with metadata already read (from consolidated metadata). */
@@ -114,7 +125,26 @@ public final class ZarrArray implements ChunkStore, Serializable {
      * missing chunks uninitialised, so a skipped all-zero chunk would not read back as zeros.
      */
     public ZarrArray writeEmptyChunks(boolean write) {
-        return write == writeEmptyChunks ? this : new ZarrArray(url, supplier, metadata, write);
+        if (!write && everyChunkStored) {
+            throw new InvalidArgumentException("cannot skip empty chunks of " + url
+                    + ": every chunk of it is stored (everyChunkStored), so a missing chunk reads as an error");
+        }
+        return write == writeEmptyChunks ? this : new ZarrArray(url, supplier, metadata, write, everyChunkStored);
+    }
+
+    /**
+     * This array, writing every chunk and reading a missing chunk as an error instead of the fill value: for arrays
+     * whose every chunk is written before any is read, such as a computation's intermediates. Their chunks may be
+     * deleted once every task that reads them has succeeded; a task that still read one afterwards (a copy of a task
+     * that was thought lost, say) then fails, instead of taking the fill value for the data and writing a wrong result.
+     */
+    public ZarrArray everyChunkStored() {
+        return everyChunkStored ? this : new ZarrArray(url, supplier, metadata, true, true);
+    }
+
+    /** Whether this array reads a missing chunk as an error ({@link #everyChunkStored()}). */
+    public boolean isEveryChunkStored() {
+        return everyChunkStored;
     }
 
     private Store store() {
@@ -203,6 +233,17 @@ public final class ZarrArray implements ChunkStore, Serializable {
      * array of their exact length, new each time.
      */
     private Store.Bytes readStored(String key) {
+        Store.Bytes stored = readStoredOrNull(key);
+        if (stored == null && everyChunkStored) {
+            throw new StorageException("chunk " + describe(url, key) + " is missing, but every chunk of this array was"
+                    + " written before it was read: it was deleted (an intermediate's chunk goes once every task"
+                    + " reading it has succeeded, so a task ran again or a copy of it ran late), or the work directory"
+                    + " changed while the computation ran");
+        }
+        return stored;
+    }
+
+    private Store.Bytes readStoredOrNull(String key) {
         Codec c = codec();
         if (c == null) {
             byte[] raw = store().getTransient(key);

@@ -165,6 +165,50 @@ class ZarrArrayTest {
     }
 
     @Test
+    void anArrayWithEveryChunkStoredReadsAMissingChunkAsAnError() throws Exception {
+        String url = memoryUrl();
+        ZarrArray a = ZarrArray.create(
+                        url,
+                        ZarrCreateOptions.builder(new long[] {6}, new int[] {2}, DType.INT32)
+                                .build())
+                .writeEmptyChunks(false)
+                .everyChunkStored();
+        assertThat(a.isEveryChunkStored()).isTrue();
+        // Chunks of fill values are stored too, and read back.
+        a.writeChunk(Chunk.allocate(DType.INT32, 2), 0);
+        a.writeChunk(Chunk.wrap(DType.INT32, new int[] {2}, new int[] {3, 4}), 1);
+        a.writeChunk(Chunk.wrap(DType.INT32, new int[] {2}, new int[] {5, 6}), 2);
+        assertThat(a.chunkExists(0)).isTrue();
+        assertThat(a.readChunk(0).ints()).containsExactly(0, 0);
+        assertThat(a.readRegion(new long[] {1}, new int[] {4}).ints()).containsExactly(0, 3, 4, 5);
+        assertThatThrownBy(() -> a.writeEmptyChunks(false))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining(url);
+        // The flag travels with the array to the JVM that runs a task.
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(a);
+        }
+        ZarrArray shipped;
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            shipped = (ZarrArray) in.readObject();
+        }
+        assertThat(a.deleteChunk(1)).isTrue();
+        for (ZarrArray reader : List.of(a, shipped)) {
+            assertThatThrownBy(() -> reader.readChunk(1))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining("chunk")
+                    .hasMessageContaining(url)
+                    .hasMessageContaining("is missing");
+            assertThatThrownBy(() -> reader.readRegion(new long[] {1}, new int[] {2}))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining("is missing");
+        }
+        // The same array opened plainly reads the missing chunk as fill values, as Zarr does.
+        assertThat(ZarrArray.open(url).readChunk(1).ints()).containsExactly(0, 0);
+    }
+
+    @Test
     void zeroDimensionalArrayUsesKeyZero() {
         String url = memoryUrl();
         ZarrArray a = ZarrArray.create(
