@@ -12,6 +12,7 @@ import io.cubed.runtime.TaskResult;
 import io.cubed.spark.internal.PartitionResults;
 import io.cubed.spark.internal.SparkFailures;
 import io.cubed.spark.internal.StagePartitionFunction;
+import io.cubed.spark.internal.StageRDD;
 import io.cubed.spark.internal.TaskRange;
 import io.cubed.storage.StoreOptions;
 import java.util.ArrayList;
@@ -30,7 +31,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.SparkJobInfo;
 import org.apache.spark.SparkStageInfo;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.JavaSparkStatusTracker;
 import org.apache.spark.sql.SparkSession;
@@ -40,8 +40,9 @@ import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
 
 /**
- * Runs Cubed plans on Spark. Every stage is one Spark job, {@code parallelize(task ranges).mapPartitions(task)} and
- * a collect of the results: each Spark task runs a range of task indexes with the stage's serializable task function
+ * Runs Cubed plans on Spark. Every stage is one Spark job over an RDD of task ranges ({@link StageRDD}: what {@code
+ * parallelize(task ranges).mapPartitions(task)} would do, without closures for Spark to clean on every job) and a
+ * collect of the results: each Spark task runs a range of task indexes with the stage's serializable task function
  * and sends back only small {@link TaskResult}s, reported to the callbacks as each Spark task finishes. No shuffle, no broadcast of data; tasks read and write Zarr chunks themselves.
  *
  * <p>Stages with no dependency path between them run as concurrent Spark jobs (submitted from a small driver-side
@@ -292,11 +293,10 @@ public final class SparkExecutor implements Executor {
             jsc.setJobGroup(jobGroup(computeId, stage), jobDescription(stage), false);
             ChunkReleases releases = ChunkReleases.of(stage, releasesInputChunks());
             try {
-                JavaRDD<TaskResult> results = jsc.parallelize(ranges, ranges.size())
-                        .mapPartitions(new StagePartitionFunction(stage.id(), stage.task()));
+                StageRDD results = new StageRDD(jsc.sc(), new StagePartitionFunction(stage.id(), stage.task()), ranges);
                 jsc.sc()
                         .runJob(
-                                results.rdd(),
+                                results,
                                 new PartitionResults(),
                                 new TaskEndReporter(computeId, stage, callbacks, releases),
                                 PartitionResults.CLASS_TAG);

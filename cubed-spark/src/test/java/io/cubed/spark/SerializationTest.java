@@ -75,8 +75,10 @@ class SerializationTest {
         TaskResult a = new TaskResult("op-001", 3, 1, 10, 20, 30, 40, 50, -1);
         TaskResult b = new TaskResult("op-001", 4, 1, 11, 21, 31, 41, 51, -1);
         TaskResult[] got = roundTrip(new PartitionResults())
-                .apply(scala.collection.JavaConverters.asScalaIterator(
-                        List.of(a, b).iterator()));
+                .apply(
+                        null,
+                        scala.collection.JavaConverters.asScalaIterator(
+                                List.of(a, b).iterator()));
         assertThat(got).containsExactly(a, b);
     }
 
