@@ -553,30 +553,59 @@ public final class LinearAlgebra {
                 }
             }
             Chunk[] sums = new Chunk[outputs];
+            // The operand chunks of the contracted chunk done last, read over by the next one's (same shapes, but for
+            // edge chunks): the task allocates its operand chunks once instead of once per contracted chunk, and
+            // they come from the thread's last task of this operation (they live the whole task, as its outputs do).
+            List<Chunk> spare = new ArrayList<>();
             for (int p = 0; p < pairs[0].length; p++) {
-                Map<Integer, Chunk> heldChunks = new HashMap<>();
+                Map<Integer, Chunk> heldChunks = new LinkedHashMap<>();
                 Map<Integer, List<Integer>> byStreamed = new LinkedHashMap<>();
                 for (int o = 0; o < outputs; o++) {
                     int h = pairs[o][p][0];
-                    heldChunks.computeIfAbsent(h, i -> args.chunk(held, i));
+                    if (!heldChunks.containsKey(h)) {
+                        heldChunks.put(h, readOver(args, held, h, spare));
+                    }
                     byStreamed
                             .computeIfAbsent(pairs[o][p][1], i -> new ArrayList<>())
                             .add(o);
                 }
                 for (Map.Entry<Integer, List<Integer>> e : byStreamed.entrySet()) {
-                    Chunk streamed = args.chunk(1 - held, e.getKey());
+                    Chunk streamed = readOver(args, 1 - held, e.getKey(), spare);
                     for (int o : e.getValue()) {
                         Chunk h = heldChunks.get(pairs[o][p][0]);
                         sums[o] = holdSecond
                                 ? Contraction.contractAdd(sums[o], streamed, ia, h, ib, out, type, conjugateA)
                                 : Contraction.contractAdd(sums[o], h, ia, streamed, ib, out, type, conjugateA);
                     }
+                    spare.add(streamed);
                 }
+                spare.addAll(heldChunks.values());
             }
             for (int o = 0; o < outputs; o++) {
                 sink.write(0, region.chunk(o), withOnes(sums[o]));
                 sums[o] = null;
             }
+        }
+
+        /**
+         * Chunk {@code k} of input {@code input}, read into a spare chunk of its shape (taken off {@code spare}) or
+         * into one for the task to overwrite; then one spare of another shape (an edge chunk's) is dropped, so the task
+         * never holds more operand chunks than it did without spares.
+         */
+        private static Chunk readOver(ChunkArgs args, int input, int k, List<Chunk> spare) {
+            int[] shape = args.chunkShape(input, k);
+            DType t = args.dtype(input);
+            for (int i = 0; i < spare.size(); i++) {
+                Chunk c = spare.get(i);
+                if (c.dtype() == t && Arrays.equals(c.shape(), shape)) {
+                    spare.remove(i);
+                    return args.chunk(input, k, c);
+                }
+            }
+            if (!spare.isEmpty()) {
+                spare.remove(spare.size() - 1);
+            }
+            return args.chunk(input, k, Chunk.allocateForTaskToOverwrite(t, shape));
         }
 
         private static Map<List<Long>, Integer> listed(ChunkArgs args, int input) {

@@ -1,10 +1,13 @@
 package io.cubed.primitive;
 
 import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
 import io.cubed.error.InvalidArgumentException;
+import io.cubed.grid.ChunkGrid;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.ChunkStores;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -71,6 +74,34 @@ public final class ChunkArgs {
      */
     public Chunk chunk(int input, int k) {
         return read(input, k);
+    }
+
+    /**
+     * The {@code k}-th listed chunk of input {@code input}, read now into {@code reuse} when that has its data type and
+     * shape (its elements are overwritten; for tasks that read chunk after chunk of one shape into the same arrays),
+     * else into a new chunk; a chunk computed in the task (a fused operation) is always new. Returns the chunk read.
+     */
+    public Chunk chunk(int input, int k, Chunk reuse) {
+        long[] key = keys.keyAt(input, k);
+        ChunkGrid grid = inputs[input].grid();
+        if (reuse == null
+                || inputs[input] instanceof ComputedChunkStore
+                || reuse.dtype() != inputs[input].dtype()
+                || !Arrays.equals(reuse.shape(), grid.chunkShapeAt(key))) {
+            return read(input, k);
+        }
+        readInto(input, k, new Chunk[] {reuse}, new long[][] {grid.chunkOffset(key)});
+        return reuse;
+    }
+
+    /** The data type of input {@code input}. */
+    public DType dtype(int input) {
+        return inputs[input].dtype();
+    }
+
+    /** The shape of the {@code k}-th listed chunk of input {@code input} (clipped at the array's edge). */
+    public int[] chunkShape(int input, int k) {
+        return inputs[input].grid().chunkShapeAt(keys.keyAt(input, k));
     }
 
     /** All chunks of input {@code input}, read now and held together. */

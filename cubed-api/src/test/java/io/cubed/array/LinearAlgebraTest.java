@@ -253,6 +253,31 @@ class LinearAlgebraTest {
             assertThat(keys[1].length).isEqualTo((int) (boxes[v][1] * kChunks));
             assertClose(r.compute().doubles(), e, "boxes, chunks " + java.util.Arrays.deepToString(chunkings[v]));
         }
+        // Stored Blosc operands with edge chunks along every axis (9 x 13 in 4 x 3 chunks, 13 x 17 in 3 x 3): each
+        // task reads its operand chunks over the ones it read for the last contracted chunk, the full-size ones decoded
+        // straight into them and the edge ones into chunks of their own shape (recycled arrays hold garbage in tests).
+        Chunk ea = matrix(DType.FLOAT64, new int[] {9, 13}, 45);
+        Chunk eb = matrix(DType.FLOAT64, new int[] {13, 17}, 46);
+        for (io.cubed.storage.zarr.blosc.BloscShuffle shuffle : io.cubed.storage.zarr.blosc.BloscShuffle.values()) {
+            CubedArray sa = Cubed.fromZarr(
+                    io.cubed.storage.zarr.StoredArrays.blosc(ea, new int[] {4, 3}, shuffle, 0)
+                            .url(),
+                    spec);
+            CubedArray sb = Cubed.fromZarr(
+                    io.cubed.storage.zarr.StoredArrays.blosc(eb, new int[] {3, 3}, shuffle, 0)
+                            .url(),
+                    spec);
+            CubedArray sr = LinearAlgebra.matmul(sa, sb);
+            assertThat(Computation.prepare(spec, List.of(sr.node()), Map.of())
+                            .plan()
+                            .ops()
+                            .get(0)
+                            .chunksPerTask())
+                    .as("boxes of several output chunks")
+                    .satisfies(box -> assertThat(box[0] * box[1]).isGreaterThan(1));
+            assertClose(
+                    sr.compute().doubles(), referenceMatmul(ea, eb, 1, false, 9, 13, 17), "stored, shuffle " + shuffle);
+        }
         // Other types add their products apart (no BLAS into the running sum).
         Chunk ia = ReferenceReductions.random(DType.INT64, new int[] {8, 12}, 43, 0);
         Chunk ib = ReferenceReductions.random(DType.INT64, new int[] {12, 18}, 44, 0);

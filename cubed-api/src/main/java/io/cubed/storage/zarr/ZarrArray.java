@@ -261,18 +261,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         if (c != null && c.worksInBlocks() && metadata.order() == ZarrV2Metadata.Order.C) {
             // Decompressed block by block straight into the chunk's elements: no array of the chunk's bytes.
             Chunk chunk = Chunk.allocate(dtype(), metadata.chunks());
-            try {
-                c.decode(
-                        stored.array(),
-                        stored.length(),
-                        metadata.chunkSizeBytes(),
-                        ChunkBytes.sinkInto(chunk, metadata.dataType().order()));
-            } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
-                throw new CorruptDataException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
-            }
-            // The stored bytes and the chunk: the most a read holds at once.
-            HeapProbe.checkpoint();
-            ArrayRecycler.giveBack(stored.array());
+            decodeInto(stored, key, chunk);
             return chunk;
         }
         byte[] raw = decodeBytes(stored, key);
@@ -287,6 +276,25 @@ public final class ZarrArray implements ChunkStore, Serializable {
         ArrayRecycler.giveBack(stored.array());
         ArrayRecycler.giveBack(raw);
         return chunk;
+    }
+
+    /**
+     * Decodes the stored bytes of a chunk of a block-wise codec (C order) block by block straight into {@code chunk}, of
+     * the full chunk shape, then hands the stored bytes back.
+     */
+    private void decodeInto(Store.Bytes stored, String key, Chunk chunk) {
+        try {
+            codec().decode(
+                            stored.array(),
+                            stored.length(),
+                            metadata.chunkSizeBytes(),
+                            ChunkBytes.sinkInto(chunk, metadata.dataType().order()));
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new CorruptDataException("corrupt chunk " + describe(url, key) + ": " + e.getMessage(), e);
+        }
+        // The stored bytes and the chunk: the most a read holds at once.
+        HeapProbe.checkpoint();
+        ArrayRecycler.giveBack(stored.array());
     }
 
     /**
@@ -418,6 +426,14 @@ public final class ZarrArray implements ChunkStore, Serializable {
         Store.Bytes stored = readStored(key);
         if (stored == null) {
             ChunkStores.copyOverlaps(Chunk.full(dtype(), fillValue(), shape), offset, targets, targetOffsets);
+            return;
+        }
+        if (targets.length == 1
+                && Arrays.equals(targetOffsets[0], offset)
+                && Arrays.equals(targets[0].shape(), shape)
+                && decodesInBlocks(chunkCoords)) {
+            // The target is the chunk itself: decoded block by block straight into it, as readChunk does.
+            decodeInto(stored, key, targets[0]);
             return;
         }
         byte[] raw = decodeBytes(stored, key);
