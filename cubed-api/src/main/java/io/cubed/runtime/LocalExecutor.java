@@ -14,8 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs plans in this JVM on a pool of threads: the embedded default for small work and tests. Stages run one after
@@ -25,8 +23,6 @@ import org.slf4j.LoggerFactory;
  * are atomic and idempotent, so both copies may write.
  */
 public final class LocalExecutor implements Executor {
-    private static final Logger LOG = LoggerFactory.getLogger(LocalExecutor.class);
-
     private static final ThreadAllocation ALLOCATION = new ThreadAllocation();
 
     private final int threads;
@@ -250,7 +246,7 @@ public final class LocalExecutor implements Executor {
                 running.remove(i);
                 if (last) {
                     // Before the task counts as reported: a stage without stragglers ends with its tasks released.
-                    release(i);
+                    stage.releaseTask(i);
                 }
             }
             if (first) {
@@ -274,21 +270,6 @@ public final class LocalExecutor implements Executor {
             } else if (failure != null && !done.contains(i)) {
                 finished.completeExceptionally(failure);
                 next.set(n);
-            }
-        }
-
-        /** Lets the task free what only it needed; a failure here loses nothing, so it is logged, not raised. */
-        private void release(long i) {
-            try {
-                stage.task().release(i);
-            } catch (RuntimeException e) {
-                LOG.warn(
-                        "{} {}: task {} could not free its inputs ({}); they are deleted with the computation's"
-                                + " intermediates",
-                        stage.id(),
-                        stage.description(),
-                        i,
-                        e.toString());
             }
         }
 

@@ -3,6 +3,8 @@ package io.cubed.runtime;
 import io.cubed.error.InvalidArgumentException;
 import java.util.List;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One operation as executors see it: an id such as {@code op-003}, a description for people, a number of tasks, the
@@ -10,6 +12,8 @@ import java.util.Objects;
  * knows about arrays or Zarr.
  */
 public final class Stage {
+    private static final Logger LOG = LoggerFactory.getLogger(Stage.class);
+
     private final String id;
     private final String description;
     private final long numTasks;
@@ -87,5 +91,24 @@ public final class Stage {
     @Override
     public String toString() {
         return id + " " + description + " (" + numTasks + " tasks)";
+    }
+
+    /**
+     * {@linkplain TaskFunction#release Releases} task {@code taskIndex}, for executors that know it has succeeded and
+     * will not run again. A failure here loses nothing (what the task would have freed goes with the computation's
+     * intermediates), so it is logged, not raised.
+     */
+    public void releaseTask(long taskIndex) {
+        try {
+            task.release(taskIndex);
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "{} {}: task {} could not free its inputs ({}); they are deleted with the computation's"
+                            + " intermediates",
+                    id,
+                    description,
+                    taskIndex,
+                    e.toString());
+        }
     }
 }

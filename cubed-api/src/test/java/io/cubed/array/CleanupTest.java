@@ -104,13 +104,7 @@ class CleanupTest {
      */
     private List<List<String>> stencil(String name, Spec.Builder spec, ComputeOptions.Builder options) {
         Path work = tmp.resolve(name);
-        Spec s = spec.workDir(work.toString())
-                .executor(new LocalExecutor(1, 1, 0))
-                .build();
-        CubedArray x = Creation.arange(0, 40, 1, 10, DType.FLOAT64, s);
-        CubedArray y = Blockwise.mapBlocks(CleanupTest::plusOne, DType.FLOAT64, x);
-        CubedArray z = Overlap.mapOverlap(
-                CleanupTest::neighbourSum, new int[] {1}, io.cubed.dtype.Scalar.zero(), DType.FLOAT64, y);
+        CubedArray z = stencilOf(spec.workDir(work.toString()));
         List<List<String>> seen = new ArrayList<>();
         Callback look = new Callback() {
             @Override
@@ -133,6 +127,18 @@ class CleanupTest {
         return seen;
     }
 
+    /**
+     * {@code y = x + 1} (four chunks of 10, stored) and the stencil {@code z[i] = y[i - 1] + y[i + 1]} of it, with
+     * {@code spec} on one thread.
+     */
+    private static CubedArray stencilOf(Spec.Builder spec) {
+        Spec s = spec.executor(new LocalExecutor(1, 1, 0)).build();
+        CubedArray x = Creation.arange(0, 40, 1, 10, DType.FLOAT64, s);
+        CubedArray y = Blockwise.mapBlocks(CleanupTest::plusOne, DType.FLOAT64, x);
+        return Overlap.mapOverlap(
+                CleanupTest::neighbourSum, new int[] {1}, io.cubed.dtype.Scalar.zero(), DType.FLOAT64, y);
+    }
+
     /** Names of the chunk files of the intermediates under {@code work}, sorted. */
     private static List<String> storedChunks(Path work) {
         return names(
@@ -152,14 +158,7 @@ class CleanupTest {
     @Test
     void aConsumedIntermediateChunkThatIsGoneFailsItsReaderInsteadOfReadingAsFill() {
         Path work = tmp.resolve("gone");
-        Spec s = Spec.builder()
-                .workDir(work.toString())
-                .executor(new LocalExecutor(1, 1, 0))
-                .build();
-        CubedArray x = Creation.arange(0, 40, 1, 10, DType.FLOAT64, s);
-        CubedArray y = Blockwise.mapBlocks(CleanupTest::plusOne, DType.FLOAT64, x);
-        CubedArray z = Overlap.mapOverlap(
-                CleanupTest::neighbourSum, new int[] {1}, io.cubed.dtype.Scalar.zero(), DType.FLOAT64, y);
+        CubedArray z = stencilOf(Spec.builder().workDir(work.toString()));
         List<Path> deleted = new ArrayList<>();
         Callback loseAChunk = new Callback() {
             @Override

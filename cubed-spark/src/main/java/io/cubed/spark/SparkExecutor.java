@@ -397,19 +397,7 @@ public final class SparkExecutor implements Executor {
                 return;
             }
             try {
-                thread.execute(() -> {
-                    try {
-                        stage.task().release(taskIndex);
-                    } catch (RuntimeException e) {
-                        LOG.warn(
-                                "{} {}: task {} could not free its inputs ({}); they are deleted with the computation's"
-                                        + " intermediates",
-                                stage.id(),
-                                stage.description(),
-                                taskIndex,
-                                e.toString());
-                    }
-                });
+                thread.execute(() -> stage.releaseTask(taskIndex));
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 // The stage has ended: its inputs go with the intermediates.
             }
