@@ -115,6 +115,20 @@ final class BenchSuite {
                     seconds = s;
                     rec = r;
                 }
+                if (peer == null && rounds > 1) {
+                    // Every round's time, not only the best: how long the runtime takes to warm up shows here, and
+                    // the tasks' summed time beside the wall time tells slower tasks from idle threads.
+                    log.printf(
+                            Locale.ROOT,
+                            "%s: round %d of %d, %.2f s, tasks %.2f s over %d threads%n",
+                            w.id(),
+                            round + 1,
+                            rounds,
+                            s,
+                            r.taskSeconds(),
+                            threads);
+                    log.flush();
+                }
                 if (peer != null) {
                     settle();
                     DaskPeer.Run p = peer.run(w.id(), dir, outDir);

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Collects, per stage of one computation, tasks, bytes read and written, the largest task allocation and the largest
- * measured peak live heap of a task.
+ * Collects, per stage of one computation, tasks, bytes read and written, the tasks' summed time, the largest task
+ * allocation and the largest measured peak live heap of a task.
  */
 final class StageRecorder implements Callback {
     /** One stage's figures. */
@@ -21,6 +21,8 @@ final class StageRecorder implements Callback {
         long bytesRead;
         long bytesWritten;
         long maxAllocatedBytes;
+        /** The tasks' own time, summed (milliseconds): what the threads spent in them, scheduling not included. */
+        long taskMillis;
         /** The largest measured peak live heap of a task (-1: no task measured). */
         long maxMeasuredBytes = -1;
 
@@ -53,11 +55,21 @@ final class StageRecorder implements Callback {
         s.tasks++;
         s.bytesRead += r.bytesRead();
         s.bytesWritten += r.bytesWritten();
+        s.taskMillis += Math.max(0, r.endMillis() - r.startMillis());
         s.maxAllocatedBytes = Math.max(s.maxAllocatedBytes, r.allocatedBytes());
         if (r.memoryMeasured()) {
             s.measuredTasks++;
             s.maxMeasuredBytes = Math.max(s.maxMeasuredBytes, r.peakLiveBytes());
         }
+    }
+
+    /** The time of every task of every stage, summed, in seconds. */
+    synchronized double taskSeconds() {
+        long ms = 0;
+        for (StageFigures s : stages.values()) {
+            ms += s.taskMillis;
+        }
+        return ms / 1e3;
     }
 
     synchronized List<StageFigures> stages() {

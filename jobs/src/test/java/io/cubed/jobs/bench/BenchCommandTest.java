@@ -132,6 +132,8 @@ class BenchCommandTest {
                 "spark",
                 "--threads",
                 "2",
+                "--rounds",
+                "2",
                 "--workloads",
                 "W1,W2",
                 "--dir",
@@ -139,6 +141,14 @@ class BenchCommandTest {
                 "--out",
                 tmp.resolve("spark-report").toString());
         assertThat(run.code()).as(run.err()).isZero();
+        // Every round is logged with the tasks' summed time beside its wall time (warm-up shows; the best counts).
+        for (String w : List.of("W1", "W2")) {
+            for (int round = 1; round <= 2; round++) {
+                assertThat(run.out())
+                        .containsPattern(w + ": round " + round
+                                + " of 2, \\d+\\.\\d\\d s, tasks \\d+\\.\\d\\d s over 2 threads");
+            }
+        }
         String md = Files.readString(tmp.resolve("spark-report/report.md"));
         assertThat(md)
                 .contains("spark(local[2])")
