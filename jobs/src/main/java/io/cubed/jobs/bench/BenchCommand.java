@@ -89,6 +89,18 @@ public final class BenchCommand implements Callable<Integer> {
                     + " so that the timings show a warm JVM, as in a long-lived Spark executor.")
     boolean noWarmup;
 
+    @Option(
+            names = "--warmup-seconds",
+            paramLabel = "S",
+            description = "Repeat the smoke-size warm-up until S seconds have passed (it runs at least once; default:"
+                    + " ${DEFAULT-VALUE}). On Spark the JIT compiles Spark's own per-task code (task and result"
+                    + " serialization, scheduling) only after some tens of seconds of work on a small machine, as it"
+                    + " has long before in a long-lived application; in-process a single run suffices.")
+    double warmupSeconds = 0;
+
+    /** Warm-up runs done before the timed rounds (0 with --no-warmup). */
+    private int warmupRuns;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec cli;
 
@@ -97,6 +109,14 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter log = cli.commandLine().getOut();
         if (!(scale > 0) || Double.isInfinite(scale)) {
             throw new io.cubed.error.InvalidArgumentException("bench: --scale must be a number above 0, got " + scale);
+        }
+        if (!(warmupSeconds >= 0) || Double.isInfinite(warmupSeconds)) {
+            throw new io.cubed.error.InvalidArgumentException(
+                    "bench: --warmup-seconds must be a number of seconds, 0 or more, got " + warmupSeconds);
+        }
+        if (noWarmup && warmupSeconds > 0) {
+            throw new io.cubed.error.InvalidArgumentException(
+                    "bench: --no-warmup and --warmup-seconds " + warmupSeconds + " contradict each other; give one");
         }
         if (measureMemory != null && measureMemory < 0) {
             throw new io.cubed.error.InvalidArgumentException(
@@ -177,19 +197,31 @@ public final class BenchCommand implements Callable<Integer> {
             List<Workload> chosen, Spec spec, Spec measuring, DaskPeer dask, PrintWriter log, String executorName)
             throws Exception {
         BenchData.Size size = BenchData.Size.of(scale, smoke);
+        warmupRuns = 0;
         if (!noWarmup) {
             log.println("warm-up: every workload on smoke-size inputs ...");
             log.flush();
-            BenchSuite.run(
-                    chosen,
-                    spec,
-                    null,
-                    BenchData.Size.of(1, true),
-                    dir.resolve("warmup"),
-                    threads,
-                    null,
-                    1,
-                    new PrintWriter(java.io.Writer.nullWriter()));
+            long start = System.nanoTime();
+            do {
+                BenchSuite.run(
+                        chosen,
+                        spec,
+                        null,
+                        BenchData.Size.of(1, true),
+                        dir.resolve("warmup"),
+                        threads,
+                        null,
+                        1,
+                        new PrintWriter(java.io.Writer.nullWriter()));
+                warmupRuns++;
+            } while ((System.nanoTime() - start) / 1e9 < warmupSeconds);
+            log.printf(
+                    Locale.ROOT,
+                    "warm-up: %d run%s of every workload in %.1f s%n",
+                    warmupRuns,
+                    warmupRuns == 1 ? "" : "s",
+                    (System.nanoTime() - start) / 1e9);
+            log.flush();
         }
         List<BenchSuite.Result> results =
                 BenchSuite.run(chosen, spec, measuring, size, dir, threads, dask, rounds, log);
@@ -218,7 +250,12 @@ public final class BenchCommand implements Callable<Integer> {
                 executorName,
                 io.cubed.chunk.MatMul.blasImplementation(),
                 rounds > 1 ? ", best of " + rounds + " rounds" : "",
-                !noWarmup ? ", after a warm-up run of each workload on smoke-size inputs" : ", cold JVM (--no-warmup)");
+                noWarmup
+                        ? ", cold JVM (--no-warmup)"
+                        : warmupRuns == 1
+                                ? ", after a warm-up run of each workload on smoke-size inputs"
+                                : ", after " + warmupRuns + " warm-up runs of each workload on smoke-size inputs"
+                                        + String.format(Locale.ROOT, " (--warmup-seconds %.0f)", warmupSeconds));
         Path report = out != null ? out : dir.resolve("report");
         Files.createDirectories(report);
         String md = BenchReport.markdown(results, header, reserved, baseline, floors, threads);

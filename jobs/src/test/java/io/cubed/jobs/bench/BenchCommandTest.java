@@ -134,6 +134,8 @@ class BenchCommandTest {
                 "2",
                 "--rounds",
                 "2",
+                "--warmup-seconds",
+                "3",
                 "--workloads",
                 "W1,W2",
                 "--dir",
@@ -141,6 +143,19 @@ class BenchCommandTest {
                 "--out",
                 tmp.resolve("spark-report").toString());
         assertThat(run.code()).as(run.err()).isZero();
+        // The smoke-size warm-up repeats until 3 s have passed; the report says how many runs it took.
+        java.util.regex.Matcher warm = java.util.regex.Pattern.compile(
+                        "warm-up: (\\d+) runs? of every workload in (\\d+\\.\\d) s")
+                .matcher(run.out());
+        assertThat(warm.find()).as(run.out()).isTrue();
+        assertThat(Double.parseDouble(warm.group(2))).isGreaterThanOrEqualTo(3.0);
+        int warmups = Integer.parseInt(warm.group(1));
+        assertThat(Files.readString(tmp.resolve("spark-report/report.md")))
+                .contains(
+                        warmups == 1
+                                ? "after a warm-up run of each workload on smoke-size inputs"
+                                : "after " + warmups
+                                        + " warm-up runs of each workload on smoke-size inputs (--warmup-seconds 3)");
         // Every round is logged with the tasks' summed time beside its wall time (warm-up shows; the best counts).
         for (String w : List.of("W1", "W2")) {
             for (int round = 1; round <= 2; round++) {
@@ -217,6 +232,30 @@ class BenchCommandTest {
                 .contains("cold JVM (--no-warmup)")
                 .containsPattern("read from the page cache at \\d+ MB/s")
                 .containsPattern("decodes their frames at \\d+ MB/s and encodes at \\d+ MB/s");
+    }
+
+    @Test
+    void aWarmUpOfNegativeOrContradictorySecondsIsAUsageError() throws Exception {
+        Run negative = bench(
+                "--smoke",
+                "--warmup-seconds",
+                "-1",
+                "--dir",
+                tmp.resolve("w-neg").toString());
+        assertThat(negative.code()).isEqualTo(2);
+        assertThat(negative.err()).contains("--warmup-seconds").contains("-1.0");
+        Run both = bench(
+                "--smoke",
+                "--no-warmup",
+                "--warmup-seconds",
+                "5",
+                "--dir",
+                tmp.resolve("w-both").toString());
+        assertThat(both.code()).isEqualTo(2);
+        assertThat(both.err()).contains("--no-warmup").contains("--warmup-seconds 5.0");
+        // Refused before anything was generated.
+        assertThat(tmp.resolve("w-neg")).doesNotExist();
+        assertThat(tmp.resolve("w-both")).doesNotExist();
     }
 
     @Test
