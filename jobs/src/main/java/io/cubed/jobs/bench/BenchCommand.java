@@ -95,7 +95,8 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Repeat the smoke-size warm-up until S seconds have passed (it runs at least once; default:"
                     + " ${DEFAULT-VALUE}). On Spark the JIT compiles Spark's own per-task code (task and result"
                     + " serialization, scheduling) only after some tens of seconds of work on a small machine, as it"
-                    + " has long before in a long-lived application; in-process a single run suffices.")
+                    + " has long before in a long-lived application; in-process a single run suffices. On Spark the"
+                    + " warm-up runs every stage as a Spark job, also those small enough for the driver.")
     double warmupSeconds = 0;
 
     /** Warm-up runs done before the timed rounds (0 with --no-warmup). */
@@ -185,7 +186,15 @@ public final class BenchCommand implements Callable<Integer> {
                     : spec.toBuilder()
                             .executor(new LocalExecutor(Math.max(1, threads), 3).withMemoryMeasurement(measured))
                             .build();
-            return run(chosen, spec, measuring, dask, log, spark == null ? "in-process executor" : spark.name());
+            Spec warmup = spark == null
+                    ? spec
+                    : spark.warmupSpecBuilder()
+                            .workDir(dir.resolve("work").toString())
+                            .allowedMem(allowedMem)
+                            .reservedMem(reservedMem)
+                            .build();
+            return run(
+                    chosen, spec, warmup, measuring, dask, log, spark == null ? "in-process executor" : spark.name());
         } finally {
             if (spark != null) {
                 spark.close();
@@ -194,7 +203,13 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private int run(
-            List<Workload> chosen, Spec spec, Spec measuring, DaskPeer dask, PrintWriter log, String executorName)
+            List<Workload> chosen,
+            Spec spec,
+            Spec warmup,
+            Spec measuring,
+            DaskPeer dask,
+            PrintWriter log,
+            String executorName)
             throws Exception {
         BenchData.Size size = BenchData.Size.of(scale, smoke);
         warmupRuns = 0;
@@ -205,7 +220,7 @@ public final class BenchCommand implements Callable<Integer> {
             do {
                 BenchSuite.run(
                         chosen,
-                        spec,
+                        warmup,
                         null,
                         BenchData.Size.of(1, true),
                         dir.resolve("warmup"),

@@ -28,6 +28,15 @@ final class SparkBench implements AutoCloseable {
         return executor.specBuilder();
     }
 
+    /**
+     * A spec like {@link #specBuilder()}'s whose every stage is a Spark job, also a stage small enough for the driver
+     * ({@code driverStageBytes} 0): the warm-up runs on smoke-size inputs, whose stages would otherwise all run on the
+     * driver and leave Spark's task path (task and result serialization, scheduling) cold for the timed rounds.
+     */
+    Spec.Builder warmupSpecBuilder() {
+        return SparkExecutor.builder(session).driverStageBytes(0).build().specBuilder();
+    }
+
     String name() {
         return executor.name();
     }

@@ -234,6 +234,60 @@ class BenchCommandTest {
                 .containsPattern("decodes their frames at \\d+ MB/s and encodes at \\d+ MB/s");
     }
 
+    /**
+     * On Spark the warm-up runs every stage as a Spark job, also the smoke-size stages that the executor would run on
+     * the driver, so that Spark's task path is warm for the timed rounds: a bench with the warm-up starts one Spark job
+     * per stage of the workload more than the same bench without it.
+     */
+    @Test
+    void onSparkTheWarmUpRunsEveryStageAsASparkJob() throws Exception {
+        org.apache.spark.sql.SparkSession session = org.apache.spark.sql.SparkSession.builder()
+                .master("local[2]")
+                .appName("bench-warmup")
+                .config("spark.ui.enabled", "false")
+                .getOrCreate();
+        try {
+            java.util.concurrent.atomic.AtomicInteger jobs = new java.util.concurrent.atomic.AtomicInteger();
+            session.sparkContext().addSparkListener(new org.apache.spark.scheduler.SparkListener() {
+                @Override
+                public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart event) {
+                    jobs.incrementAndGet();
+                }
+            });
+            List<String> common = List.of(
+                    "--smoke",
+                    "--executor",
+                    "spark",
+                    "--threads",
+                    "2",
+                    "--measure-memory",
+                    "0",
+                    "--workloads",
+                    "W2",
+                    "--dir",
+                    tmp.resolve("warm-jobs").toString());
+            java.util.List<String> cold = new java.util.ArrayList<>(common);
+            cold.addAll(
+                    List.of("--no-warmup", "--out", tmp.resolve("cold-report").toString()));
+            Run coldRun = bench(cold.toArray(new String[0]));
+            assertThat(coldRun.code()).as(coldRun.err()).isZero();
+            session.sparkContext().listenerBus().waitUntilEmpty();
+            int coldJobs = jobs.getAndSet(0);
+            java.util.List<String> warm = new java.util.ArrayList<>(common);
+            warm.addAll(List.of("--out", tmp.resolve("warm-report").toString()));
+            Run warmRun = bench(warm.toArray(new String[0]));
+            assertThat(warmRun.code()).as(warmRun.err()).isZero();
+            session.sparkContext().listenerBus().waitUntilEmpty();
+            // The workload's stages, one line each in memory.csv (after its header).
+            long stages =
+                    Files.readAllLines(tmp.resolve("warm-report/memory.csv")).size() - 1;
+            assertThat(stages).isGreaterThan(1);
+            assertThat(jobs.get()).isEqualTo(coldJobs + (int) stages);
+        } finally {
+            session.stop();
+        }
+    }
+
     @Test
     void aWarmUpOfNegativeOrContradictorySecondsIsAUsageError() throws Exception {
         Run negative = bench(
