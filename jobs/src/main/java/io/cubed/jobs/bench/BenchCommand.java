@@ -188,11 +188,7 @@ public final class BenchCommand implements Callable<Integer> {
                             .build();
             Spec warmup = spark == null
                     ? spec
-                    : spark.warmupSpecBuilder()
-                            .workDir(dir.resolve("work").toString())
-                            .allowedMem(allowedMem)
-                            .reservedMem(reservedMem)
-                            .build();
+                    : spec.toBuilder().executor(spark.warmupExecutor()).build();
             return run(
                     chosen, spec, warmup, measuring, dask, log, spark == null ? "in-process executor" : spark.name());
         } finally {
@@ -270,7 +266,11 @@ public final class BenchCommand implements Callable<Integer> {
                         : warmupRuns == 1
                                 ? ", after a warm-up run of each workload on smoke-size inputs"
                                 : ", after " + warmupRuns + " warm-up runs of each workload on smoke-size inputs"
-                                        + String.format(Locale.ROOT, " (--warmup-seconds %.0f)", warmupSeconds));
+                                        + " (--warmup-seconds "
+                                        + java.math.BigDecimal.valueOf(warmupSeconds)
+                                                .stripTrailingZeros()
+                                                .toPlainString()
+                                        + ")");
         Path report = out != null ? out : dir.resolve("report");
         Files.createDirectories(report);
         String md = BenchReport.markdown(results, header, reserved, baseline, floors, threads);

@@ -29,12 +29,12 @@ final class SparkBench implements AutoCloseable {
     }
 
     /**
-     * A spec like {@link #specBuilder()}'s whose every stage is a Spark job, also a stage small enough for the driver
-     * ({@code driverStageBytes} 0): the warm-up runs on smoke-size inputs, whose stages would otherwise all run on the
-     * driver and leave Spark's task path (task and result serialization, scheduling) cold for the timed rounds.
+     * The executor of the warm-up: this one, except that every stage is a Spark job, also a stage small enough for the
+     * driver ({@code driverStageBytes} 0). The warm-up runs on smoke-size inputs, whose stages would otherwise all run
+     * on the driver and leave Spark's task path (task and result serialization, scheduling) cold for the timed rounds.
      */
-    Spec.Builder warmupSpecBuilder() {
-        return SparkExecutor.builder(session).driverStageBytes(0).build().specBuilder();
+    SparkExecutor warmupExecutor() {
+        return SparkExecutor.builder(session).driverStageBytes(0).build();
     }
 
     String name() {
