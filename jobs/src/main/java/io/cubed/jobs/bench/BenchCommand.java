@@ -99,9 +99,6 @@ public final class BenchCommand implements Callable<Integer> {
                     + " warm-up runs every stage as a Spark job, also those small enough for the driver.")
     double warmupSeconds = 0;
 
-    /** Warm-up runs done before the timed rounds (0 with --no-warmup). */
-    private int warmupRuns;
-
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec cli;
 
@@ -208,7 +205,7 @@ public final class BenchCommand implements Callable<Integer> {
             String executorName)
             throws Exception {
         BenchData.Size size = BenchData.Size.of(scale, smoke);
-        warmupRuns = 0;
+        int warmupRuns = 0; // before the timed rounds; 0 with --no-warmup
         if (!noWarmup) {
             log.println("warm-up: every workload on smoke-size inputs ...");
             log.flush();
