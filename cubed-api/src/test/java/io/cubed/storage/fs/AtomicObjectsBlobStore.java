@@ -20,15 +20,19 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 /**
  * Gives the test server S3's guarantee that an object is replaced atomically: a GET returns the whole old value or
  * the whole new one, never a mix. s3proxy's in-memory file-system store rewrites an object's file in place, so a GET
- * streamed while a PUT of the same key runs could return torn bytes, which real S3 never does. Here every GET reads its
- * bytes under a shared lock and every change (put, copy, multipart completion, delete) runs under an exclusive one,
- * with the uploaded body buffered before the lock is taken.
+ * streamed while a PUT of the same key runs could return torn bytes, which real S3 never does; and its HEAD reads the
+ * object's size and its ETag one after the other, so a HEAD during a PUT could give the old size with the new ETag
+ * (S3A then asks for the old length with If-Match on the new ETag, and gets the new value cut short). Here every GET
+ * reads its bytes, and every HEAD its metadata, under a shared lock, and every change (put, copy, multipart
+ * completion, delete) runs under an exclusive one, with the uploaded body buffered before the lock is taken.
  */
 final class AtomicObjectsBlobStore extends ForwardingBlobStore {
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
@@ -46,6 +50,17 @@ final class AtomicObjectsBlobStore extends ForwardingBlobStore {
                     in.response(), AbortableInputStream.create(new ByteArrayInputStream(bytes)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Every other metadata read of s3proxy's (HEAD with or without a missing key, existence) comes through here. */
+    @Override
+    public HeadObjectResponse blobMetadata(HeadObjectRequest request) {
+        lock.readLock().lock();
+        try {
+            return super.blobMetadata(request);
         } finally {
             lock.readLock().unlock();
         }
