@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Hands the large arrays a task holds for the whole task (the output chunks of a rechunk region: {@link
  * Chunk#allocateForTaskToOverwrite}) and the codec buffers it uses chunk after chunk (stored, decompressed and encoded bytes) to
- * the next task of the same operation on the same thread, instead of leaving them to the garbage collector.
+ * the next task of the same operation, instead of leaving them to the garbage collector.
  *
  * <p>Why: arrays that live for a whole task survive young collections, are promoted, and stay in the old generation
  * as garbage until a concurrent cycle finds them: the heap grew past the tasks' working set, and the resident memory
@@ -28,18 +28,36 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>How: a task runs inside a {@link #open scope} on its thread. Every array taken from this class while the scope is
  * open is recorded with a weak reference; when the scope closes (the task is over, so none of its arrays is in use
  * any more: tasks keep nothing past their end, and stores copy what they keep), the arrays still in memory become the
- * thread's free list, up to the scope's byte budget, and the next scope of the same operation takes from it by exact
- * type and length. The weak references let a task's short-lived arrays be collected during the task as before. A
- * scope of another operation starts with an empty list, and a task whose arrays differ from the last one's drops kept
- * arrays as it allocates new ones, so a thread holds at most one operation's budget: the operation's projected task
- * memory without the reserve, which the plan already counts per thread.
+ * free list of the scope's pool, up to the scope's byte budget, and the next scope of the same operation, on whichever
+ * thread it opens, takes that pool and from it by exact type and length. A pool belongs to no thread: a scope takes an
+ * idle pool of its own operation if there is one, else the idle pool used least recently (whose list it drops), else
+ * a new one, and gives it back when it closes. There are therefore never more pools than scopes were ever open at
+ * once, which is the number of tasks the executor runs at a time, whatever number of threads they run on: Spark's
+ * executors run tasks on a cached pool of more threads than task slots (four threads for {@code local[2]}), and a
+ * list per thread would have kept one operation's budget per thread, beyond what the plan counts, and missed whenever
+ * a Spark task landed on another thread than the last one of its operation. The weak references let a task's
+ * short-lived arrays be collected during the task as before. A scope of another operation starts with an empty list,
+ * and a task whose arrays differ from the last one's drops kept arrays as it allocates new ones, so a pool holds at
+ * most one operation's budget: the operation's projected task memory without the reserve, which the plan already
+ * counts per concurrent task. Idle pools are dropped when the in-process executor's computation ends ({@link
+ * #releaseIdle}) and after {@value #IDLE_SECONDS} s without use (a Spark executor between computations).
  *
  * <p>Outside a scope (planning, the driver, readers of Spark SQL) every call allocates a new array, so arrays that
  * escape, such as a result handed to the caller, are never recycled. Arrays from {@link #zeroed} are zeros; the
  * others are for callers that overwrite every element, and hold whatever the last task left in them.
  */
 public final class ArrayRecycler {
-    private static final ThreadLocal<Pool> POOL = ThreadLocal.withInitial(Pool::new);
+    /** The pool of the scope open on this thread, if any. */
+    private static final ThreadLocal<Pool> CURRENT = new ThreadLocal<>();
+
+    /** Pools of no open scope, the most recently closed first. Guarded by itself. */
+    private static final ArrayDeque<Pool> IDLE = new ArrayDeque<>();
+
+    /** Seconds after which an idle pool's arrays are dropped. */
+    static final long IDLE_SECONDS = 30;
+
+    /** Drops the pools idle for {@value #IDLE_SECONDS} s; started with the first pool. */
+    private static volatile java.util.concurrent.ScheduledExecutorService trimmer;
 
     /**
      * With {@code -Dcubed.recycler.poison=true} (the tests set it), a recycled array handed out for overwriting is
@@ -70,12 +88,70 @@ public final class ArrayRecycler {
      */
     public static Scope open(String owner, long budgetBytes) {
         Objects.requireNonNull(owner, "owner");
-        Pool pool = POOL.get();
-        if (pool.open) {
+        if (CURRENT.get() != null) {
             return NOTHING;
         }
+        Pool pool = takeIdle(owner);
         pool.begin(owner, Math.max(0, budgetBytes));
-        return pool::end;
+        CURRENT.set(pool);
+        return () -> close(pool);
+    }
+
+    /** An idle pool of {@code owner}, else the least recently used idle pool, else a new one. */
+    private static Pool takeIdle(String owner) {
+        synchronized (IDLE) {
+            for (java.util.Iterator<Pool> it = IDLE.iterator(); it.hasNext(); ) {
+                Pool p = it.next();
+                if (owner.equals(p.owner)) {
+                    it.remove();
+                    return p;
+                }
+            }
+            Pool p = IDLE.pollLast();
+            if (p != null) {
+                return p;
+            }
+        }
+        startTrimmer();
+        return new Pool();
+    }
+
+    private static void close(Pool pool) {
+        pool.end();
+        CURRENT.remove();
+        pool.idleSince = System.nanoTime();
+        synchronized (IDLE) {
+            IDLE.addFirst(pool);
+        }
+    }
+
+    private static void startTrimmer() {
+        if (trimmer != null) {
+            return;
+        }
+        synchronized (IDLE) {
+            if (trimmer == null) {
+                var t = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread thread = new Thread(r, "cubed-recycler-trim");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+                t.scheduleWithFixedDelay(
+                        () -> dropIdle(java.util.concurrent.TimeUnit.SECONDS.toNanos(IDLE_SECONDS)),
+                        IDLE_SECONDS,
+                        IDLE_SECONDS,
+                        java.util.concurrent.TimeUnit.SECONDS);
+                trimmer = t;
+            }
+        }
+    }
+
+    /** Drops the idle pools unused for at least {@code nanos}, with the arrays they keep. */
+    private static void dropIdle(long nanos) {
+        long now = System.nanoTime();
+        synchronized (IDLE) {
+            IDLE.removeIf(p -> now - p.idleSince >= nanos);
+        }
     }
 
     /**
@@ -86,18 +162,20 @@ public final class ArrayRecycler {
      */
     public static void giveBack(Object array) {
         if (array != null) {
-            Pool pool = POOL.get();
-            if (pool.open) {
+            Pool pool = CURRENT.get();
+            if (pool != null) {
                 pool.giveBack(array);
             }
         }
     }
 
-    /** Drops the current thread's free list (a task about to be measured must allocate what it uses). */
-    public static void releaseCurrentThread() {
-        Pool pool = POOL.get();
-        pool.free.clear();
-        pool.freeBytes = 0;
+    /**
+     * Drops every idle pool with the arrays it keeps: at the end of an in-process computation (its tasks are over),
+     * and before a task that is measured alone (it must allocate what it uses, not take what an earlier task left).
+     * Pools of open scopes are not touched.
+     */
+    public static void releaseIdle() {
+        dropIdle(0);
     }
 
     /** Bytes of arrays handed out again in this JVM since it started (for tests and diagnostics). */
@@ -105,9 +183,22 @@ public final class ArrayRecycler {
         return REUSED.sum();
     }
 
-    /** Bytes the current thread keeps for its next task (for tests and diagnostics). */
+    /**
+     * Bytes kept for the next tasks: by the idle pools, and by the current thread's open scope for its own next
+     * requests (for tests and diagnostics).
+     */
     public static long keptBytes() {
-        return POOL.get().freeBytes;
+        long kept = 0;
+        Pool current = CURRENT.get();
+        if (current != null) {
+            kept += current.freeBytes;
+        }
+        synchronized (IDLE) {
+            for (Pool p : IDLE) {
+                kept += p.freeBytes;
+            }
+        }
+        return kept;
     }
 
     /** A {@code byte[n]} to be overwritten entirely. */
@@ -124,11 +215,11 @@ public final class ArrayRecycler {
         if (min < 0 || max < min) {
             throw new IllegalArgumentException("no byte array length between " + min + " and " + max);
         }
-        Pool pool = POOL.get();
-        pool.lastWasReused = false;
-        if (!pool.open) {
+        Pool pool = CURRENT.get();
+        if (pool == null) {
             return new byte[min];
         }
+        pool.lastWasReused = false;
         byte[] kept = pool.takeWithin(min, max);
         return kept != null ? kept : (byte[]) pool.take(byte[].class, max);
     }
@@ -140,9 +231,9 @@ public final class ArrayRecycler {
 
     /** A primitive array of {@code type} and length {@code n}, all elements zero (false). */
     public static Object zeroed(Class<?> type, int n) {
-        Pool pool = POOL.get();
+        Pool pool = CURRENT.get();
         Object a = take(type, n);
-        if (pool.lastWasReused) {
+        if (pool != null && pool.lastWasReused) {
             clear(a);
         }
         return a;
@@ -152,11 +243,11 @@ public final class ArrayRecycler {
         if (n < 0) {
             throw new NegativeArraySizeException(Integer.toString(n));
         }
-        Pool pool = POOL.get();
-        pool.lastWasReused = false;
-        if (!pool.open) {
+        Pool pool = CURRENT.get();
+        if (pool == null) {
             return java.lang.reflect.Array.newInstance(type.getComponentType(), n);
         }
+        pool.lastWasReused = false;
         return pool.take(type, n);
     }
 
@@ -218,7 +309,10 @@ public final class ArrayRecycler {
     /** A primitive array type and length: the key of the free list. */
     private record Key(Class<?> type, int length) {}
 
-    /** One thread's state: its open scope, if any, and the arrays kept from its last task. */
+    /**
+     * The arrays kept from the last task that used this pool, and the state of the task using it now, if any; used by
+     * one scope (so one thread) at a time, handed between threads through {@link #IDLE}.
+     */
     private static final class Pool {
         private final Map<Key, ArrayDeque<Object>> free = new HashMap<>();
         private final List<WeakReference<Object>> taken = new ArrayList<>();
@@ -226,8 +320,8 @@ public final class ArrayRecycler {
         private long freshBytes;
         private String owner;
         private long budget;
-        private boolean open;
         private boolean lastWasReused;
+        private long idleSince;
 
         void begin(String newOwner, long newBudget) {
             if (!newOwner.equals(owner) || newBudget == 0) {
@@ -237,7 +331,6 @@ public final class ArrayRecycler {
             owner = newOwner;
             budget = newBudget;
             freshBytes = 0;
-            open = true;
         }
 
         Object take(Class<?> type, int n) {
@@ -330,7 +423,6 @@ public final class ArrayRecycler {
         }
 
         void end() {
-            open = false;
             // What the task did not take back from the last list is not what this operation's tasks use: dropped.
             free.clear();
             freeBytes = 0;

@@ -72,7 +72,7 @@ public final class BlockwiseTask implements TaskFunction {
     }
 
     /**
-     * As above; a thread keeps up to {@code recycleBytes} of the arrays one task used for its next task of this
+     * As above; up to {@code recycleBytes} of the arrays one task used are kept for a next task of this
      * operation ({@link ArrayRecycler}: the operation's projected task memory without the reserve; 0: none).
      */
     public BlockwiseTask(

@@ -140,6 +140,8 @@ public final class LocalExecutor implements Executor {
             throw e;
         } finally {
             pool.shutdownNow();
+            // The arrays the tasks kept for their operations' next tasks: none is coming.
+            ArrayRecycler.releaseIdle();
             Throwable f = failure;
             callbacks.forEach(c -> c.onComputeEnd(new Callback.ComputeEnd(computeId, f)));
         }
@@ -318,8 +320,8 @@ public final class LocalExecutor implements Executor {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             if (measure) {
-                // The task must allocate what it uses, not take what this thread's last task left.
-                ArrayRecycler.releaseCurrentThread();
+                // The task must allocate what it uses, not take what an earlier task left.
+                ArrayRecycler.releaseIdle();
             }
             HeapProbe.Measurement probe = measure ? HeapProbe.begin() : null;
             long allocatedBefore = ALLOCATION.currentThread();

@@ -4,14 +4,115 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The per-thread recycling of a task's arrays: when arrays come back, to whom, how many, and cleared when asked. */
+/** The recycling of a task's arrays: when arrays come back, to whom, how many, and cleared when asked. */
 class ArrayRecyclerTest {
+    @BeforeEach
     @AfterEach
     void release() {
-        ArrayRecycler.releaseCurrentThread();
+        ArrayRecycler.releaseIdle();
+    }
+
+    /** Runs {@code task} on {@code thread}'s executor and waits for it. */
+    private static <T> T on(ExecutorService thread, Callable<T> task) throws Exception {
+        return thread.submit(task).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void poolsFollowTheTasksNotTheThreads() throws Exception {
+        // As on a Spark executor: tasks of one operation, one at a time, on whichever of several threads is free.
+        ExecutorService[] threads = new ExecutorService[4];
+        for (int t = 0; t < threads.length; t++) {
+            threads[t] = Executors.newSingleThreadExecutor();
+        }
+        try {
+            List<double[]> arrays = new ArrayList<>();
+            for (int task = 0; task < 8; task++) {
+                arrays.add(on(threads[(task * 3) % threads.length], () -> {
+                    try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 copy", 1 << 20)) {
+                        return (double[]) ArrayRecycler.array(double[].class, 1000);
+                    }
+                }));
+            }
+            // The first task's array serves every later task, whatever its thread; one pool keeps it, once.
+            assertThat(arrays).allSatisfy(a -> assertThat(a).isSameAs(arrays.get(0)));
+            assertThat(ArrayRecycler.keptBytes()).isEqualTo(8000);
+        } finally {
+            for (ExecutorService t : threads) {
+                t.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void tasksRunningAtOnceHaveAPoolEachAndNoMorePoolsAreKept() throws Exception {
+        ExecutorService first = Executors.newSingleThreadExecutor();
+        ExecutorService second = Executors.newSingleThreadExecutor();
+        try {
+            CountDownLatch bothOpen = new CountDownLatch(2);
+            Callable<double[]> task = () -> {
+                try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 copy", 1 << 20)) {
+                    double[] a = (double[]) ArrayRecycler.array(double[].class, 1000);
+                    bothOpen.countDown();
+                    assertThat(bothOpen.await(30, TimeUnit.SECONDS)).isTrue();
+                    return a;
+                }
+            };
+            Future<double[]> a = first.submit(task);
+            Future<double[]> b = second.submit(task);
+            double[] fromA = a.get(30, TimeUnit.SECONDS);
+            double[] fromB = b.get(30, TimeUnit.SECONDS);
+            assertThat(fromA).isNotSameAs(fromB);
+            assertThat(ArrayRecycler.keptBytes()).isEqualTo(16_000);
+            // Later tasks, one at a time on a third thread, take from those two pools and add none.
+            ExecutorService third = Executors.newSingleThreadExecutor();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    double[] again = on(third, () -> {
+                        try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 copy", 1 << 20)) {
+                            return (double[]) ArrayRecycler.array(double[].class, 1000);
+                        }
+                    });
+                    assertThat(again).isIn(fromA, fromB);
+                }
+            } finally {
+                third.shutdownNow();
+            }
+            assertThat(ArrayRecycler.keptBytes()).isEqualTo(16_000);
+            ArrayRecycler.releaseIdle();
+            assertThat(ArrayRecycler.keptBytes()).isZero();
+        } finally {
+            first.shutdownNow();
+            second.shutdownNow();
+        }
+    }
+
+    @Test
+    void aTaskOfAnotherOperationTakesTheLeastRecentlyUsedPoolAndStartsEmpty() {
+        double[] d1;
+        double[] d2;
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op-1 add", 1 << 20)) {
+            d1 = (double[]) ArrayRecycler.array(double[].class, 100);
+            try (ArrayRecycler.Scope nested = ArrayRecycler.open("op-2 add", 1 << 20)) {
+                assertThat(nested).isNotNull();
+            }
+        }
+        assertThat(ArrayRecycler.keptBytes()).isEqualTo(800);
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("op-3 negative", 1 << 20)) {
+            d2 = (double[]) ArrayRecycler.array(double[].class, 100);
+            assertThat(d2).isNotSameAs(d1); // op-1's pool was taken over: its list dropped, no second pool
+            assertThat(ArrayRecycler.keptBytes()).isZero();
+        }
+        assertThat(ArrayRecycler.keptBytes()).isEqualTo(800);
     }
 
     @Test

@@ -180,6 +180,9 @@ public final class SparkExecutor implements Executor {
             throw e;
         } finally {
             pool.shutdownNow();
+            // The arrays kept for next tasks in this JVM (the tasks' own in local mode, and those of stages run on the
+            // driver): the computation is over. Executors elsewhere drop theirs after a while without tasks.
+            io.cubed.chunk.ArrayRecycler.releaseIdle();
             Throwable f = failure;
             callbacks.forEach(c -> c.onComputeEnd(new Callback.ComputeEnd(computeId, f)));
         }

@@ -361,7 +361,12 @@ class SparkArrayTest {
             }
         };
         String out = tmp.resolve("columns.zarr").toString();
+        long reusedBefore = io.cubed.chunk.ArrayRecycler.reusedBytes();
         y.toZarr(out, count);
+        // Tasks took the arrays of earlier tasks of their stage, whichever of Spark's threads ran them; once the
+        // computation is over, no array is kept for a next task in this (local-mode) JVM.
+        assertThat(io.cubed.chunk.ArrayRecycler.reusedBytes() - reusedBefore).isPositive();
+        assertThat(io.cubed.chunk.ArrayRecycler.keptBytes()).isZero();
         assertThat(y.explain()).contains("region [");
         assertThat(perStage).hasSizeGreaterThanOrEqualTo(2);
         for (long[] f : perStage.values()) {

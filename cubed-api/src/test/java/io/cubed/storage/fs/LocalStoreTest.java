@@ -134,7 +134,7 @@ class LocalStoreTest extends StoreContract {
             assertThat(store.getTransient("a/0", 1000).array()).hasSize(150_000);
             assertThat(store.getTransient("missing", 1000)).isNull();
         } finally {
-            io.cubed.chunk.ArrayRecycler.releaseCurrentThread();
+            io.cubed.chunk.ArrayRecycler.releaseIdle();
         }
     }
 }
