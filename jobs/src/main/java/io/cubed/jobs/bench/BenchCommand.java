@@ -246,7 +246,7 @@ public final class BenchCommand implements Callable<Integer> {
         String header = String.format(
                 Locale.ROOT,
                 "## cubed bench, %s%n%n%s, %d threads, allowedMem %s, reservedMem %s, Java %s, %d cores, max heap %.0f MB"
-                        + ", %s, BLAS %s%s%s",
+                        + ", %s, BLAS %s, LZ4 acceleration %s%s%s",
                 LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME),
                 smoke ? "smoke sizes" : "scale " + scale,
                 threads,
@@ -257,6 +257,8 @@ public final class BenchCommand implements Callable<Integer> {
                 Runtime.getRuntime().maxMemory() / 1e6,
                 executorName,
                 io.cubed.chunk.MatMul.blasImplementation(),
+                // classpath, isolated (our lz4-java behind an older one, as under spark-submit) or none
+                io.cubed.storage.zarr.codec.Lz4Blocks.accelerationSource().split(" ", 2)[0],
                 rounds > 1 ? ", best of " + rounds + " rounds" : "",
                 noWarmup
                         ? ", cold JVM (--no-warmup)"
