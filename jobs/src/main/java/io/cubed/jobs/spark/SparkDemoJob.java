@@ -122,6 +122,10 @@ public final class SparkDemoJob implements Callable<Integer> {
                     seconds,
                     executor.name(),
                     checked + 1);
+            // Blosc-LZ4 is the default codec: whether its writes run at c-blosc's LZ4 acceleration in this JVM (the
+            // driver's; in local mode also the tasks'), and from which lz4-java (Spark's own loads first).
+            out.println("codec: " + stored.metadata().compressor() + ", LZ4 acceleration in the driver: "
+                    + io.cubed.storage.zarr.codec.Lz4Blocks.accelerationSource());
             return 0;
         } finally {
             spark.stop();

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs {@code org.apache.spark.deploy.SparkSubmit} from the Maven jars (no Spark distribution) in a child JVM with
  * {@code jobs/target/cubed-jobs-spark.jar}, as a user's spark-submit would. The child's classpath holds Spark and
- * Hadoop but no Cubed class: those must come from the submitted jar.
+ * Hadoop (with Spark's own lz4-java 1.8, not the newer one Cubed depends on) but no Cubed class: those must come from
+ * the submitted jar.
  */
 final class SparkSubmitProcess {
     /** What the child printed (stdout and stderr) and its exit code. */
@@ -42,7 +43,15 @@ final class SparkSubmitProcess {
                     || e.contains("/cubed-api/")
                     || e.contains("/cubed-spark/")
                     || e.contains("/jobs/target/");
-            if (e.endsWith(".jar") && !cubed && !e.contains("picocli") && !e.contains("slf4j-simple")) {
+            if (e.contains("/at/yawk/lz4/")) {
+                // Cubed's own lz4-java, which the build gives Spark too: in its place Spark's own, as a Spark
+                // distribution has it (org.lz4 1.8, no LZ4 acceleration, first); the submitted jar carries ours.
+                Path sparkLz4 = Path.of("target", "spark-lz4", "lz4-java-spark.jar");
+                assertThat(sparkLz4)
+                        .as("copied by the build (maven-dependency-plugin)")
+                        .exists();
+                cp.add(sparkLz4.toAbsolutePath().toString());
+            } else if (e.endsWith(".jar") && !cubed && !e.contains("picocli") && !e.contains("slf4j-simple")) {
                 cp.add(e);
             }
         }
