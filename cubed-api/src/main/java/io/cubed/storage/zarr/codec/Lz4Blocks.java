@@ -69,7 +69,7 @@ public final class Lz4Blocks {
     }
 
     /** The native, accelerated compressors of one lz4-java 1.10 or later, reached through method handles. */
-    static final class Accelerated {
+    private static final class Accelerated {
         private final String source;
         private final MethodHandle create; // (int acceleration) -> compressor
         private final boolean sameClasses; // the compressor is an LZ4Compressor of the class path's lz4-java
@@ -204,7 +204,7 @@ public final class Lz4Blocks {
      * fastResetCompressor}; it loads {@code net.jpountz} classes and resources (the native library) from there before
      * asking its parent. Null when there is none.
      */
-    static ClassLoader isolated() throws java.io.IOException {
+    private static ClassLoader isolated() throws java.io.IOException {
         String resource = "net/jpountz/lz4/LZ4Factory.class";
         ClassLoader mine = Lz4Blocks.class.getClassLoader();
         URL loaded = mine.getResource(resource);

@@ -125,10 +125,10 @@ public class Lz4BlocksTest {
             assertThat(compressorClass.isInstance(compressor)).isTrue();
             int max = (int)
                     compressorClass.getMethod("maxCompressedLength", int.class).invoke(compressor, src.length);
+            java.lang.reflect.Method compress = compressorClass.getMethod(
+                    "compress", byte[].class, int.class, int.class, byte[].class, int.class, int.class);
             byte[] out = new byte[max];
-            int n = (int) compressorClass
-                    .getMethod("compress", byte[].class, int.class, int.class, byte[].class, int.class, int.class)
-                    .invoke(compressor, src, 0, src.length, out, 0, max);
+            int n = (int) compress.invoke(compressor, src, 0, src.length, out, 0, max);
             call(blocks, "release", compressor);
             assertThat(Arrays.copyOf(out, n)).isEqualTo(expected);
             // Too small an output: Spark's own LZ4Exception, as from its own compressor.
@@ -136,16 +136,7 @@ public class Lz4BlocksTest {
                     () -> {
                         Object c = call(blocks, "compressor", 5);
                         try {
-                            compressorClass
-                                    .getMethod(
-                                            "compress",
-                                            byte[].class,
-                                            int.class,
-                                            int.class,
-                                            byte[].class,
-                                            int.class,
-                                            int.class)
-                                    .invoke(c, src, 0, src.length, new byte[16], 0, 16);
+                            compress.invoke(c, src, 0, src.length, new byte[16], 0, 16);
                         } finally {
                             call(blocks, "release", c);
                         }
