@@ -192,15 +192,19 @@ public final class ChunkArgs {
     /**
      * Reads the {@code k}-th listed chunk of input {@code input} and hands it to {@code sink} box by box ({@link
      * ChunkStore#readChunkInBoxes}: a stored chunk decoded block by block, each block handed over while in cache; a
-     * computed chunk whole). Counts the chunk's bytes as {@link #chunk(int, int)} does.
+     * chunk computed by fused elementwise operations tile by tile as they compute it; another computed chunk whole).
+     * Counts the chunk's bytes as {@link #chunk(int, int)} does.
      */
     public void readInBoxes(int input, int k, ChunkStore.BoxSink sink) {
-        if (inputs[input] instanceof ComputedChunkStore) {
-            Chunk whole = read(input, k);
-            sink.accept(new int[whole.ndim()], whole);
+        long[] key = keys.keyAt(input, k);
+        if (inputs[input] instanceof ComputedChunkStore computed) {
+            long[] inner = new long[1];
+            computed.readChunkInBoxes(key, inner, sink);
+            synchronized (this) {
+                bytesRead += inner[0];
+            }
             return;
         }
-        long[] key = keys.keyAt(input, k);
         inputs[input].readChunkInBoxes(key, sink);
         long nbytes = inputs[input].dtype().itemSizeBytes();
         for (int n : inputs[input].grid().chunkShapeAt(key)) {

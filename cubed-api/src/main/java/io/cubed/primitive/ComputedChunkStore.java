@@ -111,6 +111,30 @@ public final class ComputedChunkStore implements ChunkStore {
     }
 
     @Override
+    public void readChunkInBoxes(long[] chunkCoords, BoxSink sink) {
+        readChunkInBoxes(chunkCoords, new long[1], sink);
+    }
+
+    /**
+     * Hands the chunk at {@code chunkCoords} to {@code sink} box by box, adding the bytes its inputs' chunks took to
+     * {@code bytesRead[0]}: an elementwise operation (with the elementwise operations fused into it) tile by tile, as it
+     * computes them, so that the chunk is never held whole ({@link ElementwiseTiles#applyInBoxes}); any other
+     * operation, or a chunk not computed in tiles, whole.
+     */
+    void readChunkInBoxes(long[] chunkCoords, long[] bytesRead, BoxSink sink) {
+        grid.checkCoords(chunkCoords);
+        if (function instanceof ElementwiseChunkFunction f && outputIndex == 0) {
+            ChunkArgs args = new ChunkArgs(inputs, keyFunction.inputKeys(chunkCoords));
+            if (ElementwiseTiles.applyInBoxes(f, args, grid.chunkShapeAt(chunkCoords), name, dtype, sink)) {
+                bytesRead[0] += args.bytesRead();
+                return;
+            }
+        }
+        Chunk whole = readChunk(chunkCoords, bytesRead);
+        sink.accept(new int[whole.ndim()], whole);
+    }
+
+    @Override
     public void writeChunk(Chunk chunk, long... chunkCoords) {
         throw new UnsupportedOperationException(url() + " is computed inside tasks and cannot be written");
     }

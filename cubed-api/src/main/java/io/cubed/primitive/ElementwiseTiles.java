@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.LongAdder;
  * elements at a time, from the leaves up, and each finished tile is copied into the output chunk. Every temporary is
  * tile-sized and stays in the processor's cache, where computing the expression a chunk at a time made one
  * chunk-sized temporary per operation and went through main memory for each (W5's fused {@code (u - mean(u, 0))² +
- * (v - mean(v, 0))²}: four 8 MiB temporaries per pair of chunks).
+ * (v - mean(v, 0))²}: four 8 MiB temporaries per pair of chunks). Where the output chunk goes to a consumer that takes
+ * it box by box (a reduction's first round: {@code mean((u - mean(u, 0))², 0)}), the tiles go straight to it and the
+ * output chunk is never allocated ({@link #applyInBoxes}).
  *
  * <p>Which operations join the expression: inputs computed by a fused {@link ElementwiseChunkFunction} whose chunk has
  * the output chunk's shape (an input broadcast along some axis, such as {@code mean(u, 0) * 2}, is computed whole and
@@ -37,12 +39,18 @@ final class ElementwiseTiles {
     static final int TILE_ELEMENTS = Math.max(1, Integer.getInteger("cubed.elementwise.tileElements", 8192));
 
     private static final LongAdder TILED_CHUNKS = new LongAdder();
+    private static final LongAdder BOXED_CHUNKS = new LongAdder();
 
     private ElementwiseTiles() {}
 
     /** Output chunks computed tile by tile in this JVM since it started (for tests and diagnostics). */
     static long tiledChunks() {
         return TILED_CHUNKS.sum();
+    }
+
+    /** Chunks handed over tile by tile ({@link #applyInBoxes}) in this JVM since it started (for tests). */
+    static long boxedChunks() {
+        return BOXED_CHUNKS.sum();
     }
 
     /** {@code f} applied to the chunks of {@code args}, with the elementwise operations fused into it. */
@@ -58,10 +66,40 @@ final class ElementwiseTiles {
             return f.applyElementwise(args.singleChunks());
         }
         root.readLeaves();
-        Chunk out = new Tiling(shape).run(root);
+        Chunk out = new Tiling(shape).assemble(root);
         args.addBytesRead(root.nestedBytesRead());
         TILED_CHUNKS.increment();
         return out;
+    }
+
+    /**
+     * Hands the output chunk of {@code f} on {@code args} to {@code sink} tile by tile, never holding it whole: for a
+     * consumer that takes a chunk box by box (the first round of a reduction), each tile goes to it while in cache.
+     * {@code shape}, {@code name} and {@code dtype} are those the caller expects of the chunk; every tile is checked
+     * against them. Returns false, having read nothing, when the chunk is not computed in tiles (an input with several
+     * chunks, inputs that do not broadcast to {@code shape}, a zero-dimensional or empty chunk, or leaves taking more
+     * memory than computing chunk by chunk would): the caller then computes it whole.
+     */
+    static boolean applyInBoxes(
+            ElementwiseChunkFunction f,
+            ChunkArgs args,
+            int[] shape,
+            String name,
+            DType dtype,
+            ChunkStore.BoxSink sink) {
+        if (shape.length == 0 || Chunk.elementCount(shape) == 0 || !Arrays.equals(outputShape(args), shape)) {
+            return false;
+        }
+        Node root = build(f, args, shape, name, dtype);
+        if (root.leafBytes() > root.chunkwiseBytes()) {
+            return false;
+        }
+        root.openStreams();
+        root.readLeaves();
+        new Tiling(shape).forEachTile(root, (offset, start, tile) -> sink.accept(offset, tile));
+        args.addBytesRead(root.nestedBytesRead());
+        BOXED_CHUNKS.increment();
+        return true;
     }
 
     /** The broadcast shape of the single chunks {@code args} names, or null if an input has several or they clash. */
@@ -284,13 +322,36 @@ final class ElementwiseTiles {
             this.index = new int[nd];
         }
 
-        Chunk run(Node root) {
-            int nd = shape.length;
-            int total = Chunk.elementCount(shape);
-            if (nd == 0 || total == 0) {
+        /** Takes each tile of an output chunk: its offset in the chunk, its first element's index in C order. */
+        interface TileSink {
+            void accept(int[] offset, int start, Chunk tile);
+        }
+
+        /** The output chunk of {@code root}, its tiles copied into it. */
+        Chunk assemble(Node root) {
+            if (shape.length == 0 || Chunk.elementCount(shape) == 0) {
                 return evaluate(root, shape);
             }
-            Chunk out = null;
+            Chunk[] out = new Chunk[1];
+            forEachTile(root, (offset, start, t) -> {
+                if (out[0] == null) {
+                    out[0] = Chunk.allocate(t.dtype(), shape);
+                } else if (t.dtype() != out[0].dtype()) {
+                    throw new InvalidArgumentException(
+                            root.describe() + " returned a " + t.dtype() + " tile after a " + out[0].dtype() + " one");
+                }
+                int slots = t.dtype().slotsPerElement();
+                System.arraycopy(t.data(), 0, out[0].data(), start * slots, t.size() * slots);
+            });
+            return out[0];
+        }
+
+        /**
+         * Evaluates {@code root} tile by tile, in C order, handing each tile to {@code sink}, whose arrays are reused
+         * for the next tile once it returns. The chunk has at least one dimension and one element.
+         */
+        void forEachTile(Node root, TileSink sink) {
+            int total = Chunk.elementCount(shape);
             int outer = total / (inner * shape[k]);
             List<int[]> shapes = new ArrayList<>(2);
             try (TileArrays.Scope scope = TileArrays.open()) {
@@ -306,20 +367,11 @@ final class ElementwiseTiles {
                         count = r;
                         tileShape = tileShape(shapes, r);
                         Chunk t = evaluate(root, tileShape);
-                        if (out == null) {
-                            out = Chunk.allocate(t.dtype(), shape);
-                        } else if (t.dtype() != out.dtype()) {
-                            throw new InvalidArgumentException(root.describe() + " returned a " + t.dtype()
-                                    + " tile after a " + out.dtype() + " one");
-                        }
-                        int slots = t.dtype().slotsPerElement();
-                        int start = (o * shape[k] + r0) * inner;
-                        System.arraycopy(t.data(), 0, out.data(), start * slots, t.size() * slots);
+                        sink.accept(index.clone(), (o * shape[k] + r0) * inner, t);
                         scope.nextTile();
                     }
                 }
             }
-            return out;
         }
 
         /** The shape of a tile of {@code r} indices on axis {@code k}; the two sizes that occur are kept. */

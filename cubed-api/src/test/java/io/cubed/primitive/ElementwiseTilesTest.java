@@ -249,11 +249,17 @@ class ElementwiseTilesTest {
         CubedArray result = Statistical.sum(sq, ReductionOptions.axis(0));
 
         long before = ElementwiseTiles.tiledChunks();
+        long boxedBefore = ElementwiseTiles.boxedChunks();
         // Fusion on, whatever the spec's default (the suite also runs with -Dcubed.optimize=false).
-        double[] got =
-                result.compute(ComputeOptions.builder().optimize(true).build()).doubles();
+        ComputeOptions fused = ComputeOptions.builder().optimize(true).build();
+        double[] got = result.compute(fused).doubles();
+        assertThat(ElementwiseTiles.boxedChunks() - boxedBefore)
+                .as("the tiles of each chunk of x go to the sum, the chunk never assembled")
+                .isEqualTo(2);
+        assertThat(ElementwiseTiles.tiledChunks() - before).isZero();
+        double[] squares = sq.compute(fused).doubles();
         assertThat(ElementwiseTiles.tiledChunks() - before)
-                .as("one tiled chunk per chunk of x")
+                .as("computed alone: one chunk assembled from tiles per chunk of x")
                 .isEqualTo(2);
         for (int j = 0; j < cols; j++) {
             double mean = columnMean(ud, rows, cols, j);
@@ -263,7 +269,174 @@ class ElementwiseTilesTest {
                 expected += d * (d + 1);
             }
             assertThat(got[j]).as("column %d", j).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-9 * rows));
+            double square = 0;
+            for (int i = 0; i < rows; i++) {
+                double d = ud[i * cols + j] - mean;
+                square += squares[i * cols + j];
+                assertThat(squares[i * cols + j]).isCloseTo(d * (d + 1), org.assertj.core.data.Offset.offset(1e-9));
+            }
+            assertThat(square).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-9 * rows));
         }
+    }
+
+    /**
+     * {@code op} ("sum", "max" or "mean") of the C-order array {@code d} of {@code shape} over the axes where {@code
+     * reduced} is true, in a plain loop: the result in C order of the other axes.
+     */
+    private static double[] reduce(double[] d, int[] shape, boolean[] reduced, String op) {
+        int nd = shape.length;
+        int outSize = 1;
+        for (int a = 0; a < nd; a++) {
+            outSize *= reduced[a] ? 1 : shape[a];
+        }
+        double[] out = new double[outSize];
+        Arrays.fill(out, op.equals("max") ? Double.NEGATIVE_INFINITY : 0);
+        int[] strides = Chunk.strides(shape);
+        for (int i = 0; i < d.length; i++) {
+            int o = 0;
+            for (int a = 0; a < nd; a++) {
+                if (!reduced[a]) {
+                    o = o * shape[a] + (i / strides[a]) % shape[a];
+                }
+            }
+            out[o] = op.equals("max") ? Math.max(out[o], d[i]) : out[o] + d[i];
+        }
+        if (op.equals("mean")) {
+            for (int o = 0; o < outSize; o++) {
+                out[o] /= d.length / outSize;
+            }
+        }
+        return out;
+    }
+
+    /** {@code data} in chunks of {@code chunks}, Blosc-LZ4 in blocks of 4 kB, as an in-memory Zarr array's URL. */
+    private static String stored(Chunk data, int[] chunks) {
+        return io.cubed.storage.zarr.StoredArrays.blosc(
+                        data, chunks, io.cubed.storage.zarr.blosc.BloscShuffle.SHUFFLE, 4096)
+                .url();
+    }
+
+    @Test
+    void aReductionTakesTheTilesOfAFusedExpressionWithoutItsChunks() {
+        Spec spec = spec();
+        ComputeOptions fused = ComputeOptions.builder().optimize(true).build();
+        // (array shape, chunk shape): tiles of 81 of a chunk's 100 rows (and an edge chunk of 50 rows); of 27 of the
+        // 40 rows of a 3-d chunk's middle axis; and of 8192 elements within rows of 20000.
+        int[][][] cases = {{{250, 100}, {100, 100}}, {{6, 40, 300}, {3, 40, 300}}, {{4, 20000}, {2, 20000}}};
+        for (int[][] c : cases) {
+            int[] shape = c[0];
+            int[] chunks = c[1];
+            int n = Chunk.elementCount(shape);
+            double[] xd = new double[n];
+            double[] yd = new double[n];
+            for (int i = 0; i < n; i++) {
+                xd[i] = Math.sin(i * 0.37) * 10 + (i % 11);
+                yd[i] = (i * 7) % 23 - 11;
+            }
+            // x stored (its chunks stream into the tiles), y in memory (read whole and sliced).
+            CubedArray x = Cubed.fromZarr(stored(Chunk.wrap(DType.FLOAT64, shape, xd), chunks), spec);
+            CubedArray y = Cubed.asarray(Chunk.wrap(DType.FLOAT64, shape, yd), spec, chunks);
+            CubedArray d = io.cubed.array.Elementwise.subtract(x, Scalar.ofDouble(1.5));
+            CubedArray e = io.cubed.array.Elementwise.add(io.cubed.array.Elementwise.multiply(d, d), y);
+            double[] ed = new double[n];
+            for (int i = 0; i < n; i++) {
+                ed[i] = (xd[i] - 1.5) * (xd[i] - 1.5) + yd[i];
+            }
+            int chunkCount = 1;
+            for (int a = 0; a < shape.length; a++) {
+                chunkCount *= (shape[a] + chunks[a] - 1) / chunks[a];
+            }
+            int last = shape.length - 1;
+            for (int[] axes : new int[][] {{0}, {last}, {}}) {
+                boolean[] reduced = new boolean[shape.length];
+                for (int a : axes) {
+                    reduced[a] = true;
+                }
+                if (axes.length == 0) {
+                    Arrays.fill(reduced, true);
+                }
+                ReductionOptions o = axes.length == 0 ? ReductionOptions.all() : ReductionOptions.axis(axes);
+                for (String op : new String[] {"sum", "max", "mean"}) {
+                    CubedArray r =
+                            switch (op) {
+                                case "sum" -> Statistical.sum(e, o);
+                                case "max" -> Statistical.max(e, o);
+                                default -> Statistical.mean(e, o);
+                            };
+                    long before = ElementwiseTiles.boxedChunks();
+                    double[] got = r.compute(fused).doubles();
+                    String what = op + " over " + Arrays.toString(axes) + " of " + Arrays.toString(shape);
+                    assertThat(ElementwiseTiles.boxedChunks() - before)
+                            .as("%s: every chunk of the expression handed over in tiles", what)
+                            .isEqualTo(chunkCount);
+                    double[] expected = reduce(ed, shape, reduced, op);
+                    assertThat(got).as(what).hasSize(expected.length);
+                    for (int i = 0; i < expected.length; i++) {
+                        assertThat(got[i])
+                                .as("%s, element %d", what, i)
+                                .isCloseTo(expected[i], org.assertj.core.data.Offset.offset(1e-9 * n));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void theTilesOfAComputedChunkCoverItOnceAndAreChecked() {
+        int[] shape = {300, 50};
+        ChunkStore u = leaf(DType.FLOAT64, shape, 1);
+        ChunkStore mu = leaf(DType.FLOAT64, new int[] {1, 50}, 3);
+        ComputedChunkStore du = op("du", binary(BinaryFunction.SUBTRACT), DType.FLOAT64, shape, u, mu);
+        ComputedChunkStore su = op("su", squared(), DType.FLOAT64, shape, du);
+
+        Chunk whole = read(su);
+        double[] assembled = new double[Chunk.elementCount(shape)];
+        int[] covered = new int[assembled.length];
+        int[] boxes = new int[1];
+        long[] bytesRead = new long[1];
+        su.readChunkInBoxes(new long[2], bytesRead, (offset, box) -> {
+            boxes[0]++;
+            int[] bs = box.shape();
+            double[] b = box.doubles();
+            for (int i = 0; i < bs[0]; i++) {
+                for (int j = 0; j < bs[1]; j++) {
+                    int at = (offset[0] + i) * shape[1] + offset[1] + j;
+                    assembled[at] = b[i * bs[1] + j];
+                    covered[at]++;
+                }
+            }
+        });
+        assertThat(boxes[0]).as("tiles of 163 rows of 50").isEqualTo(2);
+        assertThat(covered).containsOnly(1);
+        assertThat(Chunk.wrap(DType.FLOAT64, shape, assembled).contentEquals(whole))
+                .isTrue();
+        assertThat(bytesRead[0]).as("u and mu, once").isEqualTo(8L * (300 * 50 + 50));
+
+        // Any other operation hands over its chunk whole.
+        ChunkFunction notElementwise = (args, coords) -> new Chunk[] {args.chunk(0)};
+        ComputedChunkStore copy = new ComputedChunkStore(
+                "copy",
+                new ChunkStore[] {u},
+                coords -> new long[][][] {{{0, 0}}},
+                notElementwise,
+                0,
+                DType.FLOAT64,
+                ChunkGrid.of(new long[] {300, 50}, shape));
+        int[] wholeBoxes = new int[1];
+        copy.readChunkInBoxes(new long[2], new long[1], (offset, box) -> {
+            wholeBoxes[0]++;
+            assertThat(offset).containsExactly(0, 0);
+            assertThat(box.shape()).containsExactly(shape);
+        });
+        assertThat(wholeBoxes[0]).isEqualTo(1);
+
+        // A tile of the wrong type names the operation that returned it.
+        ElementwiseChunkFunction toFloat32 = b -> Elementwise.astype(b[0], DType.FLOAT32);
+        ComputedChunkStore wrong = op("mislabelled", toFloat32, DType.FLOAT64, shape, u);
+        assertThatThrownBy(() -> wrong.readChunkInBoxes(new long[2], new long[1], (offset, box) -> {}))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("mislabelled (fused)")
+                .hasMessageContaining("float32");
     }
 
     /** {@code data} in chunks of 100 x 100, Blosc-LZ4 in blocks of 128 bytes, as an in-memory Zarr array's URL. */
