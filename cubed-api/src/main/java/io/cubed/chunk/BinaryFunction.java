@@ -49,6 +49,7 @@ public enum BinaryFunction {
 
     private final Domain domain;
     private final DTypeRule rule;
+    private final String pythonName;
     private final Kernels.BinaryBool bool;
     private final Kernels.BinaryInt integer;
     private final Kernels.BinaryReal real;
@@ -67,11 +68,13 @@ public enum BinaryFunction {
         this.integer = integer;
         this.real = real;
         this.complex = complex;
+        // Asked for on every call of a kernel (errors name the function), so made once.
+        this.pythonName = name().toLowerCase(Locale.ROOT);
     }
 
     /** The function's name in the Array API standard, e.g. {@code "floor_divide"}. */
     public String pythonName() {
-        return name().toLowerCase(Locale.ROOT);
+        return pythonName;
     }
 
     /** The name of its methods in {@code io.cubed.array.Elementwise}, e.g. {@code "floorDivide"}. */

@@ -12,7 +12,14 @@ final class RowReader {
     private double[] doubleBuffer = new double[0];
     private long[] longBuffer = new long[0];
     private boolean[] boolBuffer = new boolean[0];
-    private double[] runCopy = new double[0];
+    /**
+     * The run copy of {@link #addRun}, kept per thread: reducers make a reader per chunk or box, and a fresh copy per
+     * box allocated a row per box (a mean over tiles of 8 rows: a row of every 8).
+     */
+    private static final ThreadLocal<double[]> RUN_COPY = ThreadLocal.withInitial(() -> new double[0]);
+
+    /** Longest run whose copy is kept per thread (512 kB of doubles); longer runs get a copy of their own. */
+    static final int MAX_KEPT_RUN = 1 << 16;
 
     /**
      * {@code acc[at + j] += v[o + j]} for {@code j < n}, the sum of a run into a row of accumulators (a reduction along
@@ -29,10 +36,16 @@ final class RowReader {
             }
             return;
         }
-        if (runCopy.length != n) {
-            runCopy = new double[n];
+        double[] r;
+        if (n > MAX_KEPT_RUN) {
+            r = new double[n];
+        } else {
+            r = RUN_COPY.get();
+            if (r.length < n) {
+                r = new double[Math.max(n, Math.min(MAX_KEPT_RUN, 2 * r.length))];
+                RUN_COPY.set(r);
+            }
         }
-        double[] r = runCopy;
         System.arraycopy(v, o, r, 0, n);
         for (int j = 0; j < n; j++) {
             acc[j] += r[j];

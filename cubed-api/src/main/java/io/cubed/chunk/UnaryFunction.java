@@ -59,6 +59,7 @@ public enum UnaryFunction {
 
     private final Domain domain;
     private final DTypeRule rule;
+    private final String pythonName;
     private final Kernels.UnaryBool bool;
     private final Kernels.UnaryInt integer;
     private final Kernels.UnaryReal real;
@@ -77,11 +78,13 @@ public enum UnaryFunction {
         this.integer = integer;
         this.real = real;
         this.complex = complex;
+        // Asked for on every call of a kernel (errors name the function), so made once.
+        this.pythonName = name().toLowerCase(Locale.ROOT);
     }
 
     /** The function's name in the Array API standard, e.g. {@code "bitwise_invert"}. */
     public String pythonName() {
-        return name().toLowerCase(Locale.ROOT);
+        return pythonName;
     }
 
     /** The name of its method in {@code io.cubed.array.Elementwise}, e.g. {@code "bitwiseInvert"}. */

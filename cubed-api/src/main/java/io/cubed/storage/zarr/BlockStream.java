@@ -45,7 +45,7 @@ final class BlockStream implements ChunkStore.ChunkStream {
         this.itemBytes = dtype.itemSizeBytes();
         this.nbytes = nbytes;
         this.chunk = chunk;
-        this.block = new byte[blocks.blockBytes()];
+        this.block = ArrayRecycler.bytes(blocks.blockBytes());
     }
 
     @Override
@@ -82,6 +82,9 @@ final class BlockStream implements ChunkStore.ChunkStream {
             // most the stream has held; the compressed bytes go back for the thread's next read.
             HeapProbe.checkpoint();
             ArrayRecycler.giveBack(stored.array());
+            // The decoded block and the codec's scratch block serve the task's next stream.
+            ArrayRecycler.giveBack(block);
+            blocks.release();
         }
     }
 

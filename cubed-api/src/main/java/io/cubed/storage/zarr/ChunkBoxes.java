@@ -1,5 +1,6 @@
 package io.cubed.storage.zarr;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.error.StorageException;
@@ -153,10 +154,22 @@ final class ChunkBoxes implements RawBytesSink {
 
     private Chunk box(int[] boxShape, int count) {
         if (reused == null || reused.size() != count) {
-            reused = Chunk.allocate(dtype, boxShape);
+            release();
+            reused = Chunk.allocateForTaskToOverwrite(dtype, boxShape);
             return reused;
         }
         return Chunk.wrap(dtype, boxShape, reused.data());
+    }
+
+    /**
+     * Hands the box array back ({@link ArrayRecycler}) once the chunk's last box has been taken, so that the task's next
+     * chunk reuses it instead of allocating one per chunk.
+     */
+    void release() {
+        if (reused != null) {
+            ArrayRecycler.giveBack(reused.data());
+            reused = null;
+        }
     }
 
     /** Fails unless every element of the chunk has been handed over. */

@@ -337,6 +337,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         try {
             c.decode(stored.array(), stored.length(), metadata.chunkSizeBytes(), boxes);
             boxes.checkComplete();
+            boxes.release();
         } catch (ChunkBoxes.SinkFailure f) {
             throw f.failure();
         } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {

@@ -22,6 +22,9 @@ import org.junit.jupiter.api.Test;
  * streamed; corrupt blocks and over-long requests refused.
  */
 class BlockStreamTest {
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path tmp;
+
     private static Chunk data(DType t, int[] shape, long seed) {
         Random r = new Random(seed);
         double[] d = new double[Chunk.elementCount(shape)];
@@ -139,5 +142,50 @@ class BlockStreamTest {
                 .hasMessageContaining("corrupt chunk")
                 .hasMessageContaining(key)
                 .hasMessageContaining("blosc block 2");
+    }
+
+    @Test
+    void aTaskReusesTheDecodedBlockScratchAndBoxesFromChunkToChunk() {
+        // Four full chunks of 64 x 1024 float64 (512 kB) in blocks of 256 kB (the block size from which the decoder
+        // keeps its own block buffers per thread): each stream holds a decoded block and a scratch block for the
+        // unshuffle, each read in boxes a box array of 32768 elements (256 kB).
+        int[] shape = {256, 1024};
+        Chunk d = data(DType.FLOAT64, shape, 5);
+        // On a local disk, whose store reads a chunk's bytes into an array recycled from chunk to chunk.
+        ZarrArray z = StoredArrays.blosc(
+                tmp.resolve("x.zarr").toString(), d, new int[] {64, 1024}, BloscShuffle.SHUFFLE, 256 << 10);
+        com.sun.management.ThreadMXBean mx =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().getId();
+        double[] target = new double[64 * 1024];
+        double[] fromBoxes = new double[64 * 1024];
+        long[] allocated = new long[2];
+        try (io.cubed.chunk.ArrayRecycler.Scope scope = io.cubed.chunk.ArrayRecycler.open("streams", 1 << 22)) {
+            for (long i = 0; i < z.grid().numChunks(); i++) {
+                long[] c = z.grid().chunkCoordsOf(i);
+                long before = mx.getThreadAllocatedBytes(tid);
+                ChunkStore.ChunkStream s = z.streamChunk(c, Long.MAX_VALUE);
+                for (int at = 0; at < target.length; at += 1024) {
+                    s.next(target, at, 1024);
+                }
+                long afterStream = mx.getThreadAllocatedBytes(tid);
+                z.readChunkInBoxes(
+                        c,
+                        (offset, box) ->
+                                System.arraycopy(box.data(), 0, fromBoxes, offset[0] * 1024 + offset[1], box.size()));
+                long afterBoxes = mx.getThreadAllocatedBytes(tid);
+                if (i > 0) {
+                    allocated[0] += afterStream - before;
+                    allocated[1] += afterBoxes - afterStream;
+                }
+                double[] whole = z.readChunk(c).doubles();
+                assertThat(target).as("chunk %d streamed", i).containsExactly(whole);
+                assertThat(fromBoxes).as("chunk %d in boxes", i).containsExactly(whole);
+            }
+        }
+        // Chunks after the first take the block, the scratch block, the box array and the stored bytes back: a few
+        // small objects each, where fresh arrays would be 512 kB per stream and 256 kB per read in boxes.
+        assertThat(allocated[0] / 3).as("bytes allocated per stream").isLessThan(16384);
+        assertThat(allocated[1] / 3).as("bytes allocated per read in boxes").isLessThan(16384);
     }
 }

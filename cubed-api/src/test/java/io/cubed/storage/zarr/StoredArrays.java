@@ -15,9 +15,14 @@ public final class StoredArrays {
      * {@code shuffle} in blocks of {@code blocksize} bytes (0: c-blosc's choice).
      */
     public static ZarrArray blosc(Chunk data, int[] chunks, BloscShuffle shuffle, int blocksize) {
+        return blosc("memory://stored-" + UUID.randomUUID() + "/x.zarr", data, chunks, shuffle, blocksize);
+    }
+
+    /** As {@link #blosc(Chunk, int[], BloscShuffle, int)}, in a new array at {@code url} (a directory, say). */
+    public static ZarrArray blosc(String url, Chunk data, int[] chunks, BloscShuffle shuffle, int blocksize) {
         long[] shape = Arrays.stream(data.shape()).asLongStream().toArray();
         ZarrArray z = ZarrArray.create(
-                "memory://stored-" + UUID.randomUUID() + "/x.zarr",
+                url,
                 ZarrCreateOptions.builder(shape, chunks, data.dtype())
                         .compressor(new Compressor.Blosc(BloscCname.LZ4, 5, shuffle, blocksize))
                         .build());

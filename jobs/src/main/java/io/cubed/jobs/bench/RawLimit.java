@@ -1,5 +1,6 @@
 package io.cubed.jobs.bench;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.chunk.Chunk;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.storage.zarr.ZarrArray;
@@ -13,7 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The raw I/O and codec limit: how fast plain {@link ZarrArray} calls read (decode) and write (encode) the chunks of
- * the inputs, with the same codec and threads, and no planning, tasks or computing. A workload moving {@code r} bytes
+ * the inputs, with the same codec and threads, and no planning, tasks or computing. Each thread decodes into one
+ * reused chunk, with the codec's buffers recycled as in a task: a new chunk per read would allocate gigabytes a
+ * second, and the heap the collector grows for that would stay with the workloads measured after it. A workload moving {@code r} bytes
  * in and {@code w} bytes out cannot beat {@code r / readRate + w / writeRate}.
  */
 final class RawLimit {
@@ -66,11 +69,20 @@ final class RawLimit {
                 List<Future<?>> fs = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     fs.add(pool.submit(() -> {
-                        for (long i = next.getAndIncrement(); i < g.numChunks(); i = next.getAndIncrement()) {
-                            long[] c = g.chunkCoordsOf(i);
-                            Chunk chunk = in.readChunk(c);
-                            if (out != null) {
-                                out.writeChunk(chunk, c);
+                        // As a task reads: into one array per thread, the codec's buffers handed from chunk to chunk.
+                        long budget = 4L * g.chunkSize() * in.dtype().itemSizeBytes();
+                        try (ArrayRecycler.Scope scope = ArrayRecycler.open("raw-limit", budget)) {
+                            Chunk chunk = null;
+                            for (long i = next.getAndIncrement(); i < g.numChunks(); i = next.getAndIncrement()) {
+                                long[] c = g.chunkCoordsOf(i);
+                                int[] shape = g.chunkShapeAt(c);
+                                if (chunk == null || !java.util.Arrays.equals(chunk.shape(), shape)) {
+                                    chunk = Chunk.allocate(in.dtype(), shape);
+                                }
+                                in.readChunkInto(c, new Chunk[] {chunk}, new long[][] {g.chunkOffset(c)});
+                                if (out != null) {
+                                    out.writeChunk(chunk, c);
+                                }
                             }
                         }
                         return null;

@@ -114,7 +114,7 @@ public final class BloscCodec implements Codec {
     @Override
     public Blocks blocks(byte[] encoded, int encodedLength, int decodedSizeBytes) {
         BloscDecoder.Blocks b = BloscDecoder.blocks(encoded, encodedLength, decodedSizeBytes);
-        byte[] scratch = b.shuffle || b.bitshuffle ? new byte[b.blocksize] : null;
+        byte[] scratch = b.shuffle || b.bitshuffle ? io.cubed.chunk.ArrayRecycler.bytes(b.blocksize) : null;
         return new Blocks() {
             @Override
             public int count() {
@@ -130,6 +130,11 @@ public final class BloscCodec implements Codec {
             public int decode(int j, byte[] out, int outOff) {
                 java.util.Objects.checkIndex(j, b.count());
                 return b.decode(j, scratch, out, outOff);
+            }
+
+            @Override
+            public void release() {
+                io.cubed.chunk.ArrayRecycler.giveBack(scratch);
             }
         };
     }

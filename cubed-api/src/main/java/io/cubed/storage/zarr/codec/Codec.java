@@ -108,6 +108,9 @@ public interface Codec {
          * size in bytes; blocks together cover the chunk's raw bytes in order.
          */
         int decode(int j, byte[] out, int outOff);
+
+        /** No block will be decoded any more: scratch arrays go back ({@link io.cubed.chunk.ArrayRecycler}). */
+        default void release() {}
     }
 
     private static byte[] exactly(byte[] encoded, int length) {
