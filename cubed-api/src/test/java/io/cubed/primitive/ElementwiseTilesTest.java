@@ -309,13 +309,6 @@ class ElementwiseTilesTest {
         return out;
     }
 
-    /** {@code data} in chunks of {@code chunks}, Blosc-LZ4 in blocks of 4 kB, as an in-memory Zarr array's URL. */
-    private static String stored(Chunk data, int[] chunks) {
-        return io.cubed.storage.zarr.StoredArrays.blosc(
-                        data, chunks, io.cubed.storage.zarr.blosc.BloscShuffle.SHUFFLE, 4096)
-                .url();
-    }
-
     @Test
     void aReductionTakesTheTilesOfAFusedExpressionWithoutItsChunks() {
         Spec spec = spec();
@@ -334,7 +327,7 @@ class ElementwiseTilesTest {
                 yd[i] = (i * 7) % 23 - 11;
             }
             // x stored (its chunks stream into the tiles), y in memory (read whole and sliced).
-            CubedArray x = Cubed.fromZarr(stored(Chunk.wrap(DType.FLOAT64, shape, xd), chunks), spec);
+            CubedArray x = Cubed.fromZarr(stored(Chunk.wrap(DType.FLOAT64, shape, xd), chunks, 4096), spec);
             CubedArray y = Cubed.asarray(Chunk.wrap(DType.FLOAT64, shape, yd), spec, chunks);
             CubedArray d = io.cubed.array.Elementwise.subtract(x, Scalar.ofDouble(1.5));
             CubedArray e = io.cubed.array.Elementwise.add(io.cubed.array.Elementwise.multiply(d, d), y);
@@ -439,10 +432,10 @@ class ElementwiseTilesTest {
                 .hasMessageContaining("float32");
     }
 
-    /** {@code data} in chunks of 100 x 100, Blosc-LZ4 in blocks of 128 bytes, as an in-memory Zarr array's URL. */
-    private static String stored(Chunk data) {
+    /** {@code data} in chunks of {@code chunks}, Blosc-LZ4 in blocks of {@code blocksize} bytes, as an in-memory URL. */
+    private static String stored(Chunk data, int[] chunks, int blocksize) {
         return io.cubed.storage.zarr.StoredArrays.blosc(
-                        data, new int[] {100, 100}, io.cubed.storage.zarr.blosc.BloscShuffle.SHUFFLE, 128)
+                        data, chunks, io.cubed.storage.zarr.blosc.BloscShuffle.SHUFFLE, blocksize)
                 .url();
     }
 
@@ -459,8 +452,10 @@ class ElementwiseTilesTest {
             ud[i] = Math.sin(i * 0.37) * 10 + (i % 11);
             vd[i] = (i * 7) % 23 - 11;
         }
-        CubedArray u = Cubed.fromZarr(stored(Chunk.wrap(DType.FLOAT64, new int[] {rows, cols}, ud)), spec);
-        CubedArray v = Cubed.fromZarr(stored(Chunk.wrap(DType.FLOAT32, new int[] {rows, cols}, vd)), spec);
+        CubedArray u = Cubed.fromZarr(
+                stored(Chunk.wrap(DType.FLOAT64, new int[] {rows, cols}, ud), new int[] {100, 100}, 128), spec);
+        CubedArray v = Cubed.fromZarr(
+                stored(Chunk.wrap(DType.FLOAT32, new int[] {rows, cols}, vd), new int[] {100, 100}, 128), spec);
 
         long before = ElementwiseTiles.tiledChunks();
         double[] sum = io.cubed.array.Elementwise.add(u, v).compute().doubles();
