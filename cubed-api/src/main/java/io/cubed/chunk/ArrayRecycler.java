@@ -19,8 +19,10 @@ import java.util.concurrent.atomic.LongAdder;
  * as garbage until a concurrent cycle finds them: the heap grew past the tasks' working set, and the resident memory
  * of the process showed the collector's slack rather than the bound the plan promises (W3, a rechunk, grew to the
  * whole 2.3 GB heap). Codec buffers are chunk-sized and needed once per chunk: handed back ({@link #giveBack}) as
- * soon as a chunk is decoded or written, one buffer serves every chunk of a task. What is not recycled: arrays that
- * die young, such as decoded input chunks, kernel outputs and broadcast temporaries. The collector frees those for
+ * soon as a chunk is decoded or written, one buffer serves every chunk of a task; so are the output chunk of a fused
+ * elementwise chain computed in tiles (one per chunk a task writes: W1's 8 MiB sums) and the block and box buffers of
+ * chunks read block by block. What is not recycled: arrays that die young, such as decoded input chunks, kernel
+ * outputs and broadcast temporaries. The collector frees those for
  * nothing, and keeping one alive across tasks makes it copy the array from generation to generation (measured: W5,
  * whose fused tasks compute five chunk-sized temporaries per chunk, took 15-20 % longer and grew 70 % larger with every
  * chunk allocation recycled).

@@ -45,7 +45,8 @@ public final class Chunk implements Serializable {
 
     /**
      * A chunk for a task that holds it until the task ends and writes every element before reading any (a rechunk
-     * region's output chunks, into which the task reads every input chunk that overlaps them): inside a task its array
+     * region's output chunks, into which the task reads every input chunk that overlaps them; the output chunk that a
+     * fused elementwise chain's tiles are copied into): inside a task its array
      * may be one the thread's previous task of the same operation used ({@link ArrayRecycler}), not cleared. Its
      * elements are unspecified until written (with {@code -Dcubed.recycler.poison=true}, as the tests run, NaN or
      * garbage).

@@ -327,7 +327,11 @@ final class ElementwiseTiles {
             void accept(int[] offset, int start, Chunk tile);
         }
 
-        /** The output chunk of {@code root}, its tiles copied into it. */
+        /**
+         * The output chunk of {@code root}, its tiles copied into it. The tiles cover it exactly once, so it may be an
+         * array an earlier chunk of the task's operation used ({@link Chunk#allocateForTaskToOverwrite}): a chunk per
+         * chunk written was most of what an elementwise task allocated.
+         */
         Chunk assemble(Node root) {
             if (shape.length == 0 || Chunk.elementCount(shape) == 0) {
                 return evaluate(root, shape);
@@ -335,7 +339,7 @@ final class ElementwiseTiles {
             Chunk[] out = new Chunk[1];
             forEachTile(root, (offset, start, t) -> {
                 if (out[0] == null) {
-                    out[0] = Chunk.allocate(t.dtype(), shape);
+                    out[0] = Chunk.allocateForTaskToOverwrite(t.dtype(), shape);
                 } else if (t.dtype() != out[0].dtype()) {
                     throw new InvalidArgumentException(
                             root.describe() + " returned a " + t.dtype() + " tile after a " + out[0].dtype() + " one");

@@ -202,6 +202,31 @@ class ElementwiseTilesTest {
     }
 
     @Test
+    void theNextTaskOfAnOperationAssemblesItsChunkInTheArrayTheLastOneUsed() {
+        int[] shape = {300, 50};
+        ChunkStore u = leaf(DType.FLOAT64, shape, 1);
+        ChunkStore mu = leaf(DType.FLOAT64, new int[] {1, 50}, 3);
+        ComputedChunkStore du = op("du", binary(BinaryFunction.SUBTRACT), DType.FLOAT64, shape, u, mu);
+        ComputedChunkStore su = op("su", squared(), DType.FLOAT64, shape, du);
+        Chunk expected = Elementwise.binary(
+                BinaryFunction.POW, Elementwise.binary(BinaryFunction.SUBTRACT, read(u), read(mu)), Scalar.ofLong(2));
+        Object[] arrays = new Object[3];
+        for (int task = 0; task < arrays.length; task++) {
+            // One scope per task, as BlockwiseTask opens them; the chunk is written (here: compared) within it.
+            try (io.cubed.chunk.ArrayRecycler.Scope scope =
+                    io.cubed.chunk.ArrayRecycler.open("elementwise-tiles-test", 1 << 20)) {
+                Chunk c = read(su);
+                assertThat(c.contentEquals(expected)).as("task %d", task).isTrue();
+                arrays[task] = c.data();
+            }
+        }
+        assertThat(arrays[1]).as("the second task's chunk").isSameAs(arrays[0]);
+        assertThat(arrays[2]).as("the third task's chunk").isSameAs(arrays[0]);
+        // Outside a task the chunk is a new array of its own, as a result handed to a caller must be.
+        assertThat(read(su).data()).isNotSameAs(arrays[0]);
+    }
+
+    @Test
     void aFusedOperationReturningTheWrongTypeIsNamed() {
         int[] shape = {100, 200};
         ChunkStore a = leaf(DType.FLOAT64, shape, 1);
