@@ -201,13 +201,23 @@ class ElementwiseTilesTest {
         }
     }
 
+    /** {@code u} of {@code shape}, a row {@code mu} and {@code (u - mu)²} as two fused operations. */
+    private record SquaredDeviation(ChunkStore u, ChunkStore mu, ComputedChunkStore squared) {}
+
+    private static SquaredDeviation squaredDeviation(int[] shape) {
+        ChunkStore u = leaf(DType.FLOAT64, shape, 1);
+        ChunkStore mu = leaf(DType.FLOAT64, new int[] {1, shape[1]}, 3);
+        ComputedChunkStore du = op("du", binary(BinaryFunction.SUBTRACT), DType.FLOAT64, shape, u, mu);
+        return new SquaredDeviation(u, mu, op("su", squared(), DType.FLOAT64, shape, du));
+    }
+
     @Test
     void theNextTaskOfAnOperationAssemblesItsChunkInTheArrayTheLastOneUsed() {
         int[] shape = {300, 50};
-        ChunkStore u = leaf(DType.FLOAT64, shape, 1);
-        ChunkStore mu = leaf(DType.FLOAT64, new int[] {1, 50}, 3);
-        ComputedChunkStore du = op("du", binary(BinaryFunction.SUBTRACT), DType.FLOAT64, shape, u, mu);
-        ComputedChunkStore su = op("su", squared(), DType.FLOAT64, shape, du);
+        SquaredDeviation dev = squaredDeviation(shape);
+        ChunkStore u = dev.u();
+        ChunkStore mu = dev.mu();
+        ComputedChunkStore su = dev.squared();
         Chunk expected = Elementwise.binary(
                 BinaryFunction.POW, Elementwise.binary(BinaryFunction.SUBTRACT, read(u), read(mu)), Scalar.ofLong(2));
         Object[] arrays = new Object[3];
@@ -402,10 +412,10 @@ class ElementwiseTilesTest {
     @Test
     void theTilesOfAComputedChunkCoverItOnceAndAreChecked() {
         int[] shape = {300, 50};
-        ChunkStore u = leaf(DType.FLOAT64, shape, 1);
-        ChunkStore mu = leaf(DType.FLOAT64, new int[] {1, 50}, 3);
-        ComputedChunkStore du = op("du", binary(BinaryFunction.SUBTRACT), DType.FLOAT64, shape, u, mu);
-        ComputedChunkStore su = op("su", squared(), DType.FLOAT64, shape, du);
+        SquaredDeviation dev = squaredDeviation(shape);
+        ChunkStore u = dev.u();
+        ChunkStore mu = dev.mu();
+        ComputedChunkStore su = dev.squared();
 
         Chunk whole = read(su);
         double[] assembled = new double[Chunk.elementCount(shape)];
