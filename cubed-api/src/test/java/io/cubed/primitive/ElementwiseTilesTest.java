@@ -414,7 +414,6 @@ class ElementwiseTilesTest {
         int[] shape = {300, 50};
         SquaredDeviation dev = squaredDeviation(shape);
         ChunkStore u = dev.u();
-        ChunkStore mu = dev.mu();
         ComputedChunkStore su = dev.squared();
 
         Chunk whole = read(su);
