@@ -259,7 +259,7 @@ class SparkArrayTest {
             assertThat(m.numTasks())
                     .as("%d Cubed tasks grouped into Spark tasks", tasks)
                     .isEqualTo(sparkTasks)
-                    .isBetween((int) Math.min(tasks, 4L * jsc.defaultParallelism()), (int) tasks);
+                    .isBetween((int) Math.min(tasks, 2L * jsc.defaultParallelism()), (int) tasks);
             assertThat(jobs.resultSizes.get(stageId))
                     .as("results of " + j.description())
                     .hasSize(sparkTasks)

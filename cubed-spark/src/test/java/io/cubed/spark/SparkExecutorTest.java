@@ -58,20 +58,27 @@ class SparkExecutorTest extends ExecutorContract {
 
     @Test
     void tasksAreGroupedIntoAFewSparkTasksPerSlotUnlessFixed() {
-        // local[2,3]: two task slots, so whole waves of at least 8 Spark tasks, at most 16 Cubed tasks in one.
+        // local[2,3]: two task slots, so ranges of ceil(remaining / 4) tasks, at most 16, down to single tasks.
         SparkExecutor auto = SparkExecutor.create(jsc);
         assertThat(jsc.defaultParallelism()).isEqualTo(2);
         assertThat(auto.partitions(0)).isEmpty();
         assertThat(auto.partitions(1)).extracting(TaskRange::size).containsExactly(1L);
-        assertThat(auto.partitions(8)).hasSize(8).extracting(TaskRange::size).containsOnly(1L);
-        assertThat(auto.partitions(9)).hasSize(8).extracting(TaskRange::size).containsOnly(2L, 1L);
-        // 50 tasks: 8 Spark tasks of 6 or 7 (not 7 of 7 and a last one of 1 for one slot to finish alone).
-        assertThat(auto.partitions(50)).hasSize(8).extracting(TaskRange::size).containsOnly(7L, 6L);
-        // 200 tasks: 7 waves of 2 Spark tasks of 14 or 15 (not 12 of 16 and one of 8, an odd count over 2 slots).
-        assertThat(auto.partitions(200)).hasSize(14).extracting(TaskRange::size).containsOnly(15L, 14L);
-        assertThat(auto.partitions(10_000)).hasSize(626).allSatisfy(r -> assertThat(r.size())
-                .isBetween(15L, 16L));
-        assertThat(auto.partitions(10_000).get(625).end()).isEqualTo(10_000);
+        assertThat(auto.partitions(4)).extracting(TaskRange::size).containsExactly(1L, 1L, 1L, 1L);
+        assertThat(auto.partitions(9)).extracting(TaskRange::size).containsExactly(3L, 2L, 1L, 1L, 1L, 1L);
+        // 16 tasks (a rechunk stage of the bench): 4, 3, 3, 2, then one task at a time.
+        assertThat(auto.partitions(16)).extracting(TaskRange::size).containsExactly(4L, 3L, 3L, 2L, 1L, 1L, 1L, 1L);
+        assertThat(auto.partitions(50))
+                .extracting(TaskRange::size)
+                .containsExactly(13L, 10L, 7L, 5L, 4L, 3L, 2L, 2L, 1L, 1L, 1L, 1L);
+        // 200 tasks: 16 at a time while more than 64 remain (9 ranges), then 14, 11, 8, 6, 5, 3, 3, 2, 1, 1, 1, 1.
+        assertThat(auto.partitions(200))
+                .hasSize(21)
+                .extracting(TaskRange::size)
+                .startsWith(16L)
+                .endsWith(1L, 1L);
+        // 10,000 tasks: 621 ranges of 16, then 16, 12, 9, 7, 5, 4, 3, 2, 2, 1, 1, 1, 1 for the last 64.
+        assertThat(auto.partitions(10_000)).hasSize(634);
+        assertThat(auto.partitions(10_000).get(633)).isEqualTo(new TaskRange(9_999, 10_000));
         assertThat(auto.toString()).contains("tasksPerPartition=auto");
         SparkExecutor fixed = SparkExecutor.builder(jsc).tasksPerPartition(1).build();
         assertThat(fixed.partitions(10_000)).hasSize(10_000);
@@ -84,7 +91,7 @@ class SparkExecutorTest extends ExecutorContract {
                         .autoTasksPerPartition()
                         .build()
                         .partitions(200))
-                .hasSize(14);
+                .hasSize(21);
         // Grouped tasks still report every Cubed task, with its own index.
         java.util.List<Long> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
         auto.execute(

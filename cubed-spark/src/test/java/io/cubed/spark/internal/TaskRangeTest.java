@@ -42,6 +42,44 @@ class TaskRangeTest {
         assertThat(TaskRange.even(7, 3)).containsExactly(new TaskRange(0, 3), new TaskRange(3, 5), new TaskRange(5, 7));
     }
 
+    @Test
+    void guidedRangesShrinkToSingleTasksAndMatchAReferenceLoop() {
+        for (int slots = 1; slots <= 6; slots++) {
+            for (int max = 1; max <= 17; max += 4) {
+                for (long n = 0; n <= 300; n++) {
+                    List<TaskRange> r = TaskRange.guided(n, slots, max);
+                    // Reference: each range takes ceil(remaining / (2 slots)) tasks, capped at max, at least 1.
+                    long next = 0;
+                    for (TaskRange t : r) {
+                        long remaining = n - next;
+                        long expected = Math.min(max, Math.max(1, (remaining + 2L * slots - 1) / (2L * slots)));
+                        assertThat(t.start())
+                                .as("guided(%d, %d, %d)", n, slots, max)
+                                .isEqualTo(next);
+                        assertThat(t.size())
+                                .as("guided(%d, %d, %d) at %d", n, slots, max, next)
+                                .isEqualTo(expected);
+                        next = t.end();
+                    }
+                    assertThat(next).isEqualTo(n);
+                    // Never fewer ranges than slots (while there are tasks), and the last ones are single tasks.
+                    assertThat(r).hasSizeGreaterThanOrEqualTo((int) Math.min(n, slots));
+                    for (int i = Math.max(0, r.size() - (int) Math.min(n, slots)); i < r.size(); i++) {
+                        assertThat(r.get(i).size()).isEqualTo(1);
+                    }
+                }
+            }
+        }
+        // Millions of tasks: the full ranges are counted, not looped over, and the list is exact.
+        List<TaskRange> big = TaskRange.guided(50_000_000L, 2, 16);
+        assertThat(big.get(0)).isEqualTo(new TaskRange(0, 16));
+        assertThat(big.get(big.size() - 1).end()).isEqualTo(50_000_000L);
+        assertThat(big.size()).isBetween(50_000_000 / 16, 50_000_000 / 16 + 40);
+        assertThatThrownBy(() -> TaskRange.guided(Long.MAX_VALUE / 2, 2, 16)).hasMessageContaining("more tasks per");
+        assertThatThrownBy(() -> TaskRange.guided(10, 0, 16)).hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> TaskRange.guided(-1, 2, 16)).hasMessageContaining("not be negative");
+    }
+
     /** Consecutive from 0 to n, every index once, sizes within one of each other (none empty). */
     private static void checkCoversEvenly(List<TaskRange> ranges, long n) {
         long next = 0;
