@@ -4,10 +4,19 @@ import io.cubed.error.CorruptDataException;
 import io.cubed.runtime.TaskFunction;
 import io.cubed.runtime.TaskIo;
 import io.cubed.runtime.TaskResult;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
 
@@ -16,16 +25,37 @@ import org.apache.spark.api.java.function.FlatMapFunction;
  * {@link TaskFunction} and returns one small {@link TaskResult} per index (times, bytes moved, bytes the thread
  * allocated) — never array data. A failing index is rethrown as a {@link TaskIndexFailure} naming it; Spark then
  * retries the whole partition (chunk writes are idempotent).
+ *
+ * <p>Spark deserializes a job's function for every Spark task it runs, from the same bytes. The task function
+ * travels as its own serialized bytes under a key drawn when this object is made, and an executor JVM deserializes
+ * those bytes once and hands the same {@link TaskFunction} to every later Spark task of the job (it keeps the
+ * functions of the last {@value #RECENT_TASKS} jobs it saw): what the function opens or computes once (stores, metadata, codecs) is then shared by the job's
+ * tasks in that JVM, as the in-process executor shares one function among its threads (task functions are
+ * thread-safe for that reason), and each Spark task skips deserializing the function's object graph.
  */
 public final class StagePartitionFunction implements FlatMapFunction<Iterator<TaskRange>, TaskResult> {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
+
+    /** Task functions recently deserialized in this JVM, by key; a few jobs run at once, so a few suffice. */
+    private static final int RECENT_TASKS = 16;
+
+    private static final Map<String, TaskFunction> RECENT = new LinkedHashMap<>(32, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, TaskFunction> eldest) {
+            return size() > RECENT_TASKS;
+        }
+    };
 
     private final String stageId;
-    private final TaskFunction task;
+    private final String key;
+    private transient TaskFunction task;
+    /** The task function's serialized form, made once per object however many Spark tasks serialize it. */
+    private transient byte[] taskBytes;
 
     public StagePartitionFunction(String stageId, TaskFunction task) {
         this.stageId = Objects.requireNonNull(stageId, "stageId");
         this.task = Objects.requireNonNull(task, "task");
+        this.key = stageId + "/" + UUID.randomUUID();
     }
 
     public String stageId() {
@@ -58,6 +88,71 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
             }
         }
         return results.iterator();
+    }
+
+    private void writeObject(ObjectOutputStream out) throws IOException {
+        out.defaultWriteObject();
+        byte[] bytes = taskBytes();
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    private synchronized byte[] taskBytes() throws IOException {
+        if (taskBytes == null) {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            try (ObjectOutputStream o = new ObjectOutputStream(buf)) {
+                o.writeObject(task);
+            }
+            taskBytes = buf.toByteArray();
+        }
+        return taskBytes;
+    }
+
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        TaskFunction known;
+        synchronized (RECENT) {
+            known = RECENT.get(key);
+        }
+        if (known == null) {
+            TaskFunction read = readTask(bytes);
+            synchronized (RECENT) {
+                known = RECENT.putIfAbsent(key, read);
+            }
+            if (known == null) {
+                known = read;
+            }
+        }
+        task = known;
+    }
+
+    /** The task function of {@code bytes}, its classes resolved as Spark resolves the job's: by the task's loader. */
+    private static TaskFunction readTask(byte[] bytes) throws IOException, ClassNotFoundException {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        try (ObjectInputStream o = new ObjectInputStream(new ByteArrayInputStream(bytes)) {
+            @Override
+            protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+                if (loader != null) {
+                    try {
+                        return Class.forName(desc.getName(), false, loader);
+                    } catch (ClassNotFoundException e) {
+                        // a primitive type, or a class only the default resolution finds
+                    }
+                }
+                return super.resolveClass(desc);
+            }
+        }) {
+            return (TaskFunction) o.readObject();
+        }
+    }
+
+    /** How many task functions this JVM keeps for later Spark tasks of their jobs (for tests). */
+    static int recentTasks() {
+        synchronized (RECENT) {
+            return RECENT.size();
+        }
     }
 
     /**
