@@ -134,6 +134,11 @@ public final class BlockwiseTask implements TaskFunction {
                 opName, inputs, outputs, keyFunction, function, chunksPerTask, skipWritten, recycleBytes, inputIndexes);
     }
 
+    @Override
+    public boolean releasesInputs() {
+        return releasedInputs != null && releasedInputs.length > 0;
+    }
+
     /** Largest number of chunks of a released input whose readers are counted (4 bytes each); larger ones stay. */
     static final long MAX_COUNTED_CHUNKS = 1L << 22;
 

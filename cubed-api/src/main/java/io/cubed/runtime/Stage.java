@@ -93,6 +93,11 @@ public final class Stage {
         return id + " " + description + " (" + numTasks + " tasks)";
     }
 
+    /** Whether releasing this stage's tasks frees their input chunks ({@link TaskFunction#releasesInputs}). */
+    public boolean releasesInputs() {
+        return task.releasesInputs();
+    }
+
     /**
      * {@linkplain TaskFunction#release Releases} task {@code taskIndex}, for executors that know it has succeeded and
      * will not run again. A failure here loses nothing (what the task would have freed goes with the computation's

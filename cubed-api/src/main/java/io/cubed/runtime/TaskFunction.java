@@ -20,4 +20,12 @@ public interface TaskFunction extends Serializable {
      * again once its result has arrived, but a speculative copy may still be running). The default frees nothing.
      */
     default void release(long taskIndex) {}
+
+    /**
+     * Whether {@link #release} frees anything (deletes input chunks): an executor that groups tasks releases a group
+     * only when all of it has ended, so it keeps such groups small. The default frees nothing.
+     */
+    default boolean releasesInputs() {
+        return false;
+    }
 }

@@ -225,8 +225,11 @@ class BlockwiseTaskTest {
         ZarrArray src = source(new int[] {3, 4});
         ZarrArray dst = zarr(new long[] {9, 10}, new int[] {2, 5});
         BlockwiseTask task = copyTask(src, dst, null).deletingInputChunks(0);
+        assertThat(task.releasesInputs()).isTrue();
+        assertThat(copyTask(src, dst, null).releasesInputs()).isFalse();
         // A copy shipped elsewhere (Spark) deletes nothing.
         BlockwiseTask shipped = shipped(task);
+        assertThat(shipped.releasesInputs()).isFalse();
         int tasks = (int) task.numTasks();
         for (long t = 0; t < tasks; t++) {
             task.run(t);

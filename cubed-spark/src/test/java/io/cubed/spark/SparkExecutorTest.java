@@ -56,6 +56,55 @@ class SparkExecutorTest extends ExecutorContract {
         return 3;
     }
 
+    /** A task function that deletes its inputs on release (as a rechunk's second stage does), or not. */
+    private static io.cubed.runtime.TaskFunction releasing(boolean releases) {
+        return new io.cubed.runtime.TaskFunction() {
+            @Override
+            public io.cubed.runtime.TaskIo run(long taskIndex) {
+                return io.cubed.runtime.TaskIo.NONE;
+            }
+
+            @Override
+            public boolean releasesInputs() {
+                return releases;
+            }
+        };
+    }
+
+    @Test
+    void aStageWhoseTasksReleaseTheirInputsHoldsBackAtMost64MBPerSparkTask() {
+        SparkExecutor auto = SparkExecutor.create(jsc);
+        assertThat(auto.releasesInputChunks()).isTrue();
+        long mb = 1L << 20;
+        // 16 tasks of 184 MB each (the bench's W3 second stage): one Cubed task per Spark task.
+        io.cubed.runtime.Stage big = new io.cubed.runtime.Stage(
+                "op-002", "rechunk (stage 2/2)", 16, releasing(true), 284 * mb, 184 * mb, java.util.List.of());
+        assertThat(auto.partitions(big)).hasSize(16).extracting(TaskRange::size).containsOnly(1L);
+        // 8 MB tasks: at most 8 in a Spark task, still decreasing to single tasks.
+        io.cubed.runtime.Stage small = new io.cubed.runtime.Stage(
+                "op-003", "copy", 200, releasing(true), 108 * mb, 8 * mb, java.util.List.of());
+        assertThat(auto.partitions(small))
+                .extracting(TaskRange::size)
+                .startsWith(8L, 8L)
+                .endsWith(1L, 1L)
+                .allSatisfy(size -> assertThat(size).isBetween(1L, 8L));
+        // The same stages without releases are grouped as any other.
+        for (io.cubed.runtime.Stage s : java.util.List.of(big, small)) {
+            io.cubed.runtime.Stage plain = new io.cubed.runtime.Stage(
+                    s.id(),
+                    s.description(),
+                    s.numTasks(),
+                    releasing(false),
+                    s.projectedMemBytes(),
+                    s.workingSetBytes(),
+                    java.util.List.of());
+            assertThat(auto.partitions(plain)).isEqualTo(auto.partitions(s.numTasks()));
+        }
+        // A fixed number per Spark task is the user's choice and is kept.
+        assertThat(SparkExecutor.builder(jsc).tasksPerPartition(4).build().partitions(big))
+                .hasSize(4);
+    }
+
     @Test
     void tasksAreGroupedIntoAFewSparkTasksPerSlotUnlessFixed() {
         // local[2,3]: two task slots, so ranges of ceil(remaining / 4) tasks, at most 16, down to single tasks.
