@@ -467,8 +467,8 @@ public final class SparkExecutor implements Executor {
      * and down to single tasks at the end ({@link TaskRange#guided}). A Spark task costs a few milliseconds to schedule,
      * deserialize, account and report, as much as a small chunk's work, so the large first ranges keep that cost low
      * for stages of many small tasks; tasks of one stage take unevenly long (Spark tasks of two rechunk tasks each took
-     * 0.3 s and, in the same stage, 1.1–1.5 s on {@code local[2]}), so the small last ranges let the
-     * slots finish together instead of one running a last, long range while the others wait.
+     * 0.3 s and, in the same stage, 1.1–1.5 s on {@code local[2]}), so the small last ranges let the slots finish
+     * together instead of one running a last, long range while the others wait.
      */
     List<TaskRange> partitions(long numTasks) {
         return partitions(numTasks, AUTO_MAX_TASKS_PER_PARTITION);

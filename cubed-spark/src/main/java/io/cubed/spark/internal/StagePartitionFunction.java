@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
+import java.lang.ref.SoftReference;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -28,20 +29,22 @@ import org.apache.spark.api.java.function.FlatMapFunction;
  *
  * <p>Spark deserializes a job's function for every Spark task it runs, from the same bytes. The task function
  * travels as its own serialized bytes under a key drawn when this object is made, and an executor JVM deserializes
- * those bytes once and hands the same {@link TaskFunction} to every later Spark task of the job (it keeps the
- * functions of the last {@value #RECENT_TASKS} jobs it saw): what the function opens or computes once (stores, metadata, codecs) is then shared by the job's
- * tasks in that JVM, as the in-process executor shares one function among its threads (task functions are
- * thread-safe for that reason), and each Spark task skips deserializing the function's object graph.
+ * those bytes once and hands the same {@link TaskFunction} to every later Spark task of the job: what the function
+ * opens or computes once (stores, metadata, codecs) is then shared by the job's tasks in that JVM, as the in-process
+ * executor shares one function among its threads (task functions are thread-safe for that reason), and each Spark
+ * task skips deserializing the function's object graph. The JVM keeps the functions of the last {@value
+ * #RECENT_TASKS} jobs it saw, softly: a function that holds data of its own (an in-memory input, say) never keeps
+ * that memory from the tasks that need it, and one collected is deserialized again by its job's next Spark task.
  */
 public final class StagePartitionFunction implements FlatMapFunction<Iterator<TaskRange>, TaskResult> {
     private static final long serialVersionUID = 2L;
 
     /** Task functions recently deserialized in this JVM, by key; a few jobs run at once, so a few suffice. */
-    private static final int RECENT_TASKS = 16;
+    static final int RECENT_TASKS = 8;
 
-    private static final Map<String, TaskFunction> RECENT = new LinkedHashMap<>(32, 0.75f, true) {
+    private static final Map<String, SoftReference<TaskFunction>> RECENT = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, TaskFunction> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, SoftReference<TaskFunction>> eldest) {
             return size() > RECENT_TASKS;
         }
     };
@@ -114,15 +117,18 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
         in.readFully(bytes);
         TaskFunction known;
         synchronized (RECENT) {
-            known = RECENT.get(key);
+            SoftReference<TaskFunction> ref = RECENT.get(key);
+            known = ref == null ? null : ref.get();
         }
         if (known == null) {
             TaskFunction read = readTask(bytes);
             synchronized (RECENT) {
-                known = RECENT.putIfAbsent(key, read);
-            }
-            if (known == null) {
-                known = read;
+                SoftReference<TaskFunction> ref = RECENT.get(key);
+                known = ref == null ? null : ref.get();
+                if (known == null) {
+                    RECENT.put(key, new SoftReference<>(read));
+                    known = read;
+                }
             }
         }
         task = known;

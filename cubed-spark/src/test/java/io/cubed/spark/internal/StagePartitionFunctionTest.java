@@ -78,12 +78,12 @@ class StagePartitionFunctionTest {
         for (int i = 0; i < 40; i++) {
             deserialize(serialize(new StagePartitionFunction("op-" + i, new CountingTask(i))));
         }
-        assertThat(StagePartitionFunction.recentTasks()).isEqualTo(16);
+        assertThat(StagePartitionFunction.recentTasks()).isEqualTo(StagePartitionFunction.RECENT_TASKS);
         // An evicted job's function is deserialized again if one of its Spark tasks still comes.
         StagePartitionFunction first = new StagePartitionFunction("op-first", new CountingTask(1));
         byte[] binary = serialize(first);
         StagePartitionFunction a = deserialize(binary);
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < StagePartitionFunction.RECENT_TASKS; i++) {
             deserialize(serialize(new StagePartitionFunction("op-x" + i, new CountingTask(i))));
         }
         int before = CountingTask.READS.get();
