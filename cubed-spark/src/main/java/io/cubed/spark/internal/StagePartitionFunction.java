@@ -115,16 +115,12 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
         in.defaultReadObject();
         byte[] bytes = new byte[in.readInt()];
         in.readFully(bytes);
-        TaskFunction known;
-        synchronized (RECENT) {
-            SoftReference<TaskFunction> ref = RECENT.get(key);
-            known = ref == null ? null : ref.get();
-        }
+        TaskFunction known = recent(key);
         if (known == null) {
+            // Deserialized outside the lock; a Spark task of the same job that got there first wins.
             TaskFunction read = readTask(bytes);
             synchronized (RECENT) {
-                SoftReference<TaskFunction> ref = RECENT.get(key);
-                known = ref == null ? null : ref.get();
+                known = recent(key);
                 if (known == null) {
                     RECENT.put(key, new SoftReference<>(read));
                     known = read;
@@ -132,6 +128,14 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
             }
         }
         task = known;
+    }
+
+    /** The task function kept under {@code key}, or null if none is (never kept, evicted or collected). */
+    private static TaskFunction recent(String key) {
+        synchronized (RECENT) {
+            SoftReference<TaskFunction> ref = RECENT.get(key);
+            return ref == null ? null : ref.get();
+        }
     }
 
     /** The task function of {@code bytes}, its classes resolved as Spark resolves the job's: by the task's loader. */
