@@ -420,7 +420,7 @@ public final class Computation {
                 continue;
             }
             ChunkStore[] out = op.outputs().stream().map(stores::get).toArray(ChunkStore[]::new);
-            stages.add(new Stage(
+            stages.add(stage(
                     op.id(),
                     op.name() + stageSuffix(op),
                     op.numTasks(),
@@ -435,7 +435,6 @@ public final class Computation {
                                     workingSetBytes(projected.get(op)))
                             .deletingInputChunks(releasing ? consumedInputs(op, in) : new int[0]),
                     projected.get(op),
-                    workingSetBytes(projected.get(op)),
                     deps));
         }
         List<Callback> all = callbacks;
@@ -723,7 +722,7 @@ public final class Computation {
         }
         String name = leader.name() + " (blockwise, with " + String.join(", ", names) + ": reads "
                 + leader.inputs().get(0).name() + " once)";
-        return new Stage(
+        return stage(
                 leader.id(),
                 name,
                 leader.numTasks(),
@@ -737,8 +736,21 @@ public final class Computation {
                         resume,
                         workingSetBytes(siblings.projected(leader))),
                 siblings.projected(leader),
-                workingSetBytes(siblings.projected(leader)),
                 deps);
+    }
+
+    /**
+     * The stage of {@code task}, whose tasks are projected to hold {@code taskBytes}, with room for store requests in
+     * flight ({@link io.cubed.storage.ChunkIo}): what its arrays' stores may usefully hold ({@link
+     * BlockwiseTask#inFlightBytes}), within what {@code allowedMem} leaves beside the task. The stage's projection
+     * counts them.
+     */
+    private Stage stage(
+            String id, String description, long numTasks, BlockwiseTask task, long taskBytes, List<String> deps) {
+        long ioBytes =
+                Math.min(task.inFlightBytes(), Math.max(0, spec.allowedMem().bytes() - taskBytes));
+        return new Stage(id, description, numTasks, task, taskBytes + ioBytes, workingSetBytes(taskBytes), deps)
+                .withIoBytes(ioBytes);
     }
 
     /**

@@ -204,6 +204,50 @@ public final class BlockwiseTask implements TaskFunction {
         return TaskRegion.numTasks(outputs[0].grid().chunksPerAxis(), chunksPerTask);
     }
 
+    /**
+     * Starts reading the input chunks of task {@code taskIndex} ahead, input chunk by input chunk in the order the
+     * keys list them, the inputs interleaved (the order most chunk functions read them). Nothing when the task will
+     * skip its chunks because they are written already (resuming).
+     */
+    @Override
+    public void readAhead(long taskIndex) {
+        TaskRegion region = TaskRegion.of(outputs[0].grid().chunksPerAxis(), chunksPerTask, taskIndex);
+        if (skipWritten && allWritten(region)) {
+            return;
+        }
+        readAhead(inputs, keyFunction.taskKeys(region));
+    }
+
+    /**
+     * Bytes a task slot may usefully hold in requests in flight on this operation's arrays: the most any input or
+     * output wants ({@link ChunkStore#inFlightBytes}); 0 when all of them are read and written on the task's thread.
+     */
+    public long inFlightBytes() {
+        long most = 0;
+        for (ChunkStore c : inputs) {
+            most = Math.max(most, c.inFlightBytes());
+        }
+        for (ChunkStore c : outputs) {
+            most = Math.max(most, c.inFlightBytes());
+        }
+        return most;
+    }
+
+    /** Starts reading ahead the chunks {@code keys} lists of {@code inputs}, the inputs interleaved. */
+    static void readAhead(ChunkStore[] inputs, TaskKeys keys) {
+        int most = 0;
+        for (int j = 0; j < inputs.length; j++) {
+            most = Math.max(most, keys.count(j));
+        }
+        for (int k = 0; k < most; k++) {
+            for (int j = 0; j < inputs.length; j++) {
+                if (k < keys.count(j)) {
+                    inputs[j].readAhead(keys.keyAt(j, k));
+                }
+            }
+        }
+    }
+
     @Override
     public TaskIo run(long taskIndex) {
         ChunkGrid grid = outputs[0].grid();

@@ -93,6 +93,23 @@ public final class ComputedChunkStore implements ChunkStore {
         return readChunk(chunkCoords, new long[1]);
     }
 
+    /** The most any of its inputs may hold in requests in flight. */
+    @Override
+    public long inFlightBytes() {
+        long most = 0;
+        for (ChunkStore in : inputs) {
+            most = Math.max(most, in.inFlightBytes());
+        }
+        return most;
+    }
+
+    /** Starts reading ahead the input chunks that computing the chunk at {@code chunkCoords} reads. */
+    @Override
+    public void readAhead(long[] chunkCoords) {
+        grid.checkCoords(chunkCoords);
+        BlockwiseTask.readAhead(inputs, TaskKeys.listed(keyFunction.inputKeys(chunkCoords)));
+    }
+
     /** Computes the chunk at {@code chunkCoords}, adding the bytes its inputs' chunks took to {@code bytesRead[0]}. */
     Chunk readChunk(long[] chunkCoords, long[] bytesRead) {
         grid.checkCoords(chunkCoords);

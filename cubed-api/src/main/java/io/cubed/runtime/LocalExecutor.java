@@ -5,6 +5,7 @@ import io.cubed.error.CubedException;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.TaskFailedException;
 import io.cubed.memory.HeapProbe;
+import io.cubed.storage.ChunkIo;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +34,16 @@ public final class LocalExecutor implements Executor {
     /** Measured tasks hold the write lock (they run alone), the others the read lock; fair, so neither starves. */
     private final java.util.concurrent.locks.ReentrantReadWriteLock measureLock =
             new java.util.concurrent.locks.ReentrantReadWriteLock(true);
+
+    /** Most tasks a worker claims ahead of the one it runs, to start their reads ({@link ChunkIo}). */
+    static final int MAX_AHEAD = 64;
+
+    /** A task that has run, with its writes, possibly still in flight. */
+    private record Ran(
+            long index,
+            TaskResult result,
+            RuntimeException failure,
+            java.util.concurrent.CompletableFuture<Void> writes) {}
 
     /** A straggler runs longer than this many times the median of its stage's finished tasks... */
     static final long STRAGGLER_FACTOR = 3;
@@ -201,33 +212,120 @@ public final class LocalExecutor implements Executor {
         }
 
         void work() {
+            ChunkIo io = stage.ioBytes() > 0 && measuredTasksPerStage == 0 ? new ChunkIo(stage.ioBytes()) : null;
+            if (io == null) {
+                workOneAtATime();
+                return;
+            }
+            try (ChunkIo.Binding bound = io.bind()) {
+                workPipelined(io);
+            }
+        }
+
+        /** Claims the next task index, counting a copy of it; -1 when none is left. */
+        private long claim() {
+            long i = next.getAndIncrement();
+            if (i >= n) {
+                return -1;
+            }
+            synchronized (copies) {
+                copies.merge(i, 1, Integer::sum);
+            }
+            return i;
+        }
+
+        /** Runs tasks one after another as they are claimed, then backup copies of stragglers. */
+        private void workOneAtATime() {
             while (!finished.isDone()) {
-                long i = next.getAndIncrement();
-                if (i < n) {
-                    synchronized (copies) {
-                        copies.merge(i, 1, Integer::sum);
-                    }
-                    attempt(i);
+                long i = claim();
+                if (i >= 0) {
+                    attempt(i, null);
                     continue;
                 }
-                long straggler = backups ? straggler() : -1;
-                if (straggler >= 0) {
-                    attempt(straggler);
-                } else if (running.isEmpty() || !backups) {
-                    return; // the tasks still running finish the stage
-                } else {
-                    try {
-                        Thread.sleep(20);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
+                if (!backupOrWait(null)) {
+                    return;
                 }
             }
         }
 
-        private void attempt(long i) {
+        /**
+         * Once the stage's queue is empty: runs a backup copy of a straggler and returns true, or waits a moment and
+         * returns true while tasks still run, or returns false when the worker may stop.
+         */
+        private boolean backupOrWait(ChunkIo io) {
+            long straggler = backups ? straggler() : -1;
+            if (straggler >= 0) {
+                attempt(straggler, io);
+                return true;
+            }
+            if (running.isEmpty() || !backups) {
+                return false; // the tasks still running finish the stage
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            return true;
+        }
+
+        /**
+         * Runs this worker's tasks with their store requests kept in flight by {@code io}: the next claimed tasks'
+         * reads start before they run (while the slot has room and all the reads named so far have started, up to a
+         * fair share of the tasks left), and a task that has run counts as done once its writes, in flight while the
+         * next tasks run, have finished.
+         */
+        private void workPipelined(ChunkIo io) {
+            java.util.ArrayDeque<Long> ahead = new java.util.ArrayDeque<>();
+            java.util.ArrayDeque<Ran> behind = new java.util.ArrayDeque<>();
+            boolean readsAhead = true;
+            try {
+                while (!finished.isDone()) {
+                    long share = Math.max(1, (n - Math.min(n, next.get())) / threads);
+                    while (readsAhead && ahead.size() < Math.min(MAX_AHEAD, share) && io.hasRoom()) {
+                        long i = claim();
+                        if (i < 0) {
+                            break;
+                        }
+                        ahead.add(i);
+                        if (io.readAheadFor(i, () -> readAhead(i)) == 0) {
+                            readsAhead = false;
+                        }
+                    }
+                    long i = ahead.isEmpty() ? claim() : ahead.poll();
+                    if (i < 0) {
+                        settleAll(behind, io);
+                        if (!backupOrWait(io)) {
+                            return;
+                        }
+                        continue;
+                    }
+                    behind.add(ran(i, io));
+                    while (!behind.isEmpty() && behind.peek().writes().isDone()) {
+                        settle(behind.poll(), io);
+                    }
+                }
+            } finally {
+                settleAll(behind, io);
+                for (long i : ahead) {
+                    io.finishTask(i);
+                }
+            }
+        }
+
+        private void readAhead(long i) {
+            try {
+                stage.task().readAhead(i);
+            } catch (RuntimeException e) {
+                // Reading ahead only saves time: the task reads what failed when it runs, and reports the error.
+            }
+        }
+
+        /** Runs task {@code i} with its writes handed to {@code io}, which may still be in flight when this returns. */
+        private Ran ran(long i, ChunkIo io) {
             running.putIfAbsent(i, System.nanoTime());
+            io.running(i);
             TaskResult r = null;
             RuntimeException failure = null;
             try {
@@ -235,6 +333,52 @@ public final class LocalExecutor implements Executor {
             } catch (RuntimeException e) {
                 failure = e;
             }
+            return new Ran(i, r, failure, io.finishTask(i));
+        }
+
+        private void settleAll(java.util.ArrayDeque<Ran> behind, ChunkIo io) {
+            while (!behind.isEmpty()) {
+                settle(behind.poll(), io);
+            }
+        }
+
+        /**
+         * Waits for the writes of a task that has run and records its end; when one of them failed, the task runs
+         * again, each attempt then waiting for its own writes.
+         */
+        private void settle(Ran ran, ChunkIo io) {
+            TaskResult r = ran.result();
+            RuntimeException failure = ran.failure();
+            if (r != null) {
+                try {
+                    ran.writes().join();
+                } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+                    r = null;
+                    try {
+                        r = runTask(stage, ran.index(), io);
+                    } catch (RuntimeException again) {
+                        failure = again;
+                    }
+                }
+            }
+            record(ran.index(), r, failure);
+        }
+
+        /** Runs a copy of task {@code i} to its end (with {@code io}: its writes finished too) and records it. */
+        private void attempt(long i, ChunkIo io) {
+            running.putIfAbsent(i, System.nanoTime());
+            TaskResult r = null;
+            RuntimeException failure = null;
+            try {
+                r = io == null ? runTask(stage, i) : runTask(stage, i, io);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            record(i, r, failure);
+        }
+
+        /** Records the end of a copy of task {@code i}: its result, or the failure of its last attempt. */
+        private void record(long i, TaskResult r, RuntimeException failure) {
             boolean first = false;
             boolean last;
             synchronized (copies) {
@@ -303,20 +447,28 @@ public final class LocalExecutor implements Executor {
     }
 
     private TaskResult runTask(Stage stage, long index) {
+        return runTask(stage, index, null);
+    }
+
+    /**
+     * Runs task {@code index} in up to {@code maxAttempts} attempts; with {@code io}, each attempt's writes are handed
+     * to it and the attempt ends when they have finished (a failed write fails the attempt).
+     */
+    private TaskResult runTask(Stage stage, long index, ChunkIo io) {
         if (measuredTasksPerStage == 0) {
-            return attempts(stage, index, false);
+            return attempts(stage, index, false, io);
         }
         boolean measure = index < measuredTasksPerStage;
         java.util.concurrent.locks.Lock lock = measure ? measureLock.writeLock() : measureLock.readLock();
         lock.lock();
         try {
-            return attempts(stage, index, measure);
+            return attempts(stage, index, measure, null);
         } finally {
             lock.unlock();
         }
     }
 
-    private TaskResult attempts(Stage stage, long index, boolean measure) {
+    private TaskResult attempts(Stage stage, long index, boolean measure, ChunkIo chunkIo) {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             if (measure) {
@@ -327,7 +479,13 @@ public final class LocalExecutor implements Executor {
             long allocatedBefore = ALLOCATION.currentThread();
             long start = System.currentTimeMillis();
             try {
+                if (chunkIo != null) {
+                    chunkIo.running(index);
+                }
                 TaskIo io = stage.task().run(index);
+                if (chunkIo != null) {
+                    chunkIo.finishTask(index).join();
+                }
                 long end = System.currentTimeMillis();
                 long allocatedAfter = ALLOCATION.currentThread();
                 long allocated = allocatedBefore < 0 || allocatedAfter < 0 ? -1 : allocatedAfter - allocatedBefore;
@@ -346,7 +504,7 @@ public final class LocalExecutor implements Executor {
                         allocated,
                         probe == null ? -1 : probe.peakBytes());
             } catch (RuntimeException e) {
-                last = e;
+                last = unwrapCompletion(e);
                 if (io.cubed.error.CorruptDataException.in(e) != null) {
                     // Corrupt stored data reads the same every time: fail at once, naming the chunk.
                     throw new TaskFailedException(stage.id(), stage.description(), index, attempt, e);
@@ -366,6 +524,13 @@ public final class LocalExecutor implements Executor {
             }
         }
         throw new TaskFailedException(stage.id(), stage.description(), index, maxAttempts, last);
+    }
+
+    /** The failure inside {@code e} when it only wraps a failed write's future. */
+    private static RuntimeException unwrapCompletion(RuntimeException e) {
+        return e instanceof java.util.concurrent.CompletionException && e.getCause() instanceof RuntimeException c
+                ? c
+                : e;
     }
 
     /** Reads the bytes the current thread has allocated, where the JVM supports it. */

@@ -21,6 +21,7 @@ public final class Stage {
     private final long projectedMemBytes;
     private final long workingSetBytes;
     private final List<String> dependsOn;
+    private final long ioBytes;
 
     /** A stage whose tasks' working set is taken to be their whole projected memory. */
     public Stage(
@@ -55,6 +56,36 @@ public final class Stage {
         this.projectedMemBytes = projectedMemBytes;
         this.workingSetBytes = Math.max(0, Math.min(workingSetBytes, projectedMemBytes));
         this.dependsOn = List.copyOf(dependsOn);
+        this.ioBytes = 0;
+    }
+
+    private Stage(Stage s, long ioBytes) {
+        this.id = s.id;
+        this.description = s.description;
+        this.numTasks = s.numTasks;
+        this.task = s.task;
+        this.projectedMemBytes = s.projectedMemBytes;
+        this.workingSetBytes = s.workingSetBytes;
+        this.dependsOn = s.dependsOn;
+        this.ioBytes = ioBytes;
+    }
+
+    /**
+     * This stage with {@code ioBytes} per task slot for store requests kept in flight ({@link
+     * io.cubed.storage.ChunkIo}: reads of the next tasks' chunks, writes of the last tasks' chunks), counted in its
+     * projected memory, which must already include them; 0: none, every request made by the task on its own thread.
+     */
+    public Stage withIoBytes(long ioBytes) {
+        if (ioBytes < 0 || ioBytes > projectedMemBytes) {
+            throw new InvalidArgumentException("stage " + id + ": " + ioBytes + " bytes for requests in flight, outside"
+                    + " its projected memory of " + projectedMemBytes);
+        }
+        return new Stage(this, ioBytes);
+    }
+
+    /** Bytes per task slot for store requests kept in flight (part of {@link #projectedMemBytes}); 0: none. */
+    public long ioBytes() {
+        return ioBytes;
     }
 
     public String id() {

@@ -22,6 +22,14 @@ public interface TaskFunction extends Serializable {
     default void release(long taskIndex) {}
 
     /**
+     * Starts reading what task {@code taskIndex} will read, through the task slot's {@link io.cubed.storage.ChunkIo}
+     * bound to this thread, so that its requests are in flight while earlier tasks run; called by executors before
+     * they run the task, on the thread that will run it. Must not fail the task: what cannot be read ahead is read when
+     * the task runs. The default reads nothing ahead.
+     */
+    default void readAhead(long taskIndex) {}
+
+    /**
      * Whether {@link #release} frees anything (deletes input chunks): an executor that groups tasks releases a group
      * only when all of it has ended, so it keeps such groups small. The default frees nothing.
      */

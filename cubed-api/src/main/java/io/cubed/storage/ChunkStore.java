@@ -116,6 +116,31 @@ public interface ChunkStore extends Serializable {
     }
 
     /**
+     * Starts reading the stored bytes of the chunk at {@code chunkCoords} ahead of the task that will read it, through
+     * the task slot's {@link ChunkIo} (bound to this thread by the executor); the chunk's next read takes them. Stores
+     * of computed or generated chunks pass it on to the chunks they read, or do nothing (the default).
+     */
+    default void readAhead(long[] chunkCoords) {}
+
+    /**
+     * Bytes a task slot may usefully hold in store requests in flight on this array ({@link io.cubed.storage.ChunkIo}):
+     * its store's concurrency times the bound of a stored chunk, or 0 when its requests are made on the task's own
+     * thread (a store of concurrency 1) or it is not stored (the default).
+     */
+    default long inFlightBytes() {
+        return 0;
+    }
+
+    /**
+     * The chunk at {@code chunkCoords} when it is stored, or null when it was never written (so that a copy leaves it
+     * unwritten too): one read on stores that tell a missing chunk from the read itself. The default asks {@link
+     * #chunkExists} first.
+     */
+    default Chunk readChunkIfStored(long... chunkCoords) {
+        return chunkExists(chunkCoords) ? readChunk(chunkCoords) : null;
+    }
+
+    /**
      * Writes {@code chunk}, whose shape must be the clipped shape of the chunk at {@code chunkCoords}, atomically
      * replacing what was there.
      */

@@ -70,6 +70,9 @@ public final class RetryingStore implements Store {
     /** True when {@code e} (or a cause) is an error that the same request may not meet again. */
     public static boolean isTransient(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof TransientFailure f) {
+                return f.isTransient();
+            }
             if (t instanceof FileNotFoundException
                     || t instanceof NoSuchFileException
                     || t instanceof AccessDeniedException
@@ -117,9 +120,59 @@ public final class RetryingStore implements Store {
         }
     }
 
-    private void sleep(int attempt) {
+    /**
+     * {@link #retry} for an asynchronous operation: a transient failure starts the operation again after the backoff,
+     * without holding a thread while it waits.
+     */
+    private <T> java.util.concurrent.CompletableFuture<T> retryAsync(
+            String what, Supplier<java.util.concurrent.CompletableFuture<T>> op) {
+        java.util.concurrent.CompletableFuture<T> result = new java.util.concurrent.CompletableFuture<>();
+        attemptAsync(what, op, 1, result);
+        return result;
+    }
+
+    private <T> void attemptAsync(
+            String what,
+            Supplier<java.util.concurrent.CompletableFuture<T>> op,
+            int attempt,
+            java.util.concurrent.CompletableFuture<T> result) {
+        java.util.concurrent.CompletableFuture<T> f;
+        try {
+            f = op.get();
+        } catch (RuntimeException e) {
+            f = java.util.concurrent.CompletableFuture.failedFuture(e);
+        }
+        f.whenComplete((v, e) -> {
+            if (e == null) {
+                result.complete(v);
+                return;
+            }
+            Throwable c =
+                    e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (attempt >= attempts || !isTransient(c)) {
+                result.completeExceptionally(
+                        attempt > 1
+                                ? new StorageException(
+                                        what + " on " + store.uri() + " failed after " + attempt + " attempts: "
+                                                + c.getMessage(),
+                                        c)
+                                : c);
+                return;
+            }
+            java.util.concurrent.CompletableFuture.delayedExecutor(
+                            delayMillis(attempt), java.util.concurrent.TimeUnit.MILLISECONDS)
+                    .execute(() -> attemptAsync(what, op, attempt + 1, result));
+        });
+    }
+
+    /** The wait before attempt {@code attempt + 1}: exponential from the base delay, capped, with jitter. */
+    private long delayMillis(int attempt) {
         long delay = Math.min(MAX_DELAY_MS, baseDelayMs << Math.min(20, attempt - 1));
-        long jittered = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
+        return delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
+    }
+
+    private void sleep(int attempt) {
+        long jittered = delayMillis(attempt);
         try {
             Thread.sleep(jittered);
         } catch (InterruptedException e) {
@@ -146,6 +199,21 @@ public final class RetryingStore implements Store {
     @Override
     public Bytes getTransient(String key, int capacity) {
         return retry("reading " + key, () -> store.getTransient(key, capacity));
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<Bytes> getAsync(String key) {
+        return retryAsync("reading " + key, () -> store.getAsync(key));
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<Void> putAsync(String key, byte[] value, int length) {
+        return retryAsync("writing " + key, () -> store.putAsync(key, value, length));
+    }
+
+    @Override
+    public int concurrency() {
+        return store.concurrency();
     }
 
     @Override

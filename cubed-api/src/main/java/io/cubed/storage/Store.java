@@ -79,6 +79,39 @@ public interface Store extends AutoCloseable {
         put(key, length == value.length ? value : java.util.Arrays.copyOf(value, length));
     }
 
+    /**
+     * Starts reading the value at {@code key}; the future completes with it (in the first bytes of an array that may be
+     * longer) or with null when there is none, or fails with a {@link io.cubed.error.StorageException} naming the store
+     * and the key. Stores whose clients block run {@link #get} on {@link StoreThreads}; stores with an asynchronous
+     * client (S3) hold no thread while the request is in flight.
+     */
+    default java.util.concurrent.CompletableFuture<Bytes> getAsync(String key) {
+        return StoreThreads.supply(() -> {
+            byte[] v = get(key);
+            return v == null ? null : new Bytes(v, v.length);
+        });
+    }
+
+    /**
+     * Starts storing the first {@code length} bytes of {@code value} at {@code key}, as {@link #put(String, byte[],
+     * int)} does; the caller must not change them until the future completes.
+     */
+    default java.util.concurrent.CompletableFuture<Void> putAsync(String key, byte[] value, int length) {
+        return StoreThreads.run(() -> put(key, value, length));
+    }
+
+    /**
+     * How many requests a task keeps in flight on this store ({@link ChunkIo}): the option {@value
+     * #CONCURRENCY_OPTION}, else the store kind's default (1 for local disk and memory, where a request costs no
+     * waiting and requests run on the task's thread; more for object stores, where each waits for the network).
+     */
+    default int concurrency() {
+        return 1;
+    }
+
+    /** Option: requests a task keeps in flight on a store ({@code auto}: the store kind's default). */
+    String CONCURRENCY_OPTION = "cubed.store.concurrency";
+
     /** True when a value exists at {@code key}. */
     boolean exists(String key);
 

@@ -296,7 +296,8 @@ public final class SparkExecutor implements Executor {
             jsc.setJobGroup(jobGroup(computeId, stage), jobDescription(stage), false);
             ChunkReleases releases = ChunkReleases.of(stage, releasesInputChunks());
             try {
-                StageRDD results = new StageRDD(jsc.sc(), new StagePartitionFunction(stage.id(), stage.task()), ranges);
+                StageRDD results = new StageRDD(
+                        jsc.sc(), new StagePartitionFunction(stage.id(), stage.task(), stage.ioBytes()), ranges);
                 jsc.sc()
                         .runJob(
                                 results,

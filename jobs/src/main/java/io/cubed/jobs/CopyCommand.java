@@ -18,7 +18,6 @@ import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.IncompleteMark;
 import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrFormat;
-import io.cubed.storage.zarr.blosc.BloscThreads;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -136,7 +135,7 @@ final class CopyCommand implements Callable<Integer> {
         long start = System.nanoTime();
         long copied;
         try {
-            copied = copy(src, dst, options, run, resume);
+            copied = copy(source, target, run, resume);
         } catch (CubedException e) {
             throw leftIncomplete(e, dst, options);
         }
@@ -342,41 +341,43 @@ final class CopyCommand implements Callable<Integer> {
      * dst} are not copied again (writes are atomic, so a chunk there is whole) nor counted.
      */
     static long copy(String src, String dst, StoreOptions options, Execution run, boolean skipWritten) {
-        ChunkStore source = Zarr.open(src, options);
-        ChunkStore target = Zarr.open(dst, options);
+        return copy(Zarr.open(src, options), Zarr.open(dst, options), run, skipWritten);
+    }
+
+    /**
+     * Copies every written chunk of {@code source} to {@code target} (same grid, either Zarr version) on {@code run}'s
+     * executor; returns the number of chunks copied. A chunk costs one read (a missing one is left unwritten: no
+     * existence check first) and one write, the tasks carry both arrays with their metadata (nothing is read again on
+     * the executors), and on object stores the slot keeps reads of the next chunks and writes of the last ones in
+     * flight within the memory left beside the tasks ({@link io.cubed.storage.ChunkIo}).
+     */
+    static long copy(ChunkStore source, ChunkStore target, Execution run, boolean skipWritten) {
         requireSameGrid(source, target);
         // A task holds one chunk and its stored bytes as it reads, the same as it writes (BufferCopies), plus the
         // runtime's reserve.
         long chunk =
                 (long) elements(source.grid().chunkShape()) * source.dtype().itemSizeBytes();
+        long allowed = run.spec().allowedMem().bytes();
         long projected = run.spec().reservedMem().bytes()
                 + chunk * (1 + source.bufferCopies().read())
                 + chunk * (1 + target.bufferCopies().write());
-        if (projected > run.spec().allowedMem().bytes()) {
+        if (projected > allowed) {
             throw new InvalidArgumentException("copy of " + source.url() + ": a chunk of "
                     + Sizes.format(chunk) + " needs " + Sizes.format(projected) + " per task with the reserve, more"
                     + " than --allowed-mem " + run.spec().allowedMem() + "; raise --allowed-mem");
         }
+        long ioBytes = Math.min(Math.max(source.inFlightBytes(), target.inFlightBytes()), allowed - projected);
         // Fewer chunks than threads (in this JVM): each chunk's Blosc blocks are coded on the threads left idle.
         long n = source.grid().numChunks();
         int blockThreads = run instanceof Execution.Local && n < run.config().threads()
                 ? (int) Math.max(1, run.config().threads() / Math.max(1, n))
                 : 1;
-        return run.forEachChunk(n, "copy of " + source.url() + " to " + target.url(), projected, () -> {
-            ChunkStore s = Zarr.open(src, options);
-            ChunkStore t = Zarr.open(dst, options);
-            return i -> {
-                long[] c = s.grid().chunkCoordsOf(i);
-                if (!s.chunkExists(c) || (skipWritten && t.chunkExists(c))) {
-                    return 0;
-                }
-                return BloscThreads.with(blockThreads, () -> {
-                    Chunk read = s.readChunk(c);
-                    t.writeChunk(read, c);
-                    return Math.max(1L, read.nbytes());
-                });
-            };
-        });
+        return run.forEachTask(
+                n,
+                "copy of " + source.url() + " to " + target.url(),
+                projected,
+                ioBytes,
+                new CopyChunksTask(source, target, skipWritten, blockThreads));
     }
 
     /**
@@ -423,8 +424,9 @@ final class CopyCommand implements Callable<Integer> {
         requireSameGrid(source, target);
         java.util.concurrent.atomic.AtomicLong copied = new java.util.concurrent.atomic.AtomicLong();
         ParallelChunks.forEach(source.grid(), threads, "copy of " + source.url() + " to " + target.url(), c -> {
-            if (source.chunkExists(c)) {
-                target.writeChunk(source.readChunk(c), c);
+            Chunk read = source.readChunkIfStored(c);
+            if (read != null) {
+                target.writeChunk(read, c);
                 copied.incrementAndGet();
             }
         });

@@ -26,6 +26,15 @@ public interface Execution extends AutoCloseable {
      * returned a positive number of bytes (work done, not skipped). {@code what} names the stage.
      */
     default long forEachChunk(long n, String what, long projectedMemBytes, ChunkWork work) {
+        return forEachTask(n, what, projectedMemBytes, 0, new ChunkWorkTask(work));
+    }
+
+    /**
+     * Runs {@code task} for every index in {@code [0, n)} as one stage, as {@link #forEachChunk} does, each task
+     * projected to hold {@code taskBytes} and its slot {@code ioBytes} more for store requests in flight ({@link
+     * io.cubed.storage.ChunkIo}); returns the number of tasks that reported bytes written.
+     */
+    default long forEachTask(long n, String what, long taskBytes, long ioBytes, io.cubed.runtime.TaskFunction task) {
         java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
         java.util.List<io.cubed.runtime.Callback> callbacks = new java.util.ArrayList<>();
         callbacks.add(new io.cubed.runtime.Callback() {
@@ -44,7 +53,8 @@ public interface Execution extends AutoCloseable {
             callbacks.add(progress);
         }
         io.cubed.runtime.Stage stage = new io.cubed.runtime.Stage(
-                "op-001", what, n, new ChunkWorkTask(work), projectedMemBytes, java.util.List.of());
+                        "op-001", what, n, task, taskBytes + ioBytes, taskBytes, java.util.List.of())
+                .withIoBytes(ioBytes);
         String id = "chunks-" + java.util.UUID.randomUUID().toString().substring(0, 8);
         spec().executor().execute(new io.cubed.runtime.ExecutionPlan(id, java.util.List.of(stage)), callbacks);
         return done.get();

@@ -50,6 +50,8 @@ public final class HadoopStore implements Store {
             Set.of("s3a", "s3", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss", "cos", "cosn", "obs");
     /** How many times a read is tried when the object changed while it was read (an object store's overwrite). */
     private static final int READ_ATTEMPTS = 5;
+    /** Requests in flight per task on object stores through Hadoop, by default (docs/cloud.md). */
+    static final int DEFAULT_OBJECT_STORE_CONCURRENCY = 16;
 
     private final String uri;
     /** The file system the store works on (the raw one for {@code file://}). */
@@ -60,12 +62,20 @@ public final class HadoopStore implements Store {
     private final Configuration conf;
     private final Path root;
     private final boolean objectStore;
+    private final int concurrency;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile FileContext fileContext;
 
     private HadoopStore(
-            String uri, FileSystem fs, FileSystem owned, Configuration conf, Path root, boolean objectStore) {
+            String uri,
+            FileSystem fs,
+            FileSystem owned,
+            Configuration conf,
+            Path root,
+            boolean objectStore,
+            int concurrency) {
         this.uri = uri;
+        this.concurrency = concurrency;
         this.fs = fs;
         this.owned = owned;
         this.conf = conf;
@@ -93,8 +103,15 @@ public final class HadoopStore implements Store {
             FileSystem fs = FileSystem.newInstance(u, conf);
             String scheme = fs.getScheme() == null ? "" : fs.getScheme().toLowerCase(Locale.ROOT);
             FileSystem ops = fs instanceof LocalFileSystem ? ((LocalFileSystem) fs).getRaw() : fs;
+            boolean objectStore = OBJECT_STORE_SCHEMES.contains(scheme);
             return new HadoopStore(
-                    normalized, ops, closeable ? fs : null, conf, new Path(u), OBJECT_STORE_SCHEMES.contains(scheme));
+                    normalized,
+                    ops,
+                    closeable ? fs : null,
+                    conf,
+                    new Path(u),
+                    objectStore,
+                    Stores.concurrency(options, objectStore ? DEFAULT_OBJECT_STORE_CONCURRENCY : 1));
         } catch (Exception e) {
             String missing = missingConnector(e);
             if (missing != null) {
@@ -137,6 +154,16 @@ public final class HadoopStore implements Store {
     @Override
     public boolean isObjectStore() {
         return objectStore;
+    }
+
+    /**
+     * Requests a task keeps in flight: {@value #DEFAULT_OBJECT_STORE_CONCURRENCY} on object stores (each on a thread of
+     * {@link io.cubed.storage.StoreThreads}, since Hadoop's clients block), 1 on file systems, unless {@value
+     * Store#CONCURRENCY_OPTION} says otherwise.
+     */
+    @Override
+    public int concurrency() {
+        return concurrency;
     }
 
     private Path path(String key) {
@@ -403,7 +430,8 @@ public final class HadoopStore implements Store {
     public Store resolve(String path) {
         return path.isEmpty()
                 ? this
-                : new HadoopStore(uri + "/" + StoreKeys.check(path, uri), fs, null, conf, path(path), objectStore);
+                : new HadoopStore(
+                        uri + "/" + StoreKeys.check(path, uri), fs, null, conf, path(path), objectStore, concurrency);
     }
 
     /** Closes the file system this store opened; stores resolved from it or shared through a cache close nothing. */

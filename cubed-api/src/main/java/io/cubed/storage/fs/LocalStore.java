@@ -48,10 +48,25 @@ public final class LocalStore implements Store {
 
     private final Path root;
     private final String uri;
+    private final int concurrency;
 
     public LocalStore(Path root) {
+        this(root, 1);
+    }
+
+    /**
+     * A store rooted at {@code root} whose tasks keep {@code concurrency} requests in flight (1, the default: reads
+     * and writes on the task's own thread; a local disk answers without the network's wait).
+     */
+    public LocalStore(Path root, int concurrency) {
         this.root = root.toAbsolutePath().normalize();
         this.uri = uriOf(this.root);
+        this.concurrency = Math.max(1, concurrency);
+    }
+
+    @Override
+    public int concurrency() {
+        return concurrency;
     }
 
     /** The {@code file:} URI of {@code dir} without a trailing slash, whether or not the directory exists yet. */
@@ -415,7 +430,7 @@ public final class LocalStore implements Store {
 
     @Override
     public Store resolve(String path) {
-        return path.isEmpty() ? this : new LocalStore(path(path));
+        return path.isEmpty() ? this : new LocalStore(path(path), concurrency);
     }
 
     private String describe(String key) {

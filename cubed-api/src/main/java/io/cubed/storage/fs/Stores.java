@@ -15,13 +15,18 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Opens a {@link Store} from a URI string: a plain path or {@code file:} URI opens a {@link LocalStore}, {@code
- * memory://NAME} an {@link InMemoryStore}, and any other scheme ({@code s3a}, {@code hdfs}, {@code abfss}, {@code gs},
- * …) a {@link HadoopStore} through Hadoop's {@code FileSystem}, configured from the options. The option {@value
- * #BACKEND_OPTION}{@code =hadoop} sends {@code file:} URIs through Hadoop too.
+ * memory://NAME} an {@link InMemoryStore}, {@code s3a://} an {@link io.cubed.storage.fs.s3.S3Store} (Cubed's own S3
+ * client, configured from S3A's options; {@value #S3_CLIENT_OPTION}{@code =hadoop} goes through S3A instead), and any
+ * other scheme ({@code hdfs}, {@code abfss}, {@code gs}, {@code s3} …) a {@link HadoopStore} through Hadoop's {@code
+ * FileSystem}, configured from the options. The option {@value #BACKEND_OPTION}{@code =hadoop} sends {@code file:}
+ * URIs through Hadoop too.
  */
 public final class Stores {
     /** Option that picks the backend for {@code file:} URIs: {@code nio} (default) or {@code hadoop}. */
     public static final String BACKEND_OPTION = "cubed.store.backend";
+
+    /** Option that picks the client for {@code s3a://} and {@code s3://} URIs: {@code cubed} or {@code hadoop}. */
+    public static final String S3_CLIENT_OPTION = "cubed.store.s3.client";
 
     private static final ConcurrentHashMap<UriSupplier, Store> CACHE = new ConcurrentHashMap<>();
 
@@ -49,7 +54,7 @@ public final class Stores {
             if ("hadoop".equals(options.get(BACKEND_OPTION))) {
                 return openHadoop(scheme == null ? LocalStore.uriOf(path) : uri, options, closeable);
             }
-            return new LocalStore(path);
+            return new LocalStore(path, concurrency(options, 1));
         }
         if (scheme.equals("memory")) {
             String rest = uri.substring(uri.indexOf(':') + 1);
@@ -68,7 +73,53 @@ public final class Stores {
             InMemoryStore store = InMemoryStore.named(name);
             return slash < 0 ? store : store.resolve(rest.substring(slash + 1));
         }
+        if ((scheme.equals("s3a") || scheme.equals("s3"))
+                && s3Client(scheme, options).equals("cubed")) {
+            return io.cubed.storage.RetryingStore.wrap(
+                    io.cubed.storage.fs.s3.S3Store.open(
+                            uri, options, concurrency(options, io.cubed.storage.fs.s3.S3Store.DEFAULT_CONCURRENCY)),
+                    options);
+        }
         return openHadoop(uri, options, closeable);
+    }
+
+    /**
+     * The client for an {@code s3a://} or {@code s3://} URI: the option {@value #S3_CLIENT_OPTION}, by default {@code
+     * cubed} (Cubed's own, one request per read or write) for {@code s3a://} and {@code hadoop} for {@code s3://}
+     * (EMRFS on EMR).
+     */
+    static String s3Client(String scheme, StoreOptions options) {
+        String v = options.get(S3_CLIENT_OPTION);
+        if (v == null || v.isBlank()) {
+            return scheme.equals("s3a") ? "cubed" : "hadoop";
+        }
+        String c = v.trim().toLowerCase(Locale.ROOT);
+        if (!c.equals("cubed") && !c.equals("hadoop")) {
+            throw new InvalidArgumentException(
+                    S3_CLIENT_OPTION + " must be cubed (Cubed's S3 client) or hadoop (S3A), got '" + v + "'");
+        }
+        return c;
+    }
+
+    /**
+     * The requests in flight per task that {@code options} set ({@value Store#CONCURRENCY_OPTION}: a positive number,
+     * or {@code auto} for {@code fallback}, the store kind's default).
+     */
+    public static int concurrency(StoreOptions options, int fallback) {
+        String v = options.get(Store.CONCURRENCY_OPTION);
+        if (v == null || v.isBlank() || v.trim().equalsIgnoreCase("auto")) {
+            return fallback;
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below.
+        }
+        throw new InvalidArgumentException(
+                Store.CONCURRENCY_OPTION + " must be a positive number of requests or auto, got '" + v + "'");
     }
 
     private static Path localPath(String uri, String scheme) {

@@ -22,16 +22,46 @@ public final class Zarr {
      */
     public static ChunkStore open(String url, StoreOptions options) {
         Store store = Stores.supplier(url, options).open();
-        if (store.exists(ZarrV3Metadata.ZARR_JSON)) {
-            return ZarrV3Array.open(url, options);
+        // Both documents asked for at once: one round trip on an object store, two reads and no existence checks.
+        java.util.concurrent.CompletableFuture<Store.Bytes> v3 = store.concurrency() > 1
+                ? store.getAsync(ZarrV3Metadata.ZARR_JSON)
+                : java.util.concurrent.CompletableFuture.completedFuture(bytes(store.get(ZarrV3Metadata.ZARR_JSON)));
+        java.util.concurrent.CompletableFuture<Store.Bytes> v2 =
+                store.concurrency() > 1 ? store.getAsync(ZarrArray.ZARRAY) : null;
+        Store.Bytes json = join(v3, url);
+        if (json != null) {
+            return ZarrV3Array.withMetadata(url, options, exact(json));
         }
-        if (store.exists(ZarrArray.ZARRAY)) {
-            return ZarrArray.open(url, options);
+        Store.Bytes zarray = v2 != null ? join(v2, url) : bytes(store.get(ZarrArray.ZARRAY));
+        if (zarray != null) {
+            return ZarrArray.withMetadata(url, options, exact(zarray));
         }
         String hint = store.exists(ZarrGroup.ZGROUP) ? " (it is a Zarr v2 group, not an array)" : "";
         throw new StorageException("no Zarr array at " + url + ": " + ZarrArray.describe(url, ZarrArray.ZARRAY)
                 + " is missing (Zarr v2), and so is " + ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON) + " (v3)"
                 + hint);
+    }
+
+    private static Store.Bytes bytes(byte[] b) {
+        return b == null ? null : new Store.Bytes(b, b.length);
+    }
+
+    private static byte[] exact(Store.Bytes b) {
+        return b.length() == b.array().length ? b.array() : java.util.Arrays.copyOf(b.array(), b.length());
+    }
+
+    private static Store.Bytes join(java.util.concurrent.CompletableFuture<Store.Bytes> f, String url) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException("interrupted while reading the metadata of " + url, e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof StorageException s
+                    ? s
+                    : new StorageException("cannot read the metadata of " + url + ": " + c, c);
+        }
     }
 
     /**

@@ -68,6 +68,12 @@ public final class ZarrArray implements ChunkStore, Serializable {
         return new ZarrArray(url, supplier, metadata, true);
     }
 
+    /** The array at {@code url} whose {@code .zarray} holds {@code zarray} (read by the caller). */
+    static ZarrArray withMetadata(String url, StoreOptions options, byte[] zarray) {
+        return new ZarrArray(
+                url, Stores.supplier(url, options), ZarrV2Metadata.parse(zarray, describe(url, ZARRAY)), true);
+    }
+
     /** Opens the array at {@code url} (a path or URI). */
     public static ZarrArray open(String url) {
         return open(url, StoreOptions.empty());
@@ -208,13 +214,20 @@ public final class ZarrArray implements ChunkStore, Serializable {
 
     @Override
     public Chunk readChunk(long... chunkCoords) {
+        Chunk stored = readChunkIfStored(chunkCoords);
+        return stored != null ? stored : Chunk.full(dtype(), fillValue(), grid().chunkShapeAt(chunkCoords));
+    }
+
+    /** The chunk at {@code chunkCoords}, or null when it is not stored: one read of its key, no existence check. */
+    @Override
+    public Chunk readChunkIfStored(long... chunkCoords) {
         ChunkGrid grid = grid();
         grid.checkCoords(chunkCoords);
         String key = metadata.chunkKey(chunkCoords);
         int[] shape = grid.chunkShapeAt(chunkCoords);
         Store.Bytes stored = readStored(key);
         if (stored == null) {
-            return Chunk.full(dtype(), fillValue(), shape);
+            return null;
         }
         Chunk full = decodeChunk(stored, key);
         if (Arrays.equals(shape, grid.chunkShape())) {
@@ -244,6 +257,10 @@ public final class ZarrArray implements ChunkStore, Serializable {
     }
 
     private Store.Bytes readStoredOrNull(String key) {
+        io.cubed.storage.ChunkIo.Fetched ahead = io.cubed.storage.ChunkIo.takeAhead(store(), key);
+        if (ahead != null) {
+            return ahead.bytes();
+        }
         Codec c = codec();
         if (c == null) {
             byte[] raw = store().getTransient(key);
@@ -507,13 +524,35 @@ public final class ZarrArray implements ChunkStore, Serializable {
         HeapProbe.checkpoint();
         Reference.reachabilityFence(full);
         Reference.reachabilityFence(raw);
-        store().put(key, stored.buffer(), stored.length());
+        io.cubed.storage.ChunkIo.put(store(), key, stored.buffer(), stored.length());
         // Written: the bytes (and the edge chunk's full-size copy) serve the task's next chunk.
         ArrayRecycler.giveBack(stored.buffer());
         ArrayRecycler.giveBack(raw);
         if (full != chunk) {
             ArrayRecycler.giveBack(full.data());
         }
+    }
+
+    /**
+     * Starts reading the chunk's stored bytes ahead (one GET on an object store), within a compressed chunk's bound
+     * of its raw size and a margin for the codec's header.
+     */
+    @Override
+    public void readAhead(long[] chunkCoords) {
+        grid().checkCoords(chunkCoords);
+        io.cubed.storage.ChunkIo.readAhead(
+                store(), metadata.chunkKey(chunkCoords), storedChunkBound(metadata.chunkSizeBytes()));
+    }
+
+    @Override
+    public long inFlightBytes() {
+        int k = store().concurrency();
+        return k > 1 ? (long) k * storedChunkBound(metadata.chunkSizeBytes()) : 0;
+    }
+
+    /** An upper bound of a stored chunk of {@code rawBytes}: codecs add at most a header to what they cannot shrink. */
+    static int storedChunkBound(long rawBytes) {
+        return (int) Math.min(Integer.MAX_VALUE - 8, rawBytes + rawBytes / 64 + 1024);
     }
 
     @Override

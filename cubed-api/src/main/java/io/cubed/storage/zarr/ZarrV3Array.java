@@ -44,13 +44,19 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
 
     /** Opens the v3 array at {@code url}. */
     public static ZarrV3Array open(String url, StoreOptions options) {
-        StoreSupplier supplier = Stores.supplier(url, options);
-        Store store = supplier.open();
-        String where = ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON);
+        Store store = Stores.supplier(url, options).open();
         byte[] bytes = store.get(ZarrV3Metadata.ZARR_JSON);
         if (bytes == null) {
-            throw new StorageException("no Zarr v3 array at " + url + ": " + where + " is missing");
+            throw new StorageException("no Zarr v3 array at " + url + ": "
+                    + ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON) + " is missing");
         }
+        return withMetadata(url, options, bytes);
+    }
+
+    /** The v3 node at {@code url} whose {@code zarr.json} holds {@code bytes} (read by the caller), when an array. */
+    static ZarrV3Array withMetadata(String url, StoreOptions options, byte[] bytes) {
+        StoreSupplier supplier = Stores.supplier(url, options);
+        String where = ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON);
         Map<?, ?> m = ZarrV3Metadata.parseObject(bytes, where);
         if ("group".equals(m.get("node_type"))) {
             throw new StorageException("no Zarr array at " + url + ": " + where + " describes a group");
@@ -147,13 +153,20 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
 
     @Override
     public Chunk readChunk(long... chunkCoords) {
+        Chunk stored = readChunkIfStored(chunkCoords);
+        return stored != null ? stored : Chunk.full(dtype(), fillValue(), grid().chunkShapeAt(chunkCoords));
+    }
+
+    /** The chunk (a whole shard when sharded) at {@code chunkCoords}, or null when it is not stored: one read. */
+    @Override
+    public Chunk readChunkIfStored(long... chunkCoords) {
         ChunkGrid grid = grid();
         grid.checkCoords(chunkCoords);
         String key = metadata.chunkKey(chunkCoords);
         int[] shape = grid.chunkShapeAt(chunkCoords);
-        byte[] stored = store().get(key);
+        byte[] stored = readStored(key);
         if (stored == null) {
-            return Chunk.full(dtype(), fillValue(), shape);
+            return null;
         }
         Chunk full;
         try {
@@ -172,6 +185,44 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
             throw new CorruptDataException("corrupt chunk " + ZarrArray.describe(url, key) + ": " + e.getMessage(), e);
         }
         return clip(full, shape);
+    }
+
+    /** The stored bytes at {@code key}: from a read started ahead ({@link #readAhead}) when there is one. */
+    private byte[] readStored(String key) {
+        io.cubed.storage.ChunkIo.Fetched ahead = io.cubed.storage.ChunkIo.takeAhead(store(), key);
+        if (ahead == null) {
+            return store().get(key);
+        }
+        Store.Bytes b = ahead.bytes();
+        if (b == null) {
+            return null;
+        }
+        return b.length() == b.array().length ? b.array() : Arrays.copyOf(b.array(), b.length());
+    }
+
+    /**
+     * Starts reading a stored chunk (a whole shard, when sharded: what {@link #readChunk} reads) ahead, within its raw
+     * size and a margin for codec headers and a shard's index.
+     */
+    @Override
+    public void readAhead(long[] chunkCoords) {
+        grid().checkCoords(chunkCoords);
+        io.cubed.storage.ChunkIo.readAhead(store(), metadata.chunkKey(chunkCoords), storedChunkBound());
+    }
+
+    /** A bound of a stored chunk: its raw size, and a margin for codec headers and a shard's index. */
+    private int storedChunkBound() {
+        long raw = dtype().itemSizeBytes();
+        for (int c : grid().chunkShape()) {
+            raw *= c;
+        }
+        return ZarrArray.storedChunkBound(raw + raw / 16);
+    }
+
+    @Override
+    public long inFlightBytes() {
+        int k = store().concurrency();
+        return k > 1 ? (long) k * storedChunkBound() : 0;
     }
 
     private StorageException corrupt(String key, StorageException e) {
@@ -296,7 +347,7 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         if (stored == null) {
             store().delete(key);
         } else {
-            store().put(key, stored);
+            io.cubed.storage.ChunkIo.put(store(), key, stored, stored.length);
         }
     }
 

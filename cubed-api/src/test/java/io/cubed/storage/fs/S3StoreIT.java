@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The store contract on {@link HadoopStore} over {@code s3a://}, against an in-process s3proxy (in-memory blob store)
+ * The store contract on {@link HadoopStore} over {@code s3a://} (S3A, chosen with {@code cubed.store.s3.client=hadoop}), against an in-process s3proxy (in-memory blob store)
  * listening on 127.0.0.1 only.
  */
 class S3StoreIT extends StoreContract {
@@ -71,9 +71,12 @@ class S3StoreIT extends StoreContract {
                 .with("fs.s3a.fast.upload.buffer", "bytebuffer");
     }
 
+    /** The contract through Hadoop's S3A ({@code cubed.store.s3.client=hadoop}); S3ClientStoreIT runs it on Cubed's. */
     @Override
     protected Store newStore() {
-        return Stores.open("s3a://" + BUCKET + "/run-" + RUN.incrementAndGet(), s3Options(port));
+        return Stores.open(
+                "s3a://" + BUCKET + "/run-" + RUN.incrementAndGet(),
+                s3Options(port).with(Stores.S3_CLIENT_OPTION, "hadoop"));
     }
 
     @Override
@@ -113,7 +116,8 @@ class S3StoreIT extends StoreContract {
     @Test
     void aSupplierReopensTheSameBucketData() throws Exception {
         store.put("a/0.0", bytes("chunk"));
-        StoreSupplier supplier = StoresTest.roundTrip(Stores.supplier(store.uri(), s3Options(port)));
+        StoreSupplier supplier = StoresTest.roundTrip(
+                Stores.supplier(store.uri(), s3Options(port).with(Stores.S3_CLIENT_OPTION, "hadoop")));
         Store shared = supplier.open();
         assertThat(shared).isSameAs(supplier.open());
         assertThat(shared.get("a/0.0")).isEqualTo(bytes("chunk"));
@@ -132,7 +136,8 @@ class S3StoreIT extends StoreContract {
         String uri = store.uri();
         long start = System.nanoTime();
         assertThatThrownBy(() -> {
-                    try (Store unreachable = Stores.open(uri, s3Options(closedPort))) {
+                    try (Store unreachable =
+                            Stores.open(uri, s3Options(closedPort).with(Stores.S3_CLIENT_OPTION, "hadoop"))) {
                         unreachable.put("k", bytes("w"));
                     }
                 })

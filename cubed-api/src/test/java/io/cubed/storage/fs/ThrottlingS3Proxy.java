@@ -24,9 +24,10 @@ import java.util.regex.Pattern;
 /**
  * A loopback HTTP proxy between s3a and an S3 server that answers {@code 503 SlowDown} to the first {@code n} GETs and
  * the first {@code n} PUTs of chunk keys (a last path segment such as {@code 1.0}) and forwards everything else,
- * counting what it refused. It sets the system property {@code jdk.httpclient.allowRestrictedHeaders=host} when
- * loaded, so that the signed {@code Host} header reaches the server unchanged; the JDK reads it once, so no {@link
- * HttpClient} may have been used in this JVM before (else forwarding fails on the restricted header, loudly).
+ * counting what it refused. It forwards the signed {@code Host} header unchanged, which the JDK's {@link HttpClient}
+ * allows only with the system property {@code jdk.httpclient.allowRestrictedHeaders=host}, read once when the JVM's
+ * first client is made: the build sets it for integration tests (Cubed's S3 client makes clients in earlier tests),
+ * and loading this class sets it too for a JVM that has made none.
  */
 final class ThrottlingS3Proxy implements AutoCloseable {
     static {

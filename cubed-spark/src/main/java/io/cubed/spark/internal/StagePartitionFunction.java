@@ -4,6 +4,7 @@ import io.cubed.error.CorruptDataException;
 import io.cubed.runtime.TaskFunction;
 import io.cubed.runtime.TaskIo;
 import io.cubed.runtime.TaskResult;
+import io.cubed.storage.ChunkIo;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -49,16 +50,31 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
         }
     };
 
+    /** Most Cubed tasks of a partition whose reads start before they run ({@link ChunkIo}). */
+    static final int MAX_AHEAD = 64;
+
     private final String stageId;
     private final String key;
+    /** Bytes the partition may hold in store requests in flight ({@link io.cubed.runtime.Stage#ioBytes}). */
+    private final long ioBytes;
+
     private transient TaskFunction task;
     /** The task function's serialized form, made once per object however many Spark tasks serialize it. */
     private transient byte[] taskBytes;
 
     public StagePartitionFunction(String stageId, TaskFunction task) {
+        this(stageId, task, 0);
+    }
+
+    /**
+     * The body of the Spark tasks of stage {@code stageId}, each keeping up to {@code ioBytes} in store requests in
+     * flight (0: every request made by the Cubed task on its own thread).
+     */
+    public StagePartitionFunction(String stageId, TaskFunction task, long ioBytes) {
         this.stageId = Objects.requireNonNull(stageId, "stageId");
         this.task = Objects.requireNonNull(task, "task");
         this.key = stageId + "/" + UUID.randomUUID();
+        this.ioBytes = Math.max(0, ioBytes);
     }
 
     public String stageId() {
@@ -71,6 +87,12 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
 
     @Override
     public Iterator<TaskResult> call(Iterator<TaskRange> ranges) {
+        if (ioBytes > 0) {
+            ChunkIo io = new ChunkIo(ioBytes);
+            try (ChunkIo.Binding bound = io.bind()) {
+                return callPipelined(ranges, io);
+            }
+        }
         TaskContext context = TaskContext.get();
         int attempt = context == null ? 1 : context.attemptNumber() + 1;
         List<TaskResult> results = new ArrayList<>();
@@ -91,6 +113,102 @@ public final class StagePartitionFunction implements FlatMapFunction<Iterator<Ta
             }
         }
         return results.iterator();
+    }
+
+    /**
+     * Runs the partition's tasks in order with their store requests kept in flight by {@code io}: the reads of the
+     * next tasks start while one runs (while the slot has room), and the writes of a task are in flight while the next
+     * ones run. The partition ends once every write has finished; a failed write fails the partition naming its task
+     * (Spark runs the partition again: writes are idempotent).
+     */
+    private Iterator<TaskResult> callPipelined(Iterator<TaskRange> ranges, ChunkIo io) {
+        TaskContext context = TaskContext.get();
+        int attempt = context == null ? 1 : context.attemptNumber() + 1;
+        java.util.ArrayDeque<Long> ahead = new java.util.ArrayDeque<>();
+        List<TaskResult> results = new ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<Void>> writes = new ArrayList<>();
+        java.util.PrimitiveIterator.OfLong indexes = indexes(ranges);
+        boolean readsAhead = true;
+        try {
+            while (true) {
+                while (readsAhead && ahead.size() < MAX_AHEAD && io.hasRoom() && indexes.hasNext()) {
+                    long i = indexes.nextLong();
+                    ahead.add(i);
+                    if (io.readAheadFor(i, () -> readAhead(i)) == 0) {
+                        readsAhead = false;
+                    }
+                }
+                long i;
+                if (!ahead.isEmpty()) {
+                    i = ahead.poll();
+                } else if (indexes.hasNext()) {
+                    i = indexes.nextLong();
+                } else {
+                    break;
+                }
+                if (context != null) {
+                    context.killTaskIfInterrupted();
+                }
+                io.running(i);
+                TaskResult r = run(i, attempt);
+                writes.add(io.finishTask(i).handle((v, e) -> {
+                    if (e != null) {
+                        Throwable c = e.getCause() != null ? e.getCause() : e;
+                        throw new TaskIndexFailure(stageId, i, c);
+                    }
+                    return v;
+                }));
+                results.add(r);
+                if (r.failed()) {
+                    break;
+                }
+            }
+            for (java.util.concurrent.CompletableFuture<Void> w : writes) {
+                try {
+                    w.join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    throw e.getCause() instanceof TaskIndexFailure f ? f : e;
+                }
+            }
+        } finally {
+            for (long i : ahead) {
+                io.finishTask(i);
+            }
+        }
+        return results.iterator();
+    }
+
+    private void readAhead(long i) {
+        try {
+            task.readAhead(i);
+        } catch (RuntimeException e) {
+            // Reading ahead only saves time: the task reads what failed when it runs, and reports the error.
+        }
+    }
+
+    /** The task indexes of {@code ranges}, in order. */
+    private static java.util.PrimitiveIterator.OfLong indexes(Iterator<TaskRange> ranges) {
+        return new java.util.PrimitiveIterator.OfLong() {
+            private TaskRange range;
+            private long next;
+
+            @Override
+            public boolean hasNext() {
+                while ((range == null || next >= range.end()) && ranges.hasNext()) {
+                    range = ranges.next();
+                    next = range.start();
+                }
+                return range != null && next < range.end();
+            }
+
+            @Override
+            public long nextLong() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                return next++;
+            }
+        };
     }
 
     private void writeObject(ObjectOutputStream out) throws IOException {

@@ -1,0 +1,438 @@
+package io.cubed.storage;
+
+import io.cubed.error.StorageException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The store requests of one task slot (a thread of the in-process executor, a Spark task), kept in flight together:
+ * the reads of the chunks the next tasks will take, started before those tasks run, and the writes of the chunks the
+ * last tasks made, finished while the next ones compute. On an object store each request waits tens of milliseconds
+ * for the network; a slot that makes them one at a time waits for each in turn, a slot that keeps many in flight
+ * waits about once for all of them.
+ *
+ * <p>Bounds: at most {@link Store#concurrency()} requests in flight per store, and at most {@code budgetBytes} held by
+ * the requests of the slot — a read holds the chunk's raw size from its start until its task takes the bytes (a
+ * compressed chunk is at most that), a write its bytes until the store has them. The budget is the memory the plan
+ * gives the slot beyond its task's projection ({@code Stage#ioBytes}), so the slot's memory stays within {@code
+ * allowedMem}. Stores whose concurrency is 1 (local disk, memory) are left alone: their reads and writes happen on the
+ * task's thread, as without a slot.
+ *
+ * <p>How it is used: an executor makes one per slot and {@linkplain #bind binds} it to the thread that runs the slot's
+ * tasks; it asks each coming task to {@linkplain #readAheadFor name the reads} it will make; a chunk store reading a
+ * chunk first {@linkplain #take takes} a read started for it, and writing a chunk {@linkplain #write hands it over};
+ * once a task has run, the executor waits for {@linkplain #finishTask its writes} before it counts the task done. A
+ * read never taken (a task that skipped its chunks) is dropped when its task finishes. Thread-safe: requests complete
+ * on other threads.
+ */
+public final class ChunkIo {
+    private static final ThreadLocal<ChunkIo> CURRENT = new ThreadLocal<>();
+
+    private final long budgetBytes;
+    /** Bytes held by requests started and not yet taken (reads) or not yet done (writes). Guarded by this. */
+    private long heldBytes;
+    /** Requests in flight per store, by identity. Guarded by this. */
+    private final Map<Store, Integer> inFlight = new IdentityHashMap<>();
+    /** Reads not yet taken, by store URI and key, oldest first. Guarded by this. */
+    private final Map<String, ArrayDeque<Read>> reads = new HashMap<>();
+    /** Reads waiting for room to start, oldest first. Guarded by this. */
+    private final ArrayDeque<Read> waiting = new ArrayDeque<>();
+    /** Writes made by each task whose writes the executor has not yet collected. Guarded by this. */
+    private final Map<Long, List<CompletableFuture<Void>>> writes = new HashMap<>();
+    /** The task whose reads are being named or which is running (its writes), or -1. Guarded by this. */
+    private long owner = -1;
+
+    private long readsStarted;
+    private long readsTaken;
+    private long writesBehind;
+
+    /** A read started, or waiting to start, for task {@link #task}. */
+    private final class Read {
+        final Store store;
+        final String key;
+        final long task;
+        /** Bytes held for it: its capacity until it completes, then its length; 0 once released. */
+        long held;
+
+        CompletableFuture<Store.Bytes> future;
+        boolean dropped;
+
+        Read(Store store, String key, long task, int capacity) {
+            this.store = store;
+            this.key = key;
+            this.task = task;
+            this.held = capacity;
+        }
+    }
+
+    /** A slot that holds at most {@code budgetBytes} in requests. */
+    public ChunkIo(long budgetBytes) {
+        this.budgetBytes = Math.max(0, budgetBytes);
+    }
+
+    /** The slot bound to the current thread, or null. */
+    public static ChunkIo current() {
+        return CURRENT.get();
+    }
+
+    /** An undoable binding of a slot to a thread. */
+    public interface Binding extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** Binds this slot to the current thread until the binding is closed (which restores any slot bound before). */
+    public Binding bind() {
+        ChunkIo previous = CURRENT.get();
+        CURRENT.set(this);
+        return () -> {
+            if (previous == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(previous);
+            }
+        };
+    }
+
+    /**
+     * Starts reading {@code key} of {@code store} ahead through the slot bound to this thread, if any ({@link #read}).
+     */
+    public static void readAhead(Store store, String key, int capacityBytes) {
+        ChunkIo io = CURRENT.get();
+        if (io != null) {
+            io.read(store, key, capacityBytes);
+        }
+    }
+
+    /** The read of {@code key} started ahead by the slot bound to this thread ({@link #take}), or null. */
+    public static Fetched takeAhead(Store store, String key) {
+        ChunkIo io = CURRENT.get();
+        return io == null ? null : io.take(store, key);
+    }
+
+    /**
+     * Writes the first {@code length} bytes of {@code value} to {@code key} of {@code store}: behind the running task
+     * through the slot bound to this thread when it takes it ({@link #write}), else now on this thread.
+     */
+    public static void put(Store store, String key, byte[] value, int length) {
+        ChunkIo io = CURRENT.get();
+        if (io == null || !io.write(store, key, value, length)) {
+            store.put(key, value, length);
+        }
+    }
+
+    /** Bytes this slot may hold in requests. */
+    public long budgetBytes() {
+        return budgetBytes;
+    }
+
+    /** True when requests on {@code store} go through this slot (its concurrency is above 1). */
+    public boolean serves(Store store) {
+        return store.concurrency() > 1 && budgetBytes > 0;
+    }
+
+    /**
+     * Runs {@code naming} (which calls {@link #read} for the chunks task {@code task} will read) with the reads it names
+     * belonging to that task; returns how many it named on stores this slot serves.
+     */
+    public int readAheadFor(long task, Runnable naming) {
+        long previous;
+        int before;
+        synchronized (this) {
+            previous = owner;
+            owner = task;
+            before = (int) readsStarted + waiting.size();
+        }
+        try {
+            naming.run();
+        } finally {
+            synchronized (this) {
+                owner = previous;
+            }
+        }
+        synchronized (this) {
+            return (int) readsStarted + waiting.size() - before;
+        }
+    }
+
+    /**
+     * Starts reading {@code key} of {@code store} for the task being named ({@link #readAheadFor}), now or as soon as
+     * the store's concurrency and the budget allow; {@code capacityBytes} bounds the value's length (a compressed
+     * chunk's raw size). Nothing happens when this slot does not serve the store or one value would not fit the budget.
+     */
+    public void read(Store store, String key, int capacityBytes) {
+        if (!serves(store) || capacityBytes > budgetBytes) {
+            return;
+        }
+        List<Read> start;
+        synchronized (this) {
+            Read r = new Read(store, key, owner, Math.max(0, capacityBytes));
+            reads.computeIfAbsent(id(store, key), k -> new ArrayDeque<>()).add(r);
+            waiting.add(r);
+            start = startable();
+        }
+        start(start);
+    }
+
+    private static String id(Store store, String key) {
+        return store.uri() + '\0' + key;
+    }
+
+    /** The waiting reads that may start now, oldest first, counted as in flight. Holds the lock. */
+    private List<Read> startable() {
+        List<Read> start = new ArrayList<>();
+        while (!waiting.isEmpty()) {
+            Read r = waiting.peek();
+            int n = inFlight.getOrDefault(r.store, 0);
+            if (n >= r.store.concurrency() || heldBytes + r.held > budgetBytes) {
+                break;
+            }
+            waiting.poll();
+            inFlight.put(r.store, n + 1);
+            heldBytes += r.held;
+            readsStarted++;
+            r.future = new CompletableFuture<>();
+            start.add(r);
+        }
+        return start;
+    }
+
+    private void start(List<Read> start) {
+        for (Read r : start) {
+            CompletableFuture<Store.Bytes> f;
+            try {
+                f = r.store.getAsync(r.key);
+            } catch (RuntimeException e) {
+                f = CompletableFuture.failedFuture(e);
+            }
+            f.whenComplete((v, e) -> completed(r, v, e));
+        }
+    }
+
+    private void completed(Read r, Store.Bytes value, Throwable failure) {
+        List<Read> start;
+        synchronized (this) {
+            inFlight.merge(r.store, -1, Integer::sum);
+            long length = value == null ? 0 : value.array().length;
+            if (r.dropped) {
+                heldBytes -= r.held;
+                r.held = 0;
+            } else {
+                heldBytes += length - r.held;
+                r.held = length;
+            }
+            start = startable();
+            notifyAll();
+        }
+        start(start);
+        if (failure != null) {
+            r.future.completeExceptionally(failure);
+        } else {
+            r.future.complete(value);
+        }
+    }
+
+    /** What a read started ahead gave: the value, or null when the store has none. */
+    public record Fetched(Store.Bytes bytes) {}
+
+    /**
+     * The read of {@code key} of {@code store} started ahead, waited for: null when none was started (read it now);
+     * otherwise what the store gave, its bytes now the caller's. A read that failed throws its {@link
+     * StorageException} (the store's retries are behind it).
+     */
+    public Fetched take(Store store, String key) {
+        Read r;
+        synchronized (this) {
+            ArrayDeque<Read> q = reads.get(id(store, key));
+            r = q == null ? null : q.poll();
+            if (q != null && q.isEmpty()) {
+                reads.remove(id(store, key));
+            }
+            if (r == null) {
+                return null;
+            }
+            if (r.future == null) {
+                // Not started yet: the caller reads it at once, on its own memory.
+                waiting.remove(r);
+                return null;
+            }
+        }
+        Store.Bytes v;
+        try {
+            v = r.future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            drop(r);
+            throw new StorageException("interrupted while waiting for '" + key + "' of " + store.uri(), e);
+        } catch (ExecutionException e) {
+            drop(r);
+            throw failure(e.getCause(), "read", key, store);
+        }
+        List<Read> start;
+        synchronized (this) {
+            heldBytes -= r.held;
+            r.held = 0;
+            readsTaken++;
+            start = startable();
+            notifyAll();
+        }
+        start(start);
+        return new Fetched(v);
+    }
+
+    private void drop(Read r) {
+        synchronized (this) {
+            if (r.future != null && r.future.isDone()) {
+                heldBytes -= r.held;
+                r.held = 0;
+            } else {
+                r.dropped = true;
+            }
+        }
+    }
+
+    private static StorageException failure(Throwable cause, String verb, String key, Store store) {
+        Throwable c = cause instanceof CompletionException && cause.getCause() != null ? cause.getCause() : cause;
+        if (c instanceof StorageException s) {
+            return s;
+        }
+        return new StorageException("cannot " + verb + " '" + key + "' in " + store.uri() + ": " + c, c);
+    }
+
+    /**
+     * Hands over the write of the first {@code length} bytes of {@code value} to {@code key} of {@code store} for the
+     * running task: copies the bytes and starts the write (or queues it behind the store's other requests), and
+     * returns true; the executor waits for it before the task counts as done. Returns false, and does nothing, when
+     * this slot does not serve the store or the budget has no room: the caller then writes on its own thread.
+     */
+    public boolean write(Store store, String key, byte[] value, int length) {
+        if (!serves(store)) {
+            return false;
+        }
+        long task;
+        synchronized (this) {
+            // Room is made by earlier writes finishing; reads waiting to be taken do not count against a write.
+            while (heldBytes + length > budgetBytes && anyWriteInFlight()) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            if (heldBytes + length > budgetBytes) {
+                return false;
+            }
+            heldBytes += length;
+            inFlight.merge(store, 1, Integer::sum);
+            task = owner;
+            writesBehind++;
+        }
+        byte[] copy = Arrays.copyOf(value, length);
+        CompletableFuture<Void> f;
+        try {
+            f = store.putAsync(key, copy, length);
+        } catch (RuntimeException e) {
+            f = CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<Void> done = f.handle((v, e) -> {
+            synchronized (this) {
+                heldBytes -= length;
+                inFlight.merge(store, -1, Integer::sum);
+                notifyAll();
+            }
+            List<Read> start;
+            synchronized (this) {
+                start = startable();
+            }
+            start(start);
+            if (e != null) {
+                throw new CompletionException(failure(e, "write", key, store));
+            }
+            return null;
+        });
+        synchronized (this) {
+            writes.computeIfAbsent(task, t -> new ArrayList<>()).add(done);
+        }
+        return true;
+    }
+
+    private boolean anyWriteInFlight() {
+        for (List<CompletableFuture<Void>> l : writes.values()) {
+            for (CompletableFuture<Void> f : l) {
+                if (!f.isDone()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * True when every read named so far has started and the slot holds less than its budget: the executor may name
+     * the reads of one more task.
+     */
+    public synchronized boolean hasRoom() {
+        return waiting.isEmpty() && heldBytes < budgetBytes;
+    }
+
+    /** Marks {@code task} as the running task: the writes handed over until the next call are its. */
+    public synchronized void running(long task) {
+        owner = task;
+    }
+
+    /**
+     * Task {@code task} has run: drops the reads started for it that it did not take, and returns a future of its
+     * writes, which fails with the first write's failure.
+     */
+    public CompletableFuture<Void> finishTask(long task) {
+        List<CompletableFuture<Void>> w;
+        synchronized (this) {
+            if (owner == task) {
+                owner = -1;
+            }
+            for (java.util.Iterator<ArrayDeque<Read>> it = reads.values().iterator(); it.hasNext(); ) {
+                ArrayDeque<Read> q = it.next();
+                for (java.util.Iterator<Read> ri = q.iterator(); ri.hasNext(); ) {
+                    Read r = ri.next();
+                    if (r.task == task) {
+                        ri.remove();
+                        waiting.remove(r);
+                        if (r.future != null && r.future.isDone()) {
+                            heldBytes -= r.held;
+                            r.held = 0;
+                        } else if (r.future != null) {
+                            r.dropped = true;
+                        }
+                    }
+                }
+                if (q.isEmpty()) {
+                    it.remove();
+                }
+            }
+            w = writes.remove(task);
+            notifyAll();
+        }
+        return w == null
+                ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.allOf(w.toArray(new CompletableFuture[0]));
+    }
+
+    /** Reads started ahead, taken, and writes handed over so far: for reports and tests. */
+    public synchronized long[] counts() {
+        return new long[] {readsStarted, readsTaken, writesBehind};
+    }
+
+    /** Bytes held by requests now (for tests). */
+    public synchronized long heldBytes() {
+        return heldBytes;
+    }
+}

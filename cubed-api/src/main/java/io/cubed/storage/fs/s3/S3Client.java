@@ -1,0 +1,523 @@
+package io.cubed.storage.fs.s3;
+
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.storage.RequestStats;
+import io.cubed.storage.TransientFailure;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+
+/**
+ * A small S3 client on the JDK's own HTTP client: one HTTP request per operation (GET, ranged GET, HEAD, PUT, DELETE,
+ * ListObjectsV2, DeleteObjects), signed with {@link SigV4}, each sent asynchronously so that many are in flight
+ * without a thread each. Connections are kept alive and reused (HTTP/1.1, one per request in flight). Settings come
+ * from S3A's options ({@link S3Settings}); a bucket in another region than the one configured is found from S3's
+ * answer ({@code x-amz-bucket-region}) on AWS endpoints and the request made again there.
+ *
+ * <p>Failures: an answer of S3 other than the expected one is an {@link S3Failure} with the status, S3's error code and
+ * message, transient for 500, 502, 503, 504 and 429 (SlowDown, InternalError); a broken connection or a timeout is
+ * transient too. Every operation is idempotent, so retrying any transient failure is safe ({@link
+ * io.cubed.storage.RetryingStore} does it). Thread-safe.
+ */
+final class S3Client {
+    private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+    private final S3Settings settings;
+    private final CredentialSource credentials;
+    private final HttpClient http;
+    private final SigV4 signer = new SigV4("s3");
+    private final boolean awsEndpoint;
+    private final Duration timeout;
+    private final boolean signPayload;
+    /** Headers of every request (requester pays, SSE-C keys), and of PUTs only (SSE, ACL). */
+    private final Map<String, String> everyRequest;
+
+    private final Map<String, String> putsOnly;
+    private final String userAgent;
+    private final RequestStats stats = new RequestStats();
+    private volatile Target target;
+
+    /** Where requests go: the region they are signed for, the endpoint and the addressing style. */
+    private record Target(String region, URI endpoint, boolean pathStyle) {
+        /** The request URI of {@code key} (empty: the bucket) with the encoded query {@code query}. */
+        URI uri(String bucket, String key, String query) {
+            String path = path(bucket, key);
+            String host = pathStyle ? endpoint.getRawAuthority() : bucket + "." + endpoint.getRawAuthority();
+            return URI.create(endpoint.getScheme() + "://" + host + path + (query.isEmpty() ? "" : "?" + query));
+        }
+
+        /** The encoded path, as sent and as signed. */
+        String path(String bucket, String key) {
+            String k = SigV4.encodePath(key);
+            return pathStyle ? "/" + bucket + (key.isEmpty() ? "" : "/" + k) : "/" + k;
+        }
+    }
+
+    /** An answer of S3 that was not the one expected: the status, S3's error code and message. */
+    static final class S3Failure extends IOException implements TransientFailure {
+        private static final long serialVersionUID = 1L;
+        private final int status;
+        private final String code;
+
+        S3Failure(int status, String code, String message) {
+            super("HTTP " + status + (code == null ? "" : " " + code) + (message == null ? "" : ": " + message));
+            this.status = status;
+            this.code = code;
+        }
+
+        int status() {
+            return status;
+        }
+
+        String code() {
+            return code;
+        }
+
+        @Override
+        public boolean isTransient() {
+            return status >= 500 || status == 429 || "SlowDown".equals(code) || "RequestTimeout".equals(code);
+        }
+    }
+
+    /** A request that broke before S3 answered it (connection reset or refused, timeout): worth making again. */
+    static final class TransportFailure extends IOException implements TransientFailure {
+        private static final long serialVersionUID = 1L;
+
+        TransportFailure(Throwable cause) {
+            super(cause.toString(), cause);
+        }
+
+        @Override
+        public boolean isTransient() {
+            return true;
+        }
+    }
+
+    /** An answer: the status, the headers and the whole body (empty for HEAD). */
+    record Response(int status, HttpHeaders headers, byte[] body) {
+        long contentLength() {
+            return headers.firstValueAsLong("content-length").orElse(-1);
+        }
+    }
+
+    S3Client(S3Settings settings) {
+        this.settings = settings;
+        this.credentials = CredentialSource.of(settings, settings.environment());
+        String region = settings.region();
+        URI endpoint = normalize(settings.endpoint(region));
+        this.target = new Target(region, endpoint, settings.pathStyle(endpoint));
+        this.awsEndpoint = settings.awsEndpoint();
+        this.timeout = settings.millis("connection.timeout", 200_000);
+        this.signPayload = endpoint.getScheme().equals("http");
+        HttpClient.Builder b = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(settings.millis("connection.establish.timeout", 50_000));
+        String proxyHost = settings.get("proxy.host");
+        if (proxyHost != null && !proxyHost.isEmpty()) {
+            String port = settings.get("proxy.port");
+            int p = port == null || port.isEmpty()
+                    ? (endpoint.getScheme().equals("https") ? 443 : 80)
+                    : parsePort(port);
+            b.proxy(ProxySelector.of(InetSocketAddress.createUnresolved(proxyHost, p)));
+        }
+        this.http = b.build();
+        this.everyRequest = new LinkedHashMap<>();
+        this.putsOnly = new LinkedHashMap<>();
+        encryptionHeaders(settings, everyRequest, putsOnly);
+        if (settings.flag("requester.pays.enabled", false)) {
+            everyRequest.put("x-amz-request-payer", "requester");
+        }
+        String acl = settings.get("acl.default");
+        if (acl != null && !acl.isEmpty()) {
+            putsOnly.put("x-amz-acl", cannedAcl(acl));
+        }
+        String prefix = settings.get("user.agent.prefix");
+        this.userAgent = (prefix == null || prefix.isEmpty() ? "" : prefix + ", ") + "cubed-s3/1 Java/"
+                + System.getProperty("java.version");
+    }
+
+    private static int parsePort(String port) {
+        try {
+            return Integer.parseInt(port);
+        } catch (NumberFormatException e) {
+            throw new InvalidArgumentException("fs.s3a.proxy.port must be a port number, got '" + port + "'", e);
+        }
+    }
+
+    /** S3A's canned ACL names (e.g. {@code BucketOwnerFullControl}) as S3's header values. */
+    private static String cannedAcl(String acl) {
+        return switch (acl) {
+            case "Private" -> "private";
+            case "PublicRead" -> "public-read";
+            case "PublicReadWrite" -> "public-read-write";
+            case "AuthenticatedRead" -> "authenticated-read";
+            case "LogDeliveryWrite" -> "log-delivery-write";
+            case "BucketOwnerRead" -> "bucket-owner-read";
+            case "BucketOwnerFullControl" -> "bucket-owner-full-control";
+            default -> acl;
+        };
+    }
+
+    /** The headers of S3A's server-side encryption settings: on PUTs, and for SSE-C on every object request. */
+    private static void encryptionHeaders(S3Settings s, Map<String, String> every, Map<String, String> puts) {
+        String algorithm = s.get("encryption.algorithm");
+        if (algorithm == null || algorithm.isEmpty()) {
+            algorithm = s.get("server-side-encryption-algorithm");
+        }
+        String key = s.get("encryption.key");
+        if (key == null || key.isEmpty()) {
+            key = s.get("server-side-encryption.key");
+        }
+        if (algorithm == null || algorithm.isEmpty() || algorithm.equalsIgnoreCase("none")) {
+            return;
+        }
+        switch (algorithm.toUpperCase(java.util.Locale.ROOT)) {
+            case "AES256", "SSE-S3" -> puts.put("x-amz-server-side-encryption", "AES256");
+            case "SSE-KMS" -> {
+                puts.put("x-amz-server-side-encryption", "aws:kms");
+                if (key != null && !key.isEmpty()) {
+                    puts.put("x-amz-server-side-encryption-aws-kms-key-id", key);
+                }
+            }
+            case "SSE-C" -> {
+                if (key == null || key.isEmpty()) {
+                    throw new InvalidArgumentException("fs.s3a.encryption.algorithm SSE-C for bucket " + s.bucket()
+                            + " needs fs.s3a.encryption.key (the base64 AES-256 key)");
+                }
+                byte[] raw;
+                try {
+                    raw = Base64.getDecoder().decode(key);
+                    MessageDigest md5 = MessageDigest.getInstance("MD5");
+                    every.put("x-amz-server-side-encryption-customer-algorithm", "AES256");
+                    every.put("x-amz-server-side-encryption-customer-key", key);
+                    every.put(
+                            "x-amz-server-side-encryption-customer-key-md5",
+                            Base64.getEncoder().encodeToString(md5.digest(raw)));
+                } catch (IllegalArgumentException | java.security.NoSuchAlgorithmException e) {
+                    throw new InvalidArgumentException(
+                            "fs.s3a.encryption.key for SSE-C on bucket " + s.bucket() + " is not base64", e);
+                }
+            }
+            default -> throw new InvalidArgumentException("fs.s3a.encryption.algorithm '" + algorithm + "' for bucket "
+                    + s.bucket() + " is not supported by Cubed's S3 client (AES256/SSE-S3, SSE-KMS, SSE-C); set"
+                    + " cubed.store.s3.client=hadoop to go through S3A");
+        }
+    }
+
+    /** {@code endpoint} without a port that is its scheme's default: the Host header then has none either. */
+    private static URI normalize(URI endpoint) {
+        int port = endpoint.getPort();
+        boolean defaultPort = (port == 443 && endpoint.getScheme().equals("https"))
+                || (port == 80 && endpoint.getScheme().equals("http"));
+        return defaultPort ? URI.create(endpoint.getScheme() + "://" + endpoint.getHost()) : endpoint;
+    }
+
+    String bucket() {
+        return settings.bucket();
+    }
+
+    RequestStats stats() {
+        return stats;
+    }
+
+    /** The whole object at {@code key}, or null when there is none. */
+    CompletableFuture<byte[]> get(String key) {
+        return send("GET", "GET", key, Map.of(), Map.of(), null, 0, 0).thenApply(r -> {
+            if (r.status == 404) {
+                return null;
+            }
+            expect(r, 200);
+            return r.body;
+        });
+    }
+
+    /** {@code length} (at least 1) bytes of the object at {@code key} from {@code offset}; null when there is none. */
+    CompletableFuture<Response> getRange(String key, long offset, int length) {
+        return send(
+                "GET",
+                "GET",
+                key,
+                Map.of(),
+                Map.of("range", "bytes=" + offset + "-" + (offset + length - 1)),
+                null,
+                0,
+                0);
+    }
+
+    /** The size of the object at {@code key}, or -1 when there is none. */
+    CompletableFuture<Long> head(String key) {
+        return send("HEAD", "HEAD", key, Map.of(), Map.of(), null, 0, 0).thenApply(r -> {
+            if (r.status == 404) {
+                return -1L;
+            }
+            expect(r, 200);
+            long n = r.contentLength();
+            if (n < 0) {
+                throw new java.util.concurrent.CompletionException(
+                        new S3Failure(r.status, null, "a HEAD answer without Content-Length"));
+            }
+            return n;
+        });
+    }
+
+    /** Stores {@code length} bytes of {@code value} from {@code offset} at {@code key} in one PUT. */
+    CompletableFuture<Void> put(String key, byte[] value, int offset, int length) {
+        return send("PUT", "PUT", key, Map.of(), putsOnly, value, offset, length)
+                .thenAccept(r -> expect(r, 200));
+    }
+
+    /** Removes the object at {@code key} (S3 answers the same whether it was there or not). */
+    CompletableFuture<Void> delete(String key) {
+        return send("DELETE", "DELETE", key, Map.of(), Map.of(), null, 0, 0).thenAccept(r -> {
+            if (r.status != 404) {
+                expect(r, 204, 200);
+            }
+        });
+    }
+
+    /** Removes up to 1000 objects in one request; completes with the keys S3 could not remove, and why. */
+    CompletableFuture<List<String>> deleteAll(List<String> keys) {
+        if (keys.size() > 1000) {
+            throw new IllegalArgumentException("S3 deletes at most 1000 objects per request, asked for " + keys.size());
+        }
+        byte[] body = S3Xml.deleteRequest(keys);
+        Map<String, String> h = new TreeMap<>();
+        try {
+            h.put(
+                    "content-md5",
+                    Base64.getEncoder()
+                            .encodeToString(MessageDigest.getInstance("MD5").digest(body)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no MD5", e);
+        }
+        h.put("content-type", "application/xml");
+        return send("POST", "DELETE_OBJECTS", "", Map.of("delete", ""), h, body, 0, body.length)
+                .thenApply(r -> {
+                    expect(r, 200);
+                    try {
+                        return S3Xml.deleteFailures(r.body);
+                    } catch (javax.xml.stream.XMLStreamException e) {
+                        throw new java.util.concurrent.CompletionException(
+                                new S3Failure(r.status, null, "an unreadable DeleteObjects answer: " + e.getMessage()));
+                    }
+                });
+    }
+
+    /** One page (up to 1000 keys) of the objects whose keys start with {@code prefix}, after {@code token}. */
+    CompletableFuture<S3Xml.ListPage> list(String prefix, String token) {
+        Map<String, String> q = new TreeMap<>();
+        q.put("list-type", "2");
+        q.put("prefix", prefix);
+        if (token != null) {
+            q.put("continuation-token", token);
+        }
+        return send("GET", "LIST", "", q, Map.of(), null, 0, 0).thenApply(r -> {
+            expect(r, 200);
+            try {
+                return S3Xml.listPage(r.body);
+            } catch (javax.xml.stream.XMLStreamException | NumberFormatException e) {
+                throw new java.util.concurrent.CompletionException(
+                        new S3Failure(r.status, null, "an unreadable listing: " + e.getMessage()));
+            }
+        });
+    }
+
+    /** Fails the answer {@code r} unless its status is one of {@code ok}, with S3's error code and message. */
+    static void expect(Response r, int... ok) {
+        for (int s : ok) {
+            if (r.status == s) {
+                return;
+            }
+        }
+        S3Xml.Error e = S3Xml.error(r.body);
+        throw new java.util.concurrent.CompletionException(new S3Failure(r.status, e.code(), e.message()));
+    }
+
+    /**
+     * Sends one request and completes with S3's answer, whatever its status (a transport failure completes
+     * exceptionally with a {@link TransportFailure}); an answer that the bucket is in another region is followed once.
+     */
+    private CompletableFuture<Response> send(
+            String method,
+            String operation,
+            String key,
+            Map<String, String> query,
+            Map<String, String> headers,
+            byte[] body,
+            int offset,
+            int length) {
+        Target t = target;
+        return sendTo(t, method, operation, key, query, headers, body, offset, length)
+                .thenCompose(r -> {
+                    String region = otherRegion(t, r);
+                    if (region == null) {
+                        return CompletableFuture.completedFuture(r);
+                    }
+                    Target moved = new Target(
+                            region,
+                            settings.get("endpoint") == null
+                                            || settings.get("endpoint").isEmpty()
+                                    ? normalize(settings.endpoint(region))
+                                    : t.endpoint,
+                            t.pathStyle);
+                    target = moved;
+                    return sendTo(moved, method, operation, key, query, headers, body, offset, length);
+                });
+    }
+
+    /** The bucket's region when {@code r} says the request went to the wrong one on an AWS endpoint; else null. */
+    private String otherRegion(Target t, Response r) {
+        if (!awsEndpoint || (r.status != 301 && r.status != 307 && r.status != 400)) {
+            return null;
+        }
+        String region = r.headers.firstValue("x-amz-bucket-region").orElse(null);
+        if (region == null && r.status == 400) {
+            region = S3Xml.error(r.body).region();
+        }
+        return region == null || region.equals(t.region) ? null : region;
+    }
+
+    private CompletableFuture<Response> sendTo(
+            Target t,
+            String method,
+            String operation,
+            String key,
+            Map<String, String> query,
+            Map<String, String> headers,
+            byte[] body,
+            int offset,
+            int length) {
+        String bucket = settings.bucket();
+        String q = SigV4.canonicalQuery(query);
+        URI uri = t.uri(bucket, key, q);
+        String amzDate = SigV4.amzDate(ZonedDateTime.now(ZoneOffset.UTC));
+        String payloadHash = body == null
+                ? SigV4.EMPTY_SHA256
+                : signPayload ? SigV4.hex(SigV4.sha256(body, offset, length)) : SigV4.UNSIGNED_PAYLOAD;
+        Map<String, String> h = new TreeMap<>(everyRequest);
+        h.putAll(headers);
+        h.put("x-amz-date", amzDate);
+        h.put("x-amz-content-sha256", payloadHash);
+        Credentials c = credentials.get();
+        String authorization = null;
+        if (!c.anonymous()) {
+            if (c.sessionToken() != null) {
+                h.put("x-amz-security-token", c.sessionToken());
+            }
+            Map<String, String> signed = new TreeMap<>(h);
+            signed.put("host", uri.getRawAuthority());
+            authorization =
+                    signer.authorization(c, t.region, amzDate, method, t.path(bucket, key), query, signed, payloadHash);
+        }
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+                .timeout(timeout)
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(body, offset, length))
+                .header("user-agent", userAgent);
+        h.forEach(b::header);
+        if (authorization != null) {
+            b.header("authorization", authorization);
+        }
+        HttpResponse.BodyHandler<byte[]> handler = method.equals("HEAD")
+                ? info -> HttpResponse.BodySubscribers.replacing(new byte[0])
+                : info -> new ArraySubscriber(
+                        info.headers().firstValueAsLong("content-length").orElse(-1));
+        stats.start(operation);
+        CompletableFuture<HttpResponse<byte[]>> sent;
+        try {
+            sent = http.sendAsync(b.build(), handler);
+        } catch (RuntimeException e) {
+            stats.end();
+            throw e;
+        }
+        return sent.handle((resp, err) -> {
+            stats.end();
+            if (err != null) {
+                Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
+                        ? err.getCause()
+                        : err;
+                throw new java.util.concurrent.CompletionException(
+                        cause instanceof IOException ? new TransportFailure(cause) : cause);
+            }
+            return new Response(resp.statusCode(), resp.headers(), resp.body());
+        });
+    }
+
+    /** Collects a body into one array, sized from its Content-Length when the answer gives one. */
+    private static final class ArraySubscriber implements HttpResponse.BodySubscriber<byte[]> {
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private byte[] buf;
+        private int n;
+
+        ArraySubscriber(long length) {
+            this.buf = new byte[length >= 0 && length <= MAX_ARRAY ? (int) length : 8192];
+        }
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> items) {
+            for (ByteBuffer b : items) {
+                int r = b.remaining();
+                if (r > buf.length - n) {
+                    if ((long) n + r > MAX_ARRAY) {
+                        result.completeExceptionally(new IOException(
+                                "an answer of more than " + MAX_ARRAY + " bytes: too large for one array"));
+                        return;
+                    }
+                    buf = Arrays.copyOf(buf, (int) Math.min(MAX_ARRAY, Math.max((long) n + r, 2L * buf.length)));
+                }
+                b.get(buf, n, r);
+                n += r;
+            }
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            result.completeExceptionally(throwable);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(n == buf.length ? buf : Arrays.copyOf(buf, n));
+        }
+    }
+
+    @Override
+    public String toString() {
+        Target t = target;
+        return "S3Client{" + settings.bucket() + " at " + t.endpoint + ", " + t.region
+                + (t.pathStyle ? ", path style" : "") + "}";
+    }
+}

@@ -1,0 +1,307 @@
+package io.cubed.storage.fs.s3;
+
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.error.StorageException;
+import io.cubed.storage.RequestStats;
+import io.cubed.storage.Store;
+import io.cubed.storage.StoreKeys;
+import io.cubed.storage.StoreOptions;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * A {@link Store} on S3 (and S3-compatible servers) through Cubed's own client ({@link S3Client}): a value read is one
+ * GET (a missing object is a 404, read as no value: no existence check first), a value written one PUT, a size or an
+ * existence check one HEAD; listings are ListObjectsV2 pages and prefix deletes DeleteObjects requests of up to 1000
+ * keys. Reads and writes also come as futures ({@link #getAsync}, {@link #putAsync}) that hold no thread while in
+ * flight, so that a task keeps many requests going at once ({@link io.cubed.storage.ChunkIo}).
+ *
+ * <p>Settings are S3A's ({@link S3Settings}), so {@code s3a://} URIs with a configuration made for Hadoop work
+ * unchanged. A PUT replaces an object atomically, as S3 does; keys are the store's root prefix, '/', and the key.
+ */
+public final class S3Store implements Store {
+    /** The default number of requests a task keeps in flight on S3 ({@link #concurrency}), measured in docs/cloud.md. */
+    public static final int DEFAULT_CONCURRENCY = 32;
+
+    private final String uri;
+    private final S3Client client;
+    /** The root prefix of the store's keys in the bucket: empty, or a path without leading or trailing '/'. */
+    private final String root;
+
+    private final int concurrency;
+
+    private S3Store(String uri, S3Client client, String root, int concurrency) {
+        this.uri = uri;
+        this.client = client;
+        this.root = root;
+        this.concurrency = concurrency;
+    }
+
+    /**
+     * Opens {@code uri} ({@code s3a://bucket/prefix} or {@code s3://bucket/prefix}) with S3A's settings in {@code
+     * options}, and {@code concurrency} requests in flight per task.
+     */
+    public static S3Store open(String uri, StoreOptions options, int concurrency) {
+        return open(uri, options, concurrency, System.getenv());
+    }
+
+    static S3Store open(String uri, StoreOptions options, int concurrency, Map<String, String> env) {
+        int colon = uri.indexOf("://");
+        if (colon < 0) {
+            throw new InvalidArgumentException("'" + uri + "' is not an S3 URI: s3a://BUCKET/path");
+        }
+        String scheme = uri.substring(0, colon);
+        String rest = uri.substring(colon + 3);
+        while (rest.endsWith("/")) {
+            rest = rest.substring(0, rest.length() - 1);
+        }
+        int slash = rest.indexOf('/');
+        String bucket = slash < 0 ? rest : rest.substring(0, slash);
+        String prefix = slash < 0 ? "" : rest.substring(slash + 1);
+        if (bucket.isEmpty()) {
+            throw new InvalidArgumentException("'" + uri + "' names no bucket: " + scheme + "://BUCKET/path");
+        }
+        if (!prefix.isEmpty()) {
+            StoreKeys.check(prefix, uri);
+        }
+        S3Client client;
+        try {
+            client = new S3Client(new S3Settings(bucket, options, env));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidArgumentException("cannot open store '" + uri + "': " + e.getMessage(), e);
+        }
+        String normalized = scheme + "://" + bucket + (prefix.isEmpty() ? "" : "/" + prefix);
+        return new S3Store(normalized, client, prefix, concurrency);
+    }
+
+    @Override
+    public String uri() {
+        return uri;
+    }
+
+    @Override
+    public boolean isObjectStore() {
+        return true;
+    }
+
+    /** Requests a task keeps in flight on this store. */
+    @Override
+    public int concurrency() {
+        return concurrency;
+    }
+
+    /** The requests this store's client has made (shared by the stores resolved from it). */
+    public RequestStats requestStats() {
+        return client.stats();
+    }
+
+    private String objectKey(String key) {
+        StoreKeys.check(key, uri);
+        return root.isEmpty() ? key : key.isEmpty() ? root : root + "/" + key;
+    }
+
+    @Override
+    public byte[] get(String key) {
+        Bytes b = join(getAsync(key), "read", key);
+        return b == null ? null : b.array();
+    }
+
+    @Override
+    public Bytes getTransient(String key, int capacity) {
+        return join(getAsync(key), "read", key);
+    }
+
+    /** Completes with the value at {@code key} in an array of its exact length, or with null when there is none. */
+    @Override
+    public CompletableFuture<Bytes> getAsync(String key) {
+        String k = objectKey(key);
+        return named(client.get(k).thenApply(v -> v == null ? null : new Bytes(v, v.length)), "read", key);
+    }
+
+    @Override
+    public byte[] getRange(String key, long offset, int length) {
+        if (offset < 0 || length < 0) {
+            throw rangeFailure(key, offset, length, "negative offset or length");
+        }
+        if (length == 0) {
+            long size = size(key);
+            if (size < 0) {
+                return null;
+            }
+            if (offset > size) {
+                throw rangeFailure(key, offset, length, "it has " + size + " bytes");
+            }
+            return new byte[0];
+        }
+        S3Client.Response r = join(client.getRange(objectKey(key), offset, length), "read", key);
+        if (r.status() == 404) {
+            return null;
+        }
+        if (r.status() == 416) {
+            throw rangeFailure(key, offset, length, "the value is shorter");
+        }
+        if (r.status() == 200) {
+            // A server that ignores Range sends the whole value.
+            if (r.body().length < offset + length) {
+                throw rangeFailure(key, offset, length, "the value is shorter");
+            }
+            return java.util.Arrays.copyOfRange(r.body(), (int) offset, (int) offset + length);
+        }
+        try {
+            S3Client.expect(r, 206);
+        } catch (CompletionException e) {
+            throw failure("read", key, e.getCause());
+        }
+        if (r.body().length != length) {
+            throw rangeFailure(key, offset, length, "the value is shorter (" + r.body().length + " bytes came)");
+        }
+        return r.body();
+    }
+
+    private StorageException rangeFailure(String key, long offset, int length, String why) {
+        return new StorageException("cannot read bytes [" + offset + ", " + (offset + length) + ") of '" + key + "' in "
+                + uri + ": " + why);
+    }
+
+    @Override
+    public long size(String key) {
+        return join(client.head(objectKey(key)), "read the size of", key);
+    }
+
+    @Override
+    public void put(String key, byte[] value) {
+        put(key, value, value.length);
+    }
+
+    @Override
+    public void put(String key, byte[] value, int length) {
+        join(putAsync(key, value, length), "write", key);
+    }
+
+    /**
+     * Starts storing the first {@code length} bytes of {@code value} at {@code key} in one PUT; the caller must not
+     * change them until the future completes.
+     */
+    @Override
+    public CompletableFuture<Void> putAsync(String key, byte[] value, int length) {
+        if (length < 0 || length > value.length) {
+            throw new InvalidArgumentException("cannot write " + length + " bytes of a " + value.length
+                    + "-byte array to '" + key + "' in " + uri);
+        }
+        if (key.isEmpty()) {
+            throw new StorageException("cannot write to the root of " + uri + ": a key is needed");
+        }
+        return named(client.put(objectKey(key), value, 0, length), "write", key);
+    }
+
+    @Override
+    public boolean exists(String key) {
+        return size(key) >= 0;
+    }
+
+    @Override
+    public void delete(String key) {
+        join(client.delete(objectKey(key)), "delete", key);
+    }
+
+    @Override
+    public void deletePrefix(String prefix) {
+        List<String> keys = objectKeys(prefix);
+        List<CompletableFuture<List<String>>> batches = new ArrayList<>();
+        for (int from = 0; from < keys.size(); from += 1000) {
+            batches.add(client.deleteAll(keys.subList(from, Math.min(keys.size(), from + 1000))));
+        }
+        List<String> failed = new ArrayList<>();
+        for (CompletableFuture<List<String>> b : batches) {
+            failed.addAll(join(b, "delete", prefix));
+        }
+        if (!failed.isEmpty()) {
+            throw new StorageException("cannot delete " + failed.size() + " objects below '" + prefix + "' in " + uri
+                    + ": " + failed.subList(0, Math.min(5, failed.size())));
+        }
+    }
+
+    @Override
+    public List<String> list(String prefix) {
+        String base = root.isEmpty() ? "" : root + "/";
+        List<String> keys = new ArrayList<>();
+        for (String k : objectKeys(prefix)) {
+            keys.add(k.substring(base.length()));
+        }
+        Collections.sort(keys);
+        return keys;
+    }
+
+    /**
+     * The object keys (whole, in the bucket) of the values at or below {@code prefix}: the key itself and those
+     * starting with it and '/', without S3A's directory markers (keys ending in '/').
+     */
+    private List<String> objectKeys(String prefix) {
+        String p = objectKey(prefix);
+        String listed = p.isEmpty() ? "" : p;
+        List<String> keys = new ArrayList<>();
+        String token = null;
+        do {
+            S3Xml.ListPage page = join(client.list(listed, token), "list", prefix);
+            for (String k : page.keys()) {
+                if (k.endsWith("/")) {
+                    continue;
+                }
+                if (p.isEmpty() || k.equals(p) || k.startsWith(p + "/")) {
+                    keys.add(k);
+                }
+            }
+            token = page.nextToken();
+        } while (token != null);
+        return keys;
+    }
+
+    @Override
+    public Store resolve(String path) {
+        if (path.isEmpty()) {
+            return this;
+        }
+        StoreKeys.check(path, uri);
+        return new S3Store(uri + "/" + path, client, root.isEmpty() ? path : root + "/" + path, concurrency);
+    }
+
+    /** {@code f}, failing with a {@link StorageException} that names the store and the key. */
+    private <T> CompletableFuture<T> named(CompletableFuture<T> f, String verb, String key) {
+        return f.handle((v, e) -> {
+            if (e != null) {
+                throw new CompletionException(failure(verb, key, e));
+            }
+            return v;
+        });
+    }
+
+    private <T> T join(CompletableFuture<T> f, String verb, String key) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException("interrupted while waiting to " + verb + " '" + key + "' in " + uri, e);
+        } catch (ExecutionException e) {
+            throw failure(verb, key, e.getCause());
+        }
+    }
+
+    /** The failure of an operation on {@code key}, naming the store, the key and S3's answer. */
+    StorageException failure(String verb, String key, Throwable cause) {
+        Throwable c = cause instanceof CompletionException && cause.getCause() != null ? cause.getCause() : cause;
+        if (c instanceof StorageException s) {
+            return s;
+        }
+        return new StorageException("cannot " + verb + " '" + key + "' in " + uri + ": " + c.getMessage(), c);
+    }
+
+    @Override
+    public String toString() {
+        return "S3Store{" + uri + "}";
+    }
+}

@@ -1,0 +1,216 @@
+package io.cubed.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cubed.error.StorageException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ChunkIoTest {
+    private static byte[] value(int n, int seed) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (seed * 31 + i);
+        }
+        return b;
+    }
+
+    @Test
+    void readsNamedAheadAreInFlightTogetherAndTakenWithTheirValues() {
+        LatencyStore store = LatencyStore.create(200, 8);
+        for (int i = 0; i < 8; i++) {
+            store.put("k" + i, value(1000, i));
+        }
+        ChunkIo io = new ChunkIo(1 << 20);
+        long start = System.nanoTime();
+        for (int t = 0; t < 8; t++) {
+            int task = t;
+            assertThat(io.readAheadFor(task, () -> io.read(store, "k" + task, 1000)))
+                    .isEqualTo(1);
+        }
+        for (int t = 0; t < 8; t++) {
+            ChunkIo.Fetched f = io.take(store, "k" + t);
+            assertThat(f).isNotNull();
+            assertThat(f.bytes().array()).isEqualTo(value(1000, t));
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        // One after another they would take 8 x 200 ms; in flight together, about one latency.
+        assertThat(millis).isLessThan(8 * 200 / 2);
+        assertThat(store.stats.snapshot().maxInFlight()).isEqualTo(8);
+        assertThat(io.heldBytes()).isZero();
+        assertThat(io.counts()).containsExactly(8, 8, 0);
+    }
+
+    @Test
+    void theStoresConcurrencyAndTheBudgetBoundWhatIsInFlight() {
+        LatencyStore store = LatencyStore.create(50, 3);
+        for (int i = 0; i < 12; i++) {
+            store.put("k" + i, value(1000, i));
+        }
+        store.stats.resetMax();
+        // Room for 5 values of 1000 bytes, but 3 requests in flight at most.
+        ChunkIo io = new ChunkIo(5000);
+        io.readAheadFor(0, () -> {
+            for (int i = 0; i < 12; i++) {
+                io.read(store, "k" + i, 1000);
+            }
+        });
+        assertThat(io.heldBytes()).isLessThanOrEqualTo(3000);
+        assertThat(io.hasRoom()).isFalse();
+        for (int i = 0; i < 12; i++) {
+            assertThat(io.take(store, "k" + i).bytes().array()).isEqualTo(value(1000, i));
+            assertThat(io.heldBytes()).isLessThanOrEqualTo(5000);
+        }
+        assertThat(store.stats.snapshot().maxInFlight()).isEqualTo(3);
+        assertThat(store.stats.snapshot().count("GET")).isEqualTo(12);
+    }
+
+    @Test
+    void aMissingValueIsFetchedAsNullAndAKeyNeverNamedIsNotFetched() {
+        LatencyStore store = LatencyStore.create(1, 4);
+        ChunkIo io = new ChunkIo(1 << 20);
+        io.readAheadFor(0, () -> io.read(store, "missing", 100));
+        ChunkIo.Fetched f = io.take(store, "missing");
+        assertThat(f).isNotNull();
+        assertThat(f.bytes()).isNull();
+        assertThat(io.take(store, "never-named")).isNull();
+        assertThat(io.take(store, "missing")).as("taken once").isNull();
+    }
+
+    @Test
+    void storesOfConcurrencyOneAreLeftToTheTasksThread() {
+        LatencyStore local = LatencyStore.create(1, 1);
+        ChunkIo io = new ChunkIo(1 << 20);
+        assertThat(io.serves(local)).isFalse();
+        assertThat(io.readAheadFor(0, () -> io.read(local, "k", 10))).isZero();
+        assertThat(io.write(local, "k", new byte[10], 10)).isFalse();
+        assertThat(local.stats.snapshot().total()).isZero();
+        assertThat(new ChunkIo(0).serves(LatencyStore.create(1, 8))).isFalse();
+    }
+
+    @Test
+    void readsATaskNeverTookAreDroppedWhenItFinishes() throws Exception {
+        LatencyStore store = LatencyStore.create(100, 4);
+        store.put("a", value(500, 1));
+        store.put("b", value(500, 2));
+        ChunkIo io = new ChunkIo(10_000);
+        io.readAheadFor(7, () -> {
+            io.read(store, "a", 500);
+            io.read(store, "b", 500);
+        });
+        assertThat(io.take(store, "a").bytes().array()).isEqualTo(value(500, 1));
+        io.finishTask(7).get();
+        // "b" is still in flight: its bytes are released when it lands, and nobody can take it.
+        Thread.sleep(300);
+        assertThat(io.heldBytes()).isZero();
+        assertThat(io.take(store, "b")).isNull();
+    }
+
+    @Test
+    void writesGoBehindTheTaskAndItsFutureCompletesWhenTheyHaveLanded() throws Exception {
+        LatencyStore store = LatencyStore.create(200, 8);
+        ChunkIo io = new ChunkIo(1 << 20);
+        io.running(3);
+        long start = System.nanoTime();
+        byte[] buffer = value(1000, 5);
+        for (int i = 0; i < 6; i++) {
+            assertThat(io.write(store, "w" + i, buffer, 900)).isTrue();
+        }
+        // The caller's buffer is its own again at once: the slot copied the bytes.
+        java.util.Arrays.fill(buffer, (byte) 0);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(150);
+        CompletableFuture<Void> done = io.finishTask(3);
+        done.get();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(6 * 200 / 2);
+        for (int i = 0; i < 6; i++) {
+            assertThat(store.get("w" + i)).isEqualTo(java.util.Arrays.copyOf(value(1000, 5), 900));
+        }
+        assertThat(io.heldBytes()).isZero();
+    }
+
+    @Test
+    void aFailedWriteFailsItsTasksFutureNamingTheKey() {
+        LatencyStore store = LatencyStore.create(10, 4);
+        store.failPuts.add("bad");
+        ChunkIo io = new ChunkIo(1 << 20);
+        io.running(1);
+        assertThat(io.write(store, "good", new byte[10], 10)).isTrue();
+        assertThat(io.write(store, "bad", new byte[10], 10)).isTrue();
+        assertThatThrownBy(() -> io.finishTask(1).join())
+                .isInstanceOf(CompletionException.class)
+                .hasCauseInstanceOf(StorageException.class)
+                .hasMessageContaining("'bad'");
+        assertThat(io.finishTask(2).isDone()).as("a task with no writes").isTrue();
+    }
+
+    @Test
+    void aWriteLargerThanTheRoomLeftIsMadeByTheCaller() {
+        LatencyStore store = LatencyStore.create(1, 4);
+        ChunkIo io = new ChunkIo(100);
+        assertThat(io.write(store, "big", new byte[101], 101)).isFalse();
+        assertThat(io.write(store, "fits", new byte[100], 100)).isTrue();
+    }
+
+    @Test
+    void aFailedReadIsThrownByTake() {
+        Store failing = new LatencyStoreFailingGets();
+        ChunkIo io = new ChunkIo(1 << 20);
+        io.readAheadFor(0, () -> io.read(failing, "k", 10));
+        assertThatThrownBy(() -> io.take(failing, "k"))
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining("no reads here");
+        assertThat(io.heldBytes()).isZero();
+    }
+
+    /** A store whose asynchronous reads fail. */
+    private static final class LatencyStoreFailingGets implements Store {
+        @Override
+        public String uri() {
+            return "memory://failing";
+        }
+
+        @Override
+        public int concurrency() {
+            return 4;
+        }
+
+        @Override
+        public byte[] get(String key) {
+            throw new StorageException("no reads here: " + key);
+        }
+
+        @Override
+        public byte[] getRange(String key, long offset, int length) {
+            throw new StorageException("no reads here");
+        }
+
+        @Override
+        public void put(String key, byte[] value) {}
+
+        @Override
+        public boolean exists(String key) {
+            return false;
+        }
+
+        @Override
+        public void delete(String key) {}
+
+        @Override
+        public void deletePrefix(String prefix) {}
+
+        @Override
+        public java.util.List<String> list(String prefix) {
+            return java.util.List.of();
+        }
+
+        @Override
+        public Store resolve(String path) {
+            return this;
+        }
+    }
+}
