@@ -99,6 +99,20 @@ public final class BenchCommand implements Callable<Integer> {
                     + " warm-up runs every stage as a Spark job, also those small enough for the driver.")
     double warmupSeconds = 0;
 
+    @Option(
+            names = "--object-store",
+            description = "Instead of W1-W5: cubed copy of an array in an S3 server (the project's S3 test server in"
+                    + " a JVM of its own) to the local disk, as a whole command, at each --latency-ms, with the"
+                    + " server's request counts, against Dask reading the same objects over HTTP with --peer dask.")
+    boolean objectStore;
+
+    @Option(
+            names = "--latency-ms",
+            split = ",",
+            paramLabel = "MS",
+            description = "With --object-store: the S3 server's delay per request, one or more (default: 30,0).")
+    List<Integer> latencyMs = new ArrayList<>();
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec cli;
 
@@ -130,6 +144,25 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (peer != null && !peer.equals("dask")) {
             throw new io.cubed.error.InvalidArgumentException("bench: --peer must be dask, got '" + peer + "'");
+        }
+        if (objectStore) {
+            if (!executor.equals("local") || !workloads.isEmpty()) {
+                throw new io.cubed.error.InvalidArgumentException("bench --object-store times cubed copy as a command"
+                        + " on the in-process executor: drop --executor and --workloads");
+            }
+            ObjectStoreBench bench = new ObjectStoreBench(
+                    dir, threads, rounds, ObjectStoreBench.parseLatencies(latencyMs), peer != null, smoke, log);
+            String md = bench.run();
+            Path report = out != null ? out : dir.resolve("report");
+            Files.createDirectories(report);
+            Files.writeString(report.resolve("object-store.md"), md, StandardCharsets.UTF_8);
+            log.println();
+            log.println(md);
+            log.println("report: " + report.resolve("object-store.md").toAbsolutePath());
+            return 0;
+        }
+        if (!latencyMs.isEmpty()) {
+            throw new io.cubed.error.InvalidArgumentException("bench: --latency-ms goes with --object-store");
         }
         List<Workload> chosen = new ArrayList<>();
         for (Workload w : Workloads.all()) {

@@ -86,6 +86,29 @@ final class BenchData {
         return z;
     }
 
+    /**
+     * Writes a {@code side}² float64 array of standard normal values (seeded) in {@code chunk}² chunks at {@code url},
+     * Blosc-LZ4 with byte shuffle: the object-store bench's input when no zarr-python writes it.
+     */
+    static void writeNormal(String url, int side, int chunk, long seed) {
+        ZarrArray z = ZarrArray.create(
+                url,
+                ZarrCreateOptions.builder(new long[] {side, side}, new int[] {chunk, chunk}, DType.FLOAT64)
+                        .overwrite(true)
+                        .build());
+        ChunkGrid g = z.grid();
+        SplittableRandom random = new SplittableRandom(seed);
+        for (long i = 0; i < g.numChunks(); i++) {
+            long[] c = g.chunkCoordsOf(i);
+            Chunk ch = Chunk.allocate(DType.FLOAT64, g.chunkShapeAt(c));
+            double[] d = ch.doubles();
+            for (int k = 0; k < d.length; k++) {
+                d[k] = random.nextGaussian();
+            }
+            z.writeChunk(ch, c);
+        }
+    }
+
     /** A chunk of a smooth field plus 1 % noise: element (i, j) depends on its global position and the seed. */
     private static Chunk field(ChunkGrid g, long[] coords, long seed) {
         int[] shape = g.chunkShapeAt(coords);

@@ -1,0 +1,402 @@
+package io.cubed.jobs.bench;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.Store;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.fs.Stores;
+import io.cubed.storage.zarr.Zarr;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@code cubed bench --object-store}: {@code cubed copy} of an array in an S3 server to the local disk, timed as a
+ * user runs it (the whole command, JVM start included), against Dask reading the same objects over HTTP, at each
+ * per-request latency asked for; every run's requests are counted by the server (by operation and in flight), and
+ * every copy is compared value by value with the source.
+ *
+ * <p>The array is the issue's: {@code side}² float64 in chunks of {@code chunk}² (4096² in 256² by default: 256 chunks
+ * of 0.5 MB), Blosc-LZ4 with byte shuffle, written by zarr-python when the interpreter has it (else by Cubed) and
+ * uploaded to the server. The server is the project's S3 test server (s3proxy) in a JVM of its own, with anonymous
+ * reads for Dask; each latency is the server's delay before it serves a request.
+ */
+final class ObjectStoreBench {
+    private final Path dir;
+    private final int threads;
+    private final int rounds;
+    private final List<Integer> latencies;
+    private final boolean peer;
+    private final int side;
+    private final int chunk;
+    private final PrintWriter log;
+    private final String python;
+
+    /** One timed command: who ran it, at which latency, its wall seconds and the requests the server saw. */
+    record Run(
+            String who,
+            int latencyMillis,
+            double seconds,
+            Map<String, Long> requests,
+            double meanInFlight,
+            long maxInFlight,
+            String check) {}
+
+    ObjectStoreBench(
+            Path dir, int threads, int rounds, List<Integer> latencies, boolean peer, boolean smoke, PrintWriter log) {
+        this.dir = dir.resolve("object-store");
+        this.threads = threads;
+        this.rounds = rounds;
+        this.latencies = List.copyOf(latencies);
+        this.peer = peer;
+        this.side = smoke ? 512 : 4096;
+        this.chunk = smoke ? 128 : 256;
+        this.log = log;
+        this.python = System.getProperty(
+                DaskPeer.PYTHON_PROPERTY, System.getenv().getOrDefault(DaskPeer.PYTHON_ENV, "/usr/bin/python3"));
+    }
+
+    private long chunks() {
+        long per = (side + chunk - 1) / chunk;
+        return per * per;
+    }
+
+    /** Runs everything and returns the report in Markdown. */
+    String run() throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        Path script = dir.resolve("dask_object_store.py");
+        try (InputStream in = ObjectStoreBench.class.getResourceAsStream("dask_object_store.py")) {
+            Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
+        }
+        Path input = dir.resolve("input");
+        String writer = writeInput(script, input);
+        List<Run> runs = new ArrayList<>();
+        try (S3ServerProcess server = S3ServerProcess.start("bench", 0)) {
+            StoreOptions options = StoreOptions.of(server.options());
+            upload(input.resolve("in.zarr"), server.s3aUrl("in.zarr"), options);
+            ChunkStore source = Zarr.open(input.resolve("in.zarr").toString(), StoreOptions.empty());
+            for (int latency : latencies) {
+                server.latency(latency);
+                log.printf(Locale.ROOT, "latency %d ms per request%n", latency);
+                log.flush();
+                for (int r = 1; r <= rounds; r++) {
+                    runs.add(ours("ours", latency, r, server, source, Map.of()));
+                    if (peer) {
+                        runs.add(dask(latency, r, server, script, source));
+                    }
+                }
+                runs.add(ours(
+                        "ours, 1 request in flight per task",
+                        latency,
+                        1,
+                        server,
+                        source,
+                        Map.of(Store.CONCURRENCY_OPTION, "1")));
+            }
+        }
+        return report(runs, writer);
+    }
+
+    /** Writes the input with zarr-python when the interpreter has it, else with Cubed; says which. */
+    private String writeInput(Path script, Path input) throws IOException, InterruptedException {
+        Path array = input.resolve("in.zarr");
+        String marker = side + "x" + side + "/" + chunk;
+        Path written = input.resolve("written-by");
+        if (Files.isDirectory(array)
+                && Files.exists(written)
+                && Files.readString(written).startsWith(marker)) {
+            return Files.readString(written).substring(marker.length() + 1).strip();
+        }
+        deleteTree(input);
+        Files.createDirectories(input);
+        String by;
+        if (exec(List.of(python, script.toString(), "--write", input.toString(), "" + side, "" + chunk), Map.of())
+                        .code()
+                == 0) {
+            by = "zarr-python";
+        } else {
+            by = "Cubed (no zarr-python for " + python + ")";
+            io.cubed.jobs.bench.BenchData.writeNormal(array.toString(), side, chunk, 42);
+        }
+        Files.writeString(written, marker + " " + by);
+        return by;
+    }
+
+    /** Uploads every file under {@code local} to {@code url}, keeping their relative paths as keys. */
+    private static void upload(Path local, String url, StoreOptions options) throws IOException {
+        Store store = Stores.open(url, options);
+        List<CompletableFuture<Void>> puts = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(local)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                byte[] bytes = Files.readAllBytes(f);
+                String key = local.relativize(f).toString().replace('\\', '/');
+                puts.add(store.putAsync(key, bytes, bytes.length));
+                if (puts.size() >= 32) {
+                    puts.remove(0).join();
+                }
+            }
+        }
+        puts.forEach(CompletableFuture::join);
+    }
+
+    private Run ours(
+            String who, int latency, int round, S3ServerProcess server, ChunkStore source, Map<String, String> extra)
+            throws IOException, InterruptedException {
+        Path out = dir.resolve("out").resolve("ours-" + latency + "-" + round + ".zarr");
+        deleteTree(out);
+        Files.createDirectories(out.getParent());
+        List<String> cmd = new ArrayList<>(commandLine());
+        cmd.addAll(List.of("copy", server.s3aUrl("in.zarr"), out.toString(), "--threads", "" + threads));
+        for (Map.Entry<String, String> e : server.options().entrySet()) {
+            cmd.addAll(List.of("--conf", e.getKey() + "=" + e.getValue()));
+        }
+        for (Map.Entry<String, String> e : extra.entrySet()) {
+            cmd.addAll(List.of("--conf", e.getKey() + "=" + e.getValue()));
+        }
+        return timed(who, latency, server, cmd, Map.of("CUBED_NO_BUILD", "1"), out, source);
+    }
+
+    private Run dask(int latency, int round, S3ServerProcess server, Path script, ChunkStore source)
+            throws IOException, InterruptedException {
+        Path out = dir.resolve("out").resolve("dask-" + latency + "-" + round + ".zarr");
+        deleteTree(out);
+        Files.createDirectories(out.getParent());
+        List<String> cmd = List.of(python, script.toString(), "--copy", server.httpUrl("in.zarr"), out.toString());
+        return timed(
+                "Dask",
+                latency,
+                server,
+                cmd,
+                Map.of("CUBED_BENCH_THREADS", "" + threads, "OMP_NUM_THREADS", "1"),
+                out,
+                source);
+    }
+
+    private Run timed(
+            String who,
+            int latency,
+            S3ServerProcess server,
+            List<String> cmd,
+            Map<String, String> env,
+            Path out,
+            ChunkStore source)
+            throws IOException, InterruptedException {
+        server.reset();
+        long start = System.nanoTime();
+        Output o = exec(cmd, env);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        Map<String, Object> stats = server.stats();
+        if (o.code() != 0) {
+            throw new IllegalStateException("bench --object-store: " + String.join(" ", cmd) + " failed with exit code "
+                    + o.code() + ": " + o.err().strip());
+        }
+        Run run = new Run(
+                who,
+                latency,
+                seconds,
+                counts(stats),
+                number(stats.get("meanInFlight")),
+                (long) number(stats.get("maxInFlight")),
+                check(source, out));
+        log.printf(
+                Locale.ROOT,
+                "  %-36s %6.2f s  %s  in flight: mean %.1f, max %d  %s%n",
+                who,
+                seconds,
+                run.requests(),
+                run.meanInFlight(),
+                run.maxInFlight(),
+                run.check());
+        log.flush();
+        return run;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Long> counts(Map<String, Object> stats) {
+        Map<String, Long> c = new java.util.TreeMap<>();
+        Object counts = stats.get("counts");
+        if (counts instanceof Map<?, ?> m) {
+            ((Map<String, Object>) m).forEach((k, v) -> {
+                long n = (long) number(v);
+                if (n > 0) {
+                    c.put(k, n);
+                }
+            });
+        }
+        return c;
+    }
+
+    private static double number(Object v) {
+        return v instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    /** "match" when every chunk of {@code out} equals the source's, else what differs first. */
+    private static String check(ChunkStore source, Path out) {
+        ChunkStore copy;
+        try {
+            copy = Zarr.open(out.toString(), StoreOptions.empty());
+        } catch (RuntimeException e) {
+            return "MISMATCH (no array: " + e.getMessage() + ")";
+        }
+        if (!copy.grid().equals(source.grid()) || copy.dtype() != source.dtype()) {
+            return "MISMATCH (" + copy.grid() + " " + copy.dtype() + ")";
+        }
+        for (long i = 0; i < source.grid().numChunks(); i++) {
+            long[] c = source.grid().chunkCoordsOf(i);
+            Chunk a = source.readChunk(c);
+            Chunk b = copy.readChunk(c);
+            if (!Arrays.equals((double[]) a.data(), (double[]) b.data())) {
+                return "MISMATCH (chunk " + Arrays.toString(c) + ")";
+            }
+        }
+        return "match";
+    }
+
+    /** The command that runs {@code cubed}: bin/cubed of the source tree, else java with the command line's jars. */
+    private static List<String> commandLine() {
+        try {
+            Path jar = Path.of(ObjectStoreBench.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
+            Path bin = jar.getParent().getParent().getParent().resolve("bin").resolve("cubed");
+            if (Files.isExecutable(bin)) {
+                return List.of(bin.toString());
+            }
+            String javaBin =
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            return List.of(
+                    javaBin,
+                    "--add-modules=jdk.incubator.vector",
+                    "-cp",
+                    jar + java.io.File.pathSeparator + jar.getParent().resolve("lib") + "/*",
+                    "io.cubed.jobs.CubedCli");
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException("cannot find the command line's jar", e);
+        }
+    }
+
+    private String report(List<Run> runs, String writer) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(
+                Locale.ROOT,
+                "## cubed bench --object-store%n%n`cubed copy` of a %d² float64 array in %d² chunks (%d chunks of %.2f MB,"
+                        + " Blosc-LZ4, written by %s) from the S3 test server (s3proxy, in its own JVM on 127.0.0.1) to"
+                        + " the local disk, %d threads, %d cores; Dask %s over HTTP. Times are whole commands (JVM or"
+                        + " Python start included), best and median of %d; requests as the server counted them.%n%n",
+                side,
+                chunk,
+                chunks(),
+                chunk * (double) chunk * 8 / 1e6 / 1.048576,
+                writer,
+                threads,
+                Runtime.getRuntime().availableProcessors(),
+                peer ? "(threads scheduler, " + threads + " workers) reading the same objects" : "not run",
+                rounds));
+        md.append("| latency | who | best s | median s | vs Dask (best) | GET per chunk | other requests | in flight"
+                + " (mean; max) | check |\n|---|---|---|---|---|---|---|---|---|\n");
+        for (int latency : latencies) {
+            List<String> order = new ArrayList<>();
+            for (Run r : runs) {
+                if (r.latencyMillis() == latency && !order.contains(r.who())) {
+                    order.add(r.who());
+                }
+            }
+            double daskBest = best(runs, "Dask", latency);
+            for (String who : order) {
+                List<Run> mine = runs.stream()
+                        .filter(r -> r.latencyMillis() == latency && r.who().equals(who))
+                        .toList();
+                Run last = mine.get(mine.size() - 1);
+                double best = best(runs, who, latency);
+                Map<String, Long> other = new java.util.TreeMap<>(last.requests());
+                long gets = other.getOrDefault("GET", 0L);
+                other.remove("GET");
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %d ms | %s | %.2f | %.2f | %s | %.2f | %s | %.1f; %d | %s |%n",
+                        latency,
+                        who,
+                        best,
+                        median(mine),
+                        who.equals("Dask") || Double.isNaN(daskBest)
+                                ? ""
+                                : String.format(Locale.ROOT, "%.2f", best / daskBest),
+                        gets / (double) chunks(),
+                        other.isEmpty() ? "none" : other.toString(),
+                        last.meanInFlight(),
+                        last.maxInFlight(),
+                        mine.stream().allMatch(r -> r.check().equals("match")) ? "match" : "MISMATCH"));
+            }
+        }
+        return md.toString();
+    }
+
+    private static double best(List<Run> runs, String who, int latency) {
+        return runs.stream()
+                .filter(r -> r.latencyMillis() == latency && r.who().equals(who))
+                .mapToDouble(Run::seconds)
+                .min()
+                .orElse(Double.NaN);
+    }
+
+    private static double median(List<Run> runs) {
+        double[] s = runs.stream().mapToDouble(Run::seconds).sorted().toArray();
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    private record Output(int code, String err) {}
+
+    private static Output exec(List<String> cmd, Map<String, String> env) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().putAll(env);
+        Path err = Files.createTempFile("cubed-object-store", ".err");
+        try {
+            pb.redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            Process p = pb.start();
+            if (!p.waitFor(1, TimeUnit.HOURS)) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", cmd) + " did not finish within an hour");
+            }
+            return new Output(p.exitValue(), Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path f : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+    }
+
+    /** The latencies of {@code --latency-ms}: whole milliseconds, 0 or more. */
+    static List<Integer> parseLatencies(List<Integer> given) {
+        List<Integer> l = given == null || given.isEmpty() ? List.of(30, 0) : given;
+        for (int v : l) {
+            if (v < 0) {
+                throw new InvalidArgumentException("bench: --latency-ms must be 0 or more milliseconds, got " + v);
+            }
+        }
+        return l;
+    }
+}
