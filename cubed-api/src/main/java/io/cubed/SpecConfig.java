@@ -42,7 +42,8 @@ import java.util.TreeMap;
  * variable is set for a shell or a cluster node, the Spark conf for a cluster or a job, a properties file for a
  * project. Keys: {@value #WORK_DIR}, {@value #ALLOWED_MEM}, {@value #RESERVED_MEM}, {@value #EXECUTOR} ({@code
  * local}/{@code spark}), {@value #THREADS}, {@value #MAX_ATTEMPTS}, {@value #OPTIMIZE}, {@value #KEEP_INTERMEDIATES},
- * {@value #INTERMEDIATE_CODEC}, {@value #STORE_RETRY_ATTEMPTS}, {@value #STORE_RETRY_BASE_DELAY_MS}, and {@code store.<option>} for any store option
+ * {@value #INTERMEDIATE_CODEC}, {@value #STORE_RETRY_ATTEMPTS}, {@value #STORE_RETRY_BASE_DELAY_MS}, {@value
+ * #STORE_CONCURRENCY}, and {@code store.<option>} for any store option
  * (e.g. {@code store.fs.s3a.endpoint}). Each key's environment variable is {@code CUBED_} and the key in upper snake
  * case ({@code store.retry.baseDelayMs} → {@code CUBED_STORE_RETRY_BASE_DELAY_MS}); arbitrary store options have no
  * environment variable.
@@ -63,6 +64,7 @@ public final class SpecConfig {
     public static final String INTERMEDIATE_CODEC = "intermediateCodec";
     public static final String STORE_RETRY_ATTEMPTS = "store.retry.attempts";
     public static final String STORE_RETRY_BASE_DELAY_MS = "store.retry.baseDelayMs";
+    public static final String STORE_CONCURRENCY = "store.concurrency";
 
     /** Prefix of store options in a properties file or the Spark conf: {@code store.fs.s3a.endpoint=...}. */
     public static final String STORE_PREFIX = "store.";
@@ -88,7 +90,7 @@ public final class SpecConfig {
     /** The properties file looked up at the root of the classpath when no file is named. */
     public static final String RESOURCE = "cubed.properties";
     /** {@code CUBED_*} variables that are not settings (read by {@code bin/cubed} or naming the file). */
-    public static final Set<String> OTHER_ENV = Set.of(ENV_CONFIG, "CUBED_JAVA_OPTS", "CUBED_HOME", "CUBED_CLASSPATH");
+    public static final Set<String> OTHER_ENV = Set.of(ENV_CONFIG, "CUBED_JAVA_OPTS", "CUBED_HOME", "CUBED_CLASSPATH", "CUBED_NO_BUILD");
 
     /** Where a value came from, lowest precedence first. */
     public enum Source {
@@ -118,7 +120,9 @@ public final class SpecConfig {
         POSITIVE_INT,
         NON_NEGATIVE_INT,
         BOOLEAN,
-        CODEC
+        CODEC,
+        /** {@code auto} or a positive number. */
+        CONCURRENCY
     }
 
     /** A setting: its key, kind, Cubed's default and what it does. */
@@ -140,6 +144,9 @@ public final class SpecConfig {
             }
             if (name.equals(STORE_RETRY_BASE_DELAY_MS)) {
                 return "--conf " + RetryingStore.BASE_DELAY_MS;
+            }
+            if (name.equals(STORE_CONCURRENCY)) {
+                return "--conf " + io.cubed.storage.Store.CONCURRENCY_OPTION;
             }
             return "--" + name.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
         }
@@ -186,7 +193,13 @@ public final class SpecConfig {
                     STORE_RETRY_BASE_DELAY_MS,
                     "200",
                     "First delay between store attempts in ms, doubling",
-                    Kind.NON_NEGATIVE_INT));
+                    Kind.NON_NEGATIVE_INT),
+            new Key(
+                    STORE_CONCURRENCY,
+                    "auto",
+                    "Store requests a task keeps in flight: auto (32 on s3a:// through Cubed's S3 client, 16 on other"
+                            + " object stores, 1 on local disk and HDFS) or a number",
+                    Kind.CONCURRENCY));
 
     private static final Map<String, Key> BY_NAME;
     private static final Map<String, Key> BY_ENV;
@@ -295,6 +308,10 @@ public final class SpecConfig {
         }
         Value attempts = values.get(STORE_RETRY_ATTEMPTS);
         Value delay = values.get(STORE_RETRY_BASE_DELAY_MS);
+        Value concurrency = values.get(STORE_CONCURRENCY);
+        if (concurrency.source() != Source.DEFAULT) {
+            m.put(io.cubed.storage.Store.CONCURRENCY_OPTION, concurrency.value());
+        }
         if (attempts.source() != Source.DEFAULT) {
             m.put(RetryingStore.ATTEMPTS, attempts.value());
         }
@@ -629,7 +646,7 @@ public final class SpecConfig {
                     + "; known settings: " + String.join(", ", known));
         }
 
-        /** A store option; the retry settings go to their keys, so that their values are checked. */
+        /** A store option; the retry and concurrency settings go to their keys, so that their values are checked. */
         private static void putStore(
                 Map<String, Value> values,
                 Map<String, Value> store,
@@ -646,6 +663,8 @@ public final class SpecConfig {
                 values.put(
                         STORE_RETRY_BASE_DELAY_MS,
                         check(BY_NAME.get(STORE_RETRY_BASE_DELAY_MS), value, source, origin));
+            } else if (option.equals(io.cubed.storage.Store.CONCURRENCY_OPTION)) {
+                values.put(STORE_CONCURRENCY, check(BY_NAME.get(STORE_CONCURRENCY), value, source, origin));
             } else if (option.isEmpty()) {
                 throw new InvalidArgumentException("empty store option name in " + origin);
             } else {
@@ -695,6 +714,18 @@ public final class SpecConfig {
                     normal = value.toLowerCase(Locale.ROOT);
                     if (!normal.equals("true") && !normal.equals("false")) {
                         problem = "must be true or false";
+                    }
+                    break;
+                case CONCURRENCY:
+                    normal = value.trim().toLowerCase(Locale.ROOT);
+                    if (!normal.equals("auto")) {
+                        try {
+                            if (Integer.parseInt(normal) < 1) {
+                                problem = "must be auto or at least 1";
+                            }
+                        } catch (NumberFormatException e) {
+                            problem = "is not auto or a number of requests";
+                        }
                     }
                     break;
                 case CODEC:

@@ -324,6 +324,43 @@ class SpecConfigTest {
     }
 
     @Test
+    void storeConcurrencyComesFromEverySourceInOrderAndIsChecked() throws Exception {
+        Path p = file("c.properties", "store.concurrency=4\n");
+        SpecConfig fromFile = bare().configFile(p).load();
+        assertThat(fromFile.storeOptions().get(io.cubed.storage.Store.CONCURRENCY_OPTION))
+                .isEqualTo("4");
+        SpecConfig spark = bare().configFile(p)
+                .sparkConf(Map.of("spark.cubed.store.concurrency", "8"))
+                .load();
+        assertThat(spark.storeOptions().get(io.cubed.storage.Store.CONCURRENCY_OPTION))
+                .isEqualTo("8");
+        SpecConfig env = bare().configFile(p)
+                .sparkConf(Map.of("spark.cubed.store.concurrency", "8"))
+                .environment(Map.of("CUBED_STORE_CONCURRENCY", "auto"))
+                .load();
+        assertThat(env.storeOptions().get(io.cubed.storage.Store.CONCURRENCY_OPTION))
+                .isEqualTo("auto");
+        SpecConfig cli = bare().environment(Map.of("CUBED_STORE_CONCURRENCY", "auto"))
+                .storeOptions(Map.of(io.cubed.storage.Store.CONCURRENCY_OPTION, "64"))
+                .load();
+        assertThat(cli.storeOptions().get(io.cubed.storage.Store.CONCURRENCY_OPTION))
+                .isEqualTo("64");
+        assertThat(cli.get("store.concurrency").source()).isEqualTo(SpecConfig.Source.COMMAND_LINE);
+        assertThat(bare().load().storeOptions().get(io.cubed.storage.Store.CONCURRENCY_OPTION))
+                .isNull();
+        assertThatThrownBy(() -> bare().environment(Map.of("CUBED_STORE_CONCURRENCY", "0"))
+                        .load())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("store.concurrency")
+                .hasMessageContaining("CUBED_STORE_CONCURRENCY")
+                .hasMessageContaining("'0'");
+        assertThatThrownBy(() -> bare().environment(Map.of("CUBED_STORE_CONCURRENCY", "many"))
+                        .load())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("not auto or a number");
+    }
+
+    @Test
     void namesOfEachKeyInEverySource() {
         Map<String, String> env = new HashMap<>();
         for (SpecConfig.Key k : SpecConfig.KEYS) {

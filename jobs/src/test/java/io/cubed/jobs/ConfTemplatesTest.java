@@ -247,7 +247,8 @@ class ConfTemplatesTest {
                 Map.entry(SpecConfig.KEEP_INTERMEDIATES, "true"),
                 Map.entry(SpecConfig.INTERMEDIATE_CODEC, "zstd:3"),
                 Map.entry(SpecConfig.STORE_RETRY_ATTEMPTS, "7"),
-                Map.entry(SpecConfig.STORE_RETRY_BASE_DELAY_MS, "7"));
+                Map.entry(SpecConfig.STORE_RETRY_BASE_DELAY_MS, "7"),
+                Map.entry(SpecConfig.STORE_CONCURRENCY, "7"));
         for (SpecConfig.Key k : SpecConfig.KEYS) {
             String row = "| `" + k.name() + "` | `" + k.envName() + "` | `" + k.sparkName() + "` | `" + k.optionName()
                     + "` |";

@@ -3,6 +3,7 @@ package io.cubed.spark.sql;
 import io.cubed.chunk.Chunk;
 import io.cubed.error.StorageException;
 import io.cubed.spark.sql.ZarrInputPartition.Span;
+import io.cubed.storage.ChunkIo;
 import java.util.List;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -15,7 +16,9 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * Reads one partition's units in order: for each unit, the box of every needed variable (one region read: the whole
  * chunk on Zarr v2, only the inner chunks touched on a sharded array), then emits the kept rows in C order as columnar
- * batches of up to {@code batchRows} rows. Memory: one box per variable plus one batch.
+ * batches of up to {@code batchRows} rows. Memory: one box per variable plus one batch, and, on stores that serve many
+ * requests at once (object stores), at most {@value #MAX_IO_BYTES} bytes of the next units' chunks read ahead while
+ * this unit's rows are emitted ({@link ChunkIo}).
  */
 final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     private final ReadColumns columns;
@@ -24,8 +27,16 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     private final WritableColumnVector[] vectors;
     private final ColumnarBatch batch;
     private final String partitionName;
+    /** The reads of the next units kept in flight, or null when every variable is read on this thread. */
+    private final ChunkIo io;
+
+    /** The most a reader holds in chunks read ahead. */
+    static final long MAX_IO_BYTES = 64L << 20;
 
     private int unit = -1;
+    /** The first unit whose reads have not been started ahead. */
+    private int aheadUnit;
+
     private Span[] spans;
     private Chunk[] boxes;
     private int[] strides;
@@ -47,15 +58,79 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
         this.batch = new ColumnarBatch(vectors);
         this.partitionName = dataset.url() + " partition " + partition.index();
         dataset.requireInputs(partitionName);
+        long wanted = 0;
+        for (ReadColumns.Column c : columns.columns()) {
+            if (c.variable() != null && !sharded(c.variable().array())) {
+                wanted = Math.max(wanted, c.variable().array().inFlightBytes());
+            }
+        }
+        this.io = wanted > 0 ? new ChunkIo(Math.min(wanted, MAX_IO_BYTES)) : null;
+    }
+
+    /** A sharded array is read by inner chunks (ranged reads): nothing of it is read ahead. */
+    private static boolean sharded(io.cubed.storage.ChunkStore array) {
+        return array instanceof io.cubed.storage.zarr.ZarrV3Array z
+                && z.metadata().shardingOnly() != null;
+    }
+
+    /** Starts reading ahead the chunks of the current unit and the next ones, while the slot has room. */
+    private void readAhead() {
+        for (int u = aheadUnit; u < units.size() && io.hasRoom(); u++) {
+            Span[] s = units.get(u);
+            io.readAheadFor(u, () -> {
+                for (ReadColumns.Column c : columns.columns()) {
+                    if (c.variable() != null && !sharded(c.variable().array())) {
+                        readAhead(c.variable().array(), s);
+                    }
+                }
+            });
+            aheadUnit = u + 1;
+        }
+    }
+
+    /** Starts reading the chunks of {@code array} that the box of {@code spans} overlaps (each variable once). */
+    private void readAhead(io.cubed.storage.ChunkStore array, Span[] s) {
+        int[] chunk = array.grid().chunkShape();
+        int nd = s.length;
+        long[] first = new long[nd];
+        long[] last = new long[nd];
+        for (int d = 0; d < nd; d++) {
+            first[d] = s[d].start() / chunk[d];
+            last[d] = (s[d].start() + Math.max(1, s[d].length()) - 1) / chunk[d];
+        }
+        long[] c = first.clone();
+        while (true) {
+            array.readAhead(c.clone());
+            int d = nd - 1;
+            while (d >= 0 && c[d] == last[d]) {
+                c[d] = first[d];
+                d--;
+            }
+            if (d < 0) {
+                return;
+            }
+            c[d]++;
+        }
     }
 
     @Override
     public boolean next() {
         while (rowsLeft == 0) {
+            if (unit >= 0 && io != null) {
+                io.finishTask(unit);
+            }
             if (++unit >= units.size()) {
                 return false;
             }
-            open(units.get(unit));
+            if (io == null) {
+                open(units.get(unit));
+            } else {
+                try (ChunkIo.Binding bound = io.bind()) {
+                    aheadUnit = Math.max(aheadUnit, unit);
+                    readAhead();
+                    open(units.get(unit));
+                }
+            }
         }
         for (WritableColumnVector v : vectors) {
             v.reset();
@@ -81,6 +156,11 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
 
     @Override
     public void close() {
+        if (io != null) {
+            for (int u = Math.max(0, unit); u < aheadUnit; u++) {
+                io.finishTask(u);
+            }
+        }
         batch.close();
     }
 
