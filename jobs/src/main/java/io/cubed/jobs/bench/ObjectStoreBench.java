@@ -324,8 +324,8 @@ final class ObjectStoreBench {
                 Run last = mine.get(mine.size() - 1);
                 double best = best(runs, who, latency);
                 Map<String, Long> other = new java.util.TreeMap<>(last.requests());
-                long gets = other.getOrDefault("GET", 0L);
-                other.remove("GET");
+                long gets = other.getOrDefault("GET_OBJECT", 0L);
+                other.remove("GET_OBJECT");
                 md.append(String.format(
                         Locale.ROOT,
                         "| %d ms | %s | %.2f | %.2f | %s | %.2f | %s | %.1f; %d | %s |%n",
