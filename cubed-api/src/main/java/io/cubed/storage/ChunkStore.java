@@ -69,8 +69,9 @@ public interface ChunkStore extends Serializable {
     /**
      * The elements of the chunk at {@code chunkCoords} in C order, decoded from the front as the caller takes them (a
      * block at a time), for computing an output chunk slice by slice from several inputs in step without holding any
-     * input chunk whole; or null when this store reads the chunk whole anyway (the default), or the chunk is not
-     * stored (its fill value): {@link #readChunk} it then. Besides the chunk's stored bytes, the stream holds at most
+     * input chunk whole; or null when this store reads the chunk whole anyway (the default): {@link #readChunk} it
+     * then. A chunk that is not stored may come as null too (read whole: its fill value) or as a stream of its fill
+     * value. Besides the chunk's stored bytes, the stream holds at most
      * {@code budgetBytes} of decoded data, or else the decoded chunk, as reading it whole would (a stored chunk whose
      * blocks are too large for the budget is decoded whole from the bytes already read, and streamed from memory).
      */

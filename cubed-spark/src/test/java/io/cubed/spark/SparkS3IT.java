@@ -152,4 +152,94 @@ class SparkS3IT {
                 .as("2 chunks of 3 variables")
                 .isEqualTo(6);
     }
+
+    /**
+     * With 20 ms per request, a Spark computation and a full Spark SQL scan read every chunk of S3 once and write
+     * every chunk once (the server counts each key's requests), keeping several requests in flight per Spark task
+     * (one at a time per task would keep at most 2, with local[2]).
+     */
+    @Test
+    void sparkTasksAndTheSqlReaderMakeOneRequestPerChunkWithManyInFlight() {
+        StoreOptions fromSession = SparkExecutor.create(jsc).storeOptions();
+        String in = s3.url("requests/in.zarr");
+        ZarrArray x0 = ZarrArray.create(
+                in,
+                ZarrCreateOptions.builder(new long[] {60, 60}, new int[] {10, 10}, DType.FLOAT64)
+                        .build(),
+                fromSession);
+        for (long c = 0; c < x0.grid().numChunks(); c++) {
+            long[] coords = x0.grid().chunkCoordsOf(c);
+            long[] off = x0.grid().chunkOffset(coords);
+            Chunk chunk = Chunk.allocate(DType.FLOAT64, x0.grid().chunkShapeAt(coords));
+            for (int r = 0; r < 10; r++) {
+                for (int k = 0; k < 10; k++) {
+                    chunk.doubles()[r * 10 + k] = 10.0 * (off[0] + r) + off[1] + k;
+                }
+            }
+            x0.writeChunk(chunk, coords);
+        }
+        String url = s3.url("requests/climate.zarr");
+        io.cubed.spark.sql.ClimateDataset data = new io.cubed.spark.sql.ClimateDataset(16, 10, 12, 2, 5, 6);
+        data.writeV2(url, fromSession);
+        Spec spec = SparkExecutor.create(jsc)
+                .specBuilder()
+                .workDir(s3.url("requests/work"))
+                .allowedMem("100MB")
+                .reservedMem("10MB")
+                .build();
+        s3.setLatencyMillis(20);
+        try {
+            s3.resetStats();
+            CubedArray y = io.cubed.array.Elementwise.add(Cubed.fromZarr(in, spec), io.cubed.dtype.Scalar.ofDouble(1));
+            y.toZarr(s3.url("requests/out.zarr"));
+            io.cubed.storage.fs.S3ServerStats compute = s3.stats();
+            for (long c = 0; c < x0.grid().numChunks(); c++) {
+                String key = x0.metadata().chunkKey(x0.grid().chunkCoordsOf(c));
+                assertThat(compute.keyCounts("requests/in.zarr/" + key))
+                        .as("input chunk %s", key)
+                        .isEqualTo(Map.of(io.cubed.storage.fs.S3Operation.GET_OBJECT, 1L));
+                assertThat(compute.keyCounts("requests/out.zarr/" + key))
+                        .as("output chunk %s", key)
+                        .isEqualTo(Map.of(io.cubed.storage.fs.S3Operation.PUT_OBJECT, 1L));
+            }
+            assertThat(compute.maxInFlight()).as("in flight at most").isGreaterThan(4);
+
+            org.apache.spark.sql.SparkSession spark = org.apache.spark.sql.SparkSession.builder()
+                    .sparkContext(jsc.sc())
+                    .getOrCreate();
+            s3.resetStats();
+            List<org.apache.spark.sql.Row> sums = spark.read()
+                    .format("zarr")
+                    .load(url)
+                    .selectExpr("count(*)", "sum(t2m)", "sum(flag)")
+                    .collectAsList();
+            io.cubed.storage.fs.S3ServerStats scan = s3.stats();
+            double t2m = 0;
+            long flag = 0;
+            for (int t = 0; t < 16; t++) {
+                for (int yy = 0; yy < 10; yy++) {
+                    for (int xx = 0; xx < 12; xx++) {
+                        t2m += io.cubed.spark.sql.ClimateDataset.t2m(t, yy, xx);
+                        flag += io.cubed.spark.sql.ClimateDataset.flag(t, yy, xx);
+                    }
+                }
+            }
+            assertThat(sums.get(0).getLong(0)).isEqualTo(16 * 10 * 12);
+            assertThat(sums.get(0).getDouble(1)).isCloseTo(t2m, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(sums.get(0).getLong(2)).isEqualTo(flag);
+            long chunkGets = 0;
+            for (String key : scan.keyCounts().keySet()) {
+                if (key.matches("requests/climate\\.zarr/(t2m|flag)/\\d+\\.\\d+\\.\\d+")) {
+                    assertThat(scan.keyCounts(key))
+                            .as(key)
+                            .isEqualTo(Map.of(io.cubed.storage.fs.S3Operation.GET_OBJECT, 1L));
+                    chunkGets++;
+                }
+            }
+            assertThat(chunkGets).as("chunks of t2m and flag").isEqualTo(2 * 8 * 2 * 2);
+            assertThat(scan.maxInFlight()).as("in flight at most").isGreaterThan(2);
+        } finally {
+            s3.setLatencyMillis(0);
+        }
+    }
 }

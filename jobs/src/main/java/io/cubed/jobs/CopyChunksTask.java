@@ -1,5 +1,6 @@
 package io.cubed.jobs;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.chunk.Chunk;
 import io.cubed.runtime.TaskFunction;
 import io.cubed.runtime.TaskIo;
@@ -19,16 +20,20 @@ final class CopyChunksTask implements TaskFunction {
     private final ChunkStore target;
     private final boolean skipWritten;
     private final int blockThreads;
+    private final long recycleBytes;
 
     /**
      * @param blockThreads threads that code each chunk's Blosc blocks (more than 1 when there are fewer chunks than
      *     threads in this JVM)
+     * @param recycleBytes what a task may keep of its arrays for the next one (its projected memory without the
+     *     reserve)
      */
-    CopyChunksTask(ChunkStore source, ChunkStore target, boolean skipWritten, int blockThreads) {
+    CopyChunksTask(ChunkStore source, ChunkStore target, boolean skipWritten, int blockThreads, long recycleBytes) {
         this.source = source;
         this.target = target;
         this.skipWritten = skipWritten;
         this.blockThreads = Math.max(1, blockThreads);
+        this.recycleBytes = Math.max(0, recycleBytes);
     }
 
     @Override
@@ -44,14 +49,19 @@ final class CopyChunksTask implements TaskFunction {
         if (skipWritten && target.chunkExists(c)) {
             return TaskIo.NONE;
         }
-        return BloscThreads.with(blockThreads, () -> {
-            Chunk read = source.readChunkIfStored(c);
-            if (read == null) {
-                return TaskIo.NONE;
-            }
-            target.writeChunk(read, c);
-            long bytes = Math.max(1L, read.nbytes());
-            return new TaskIo(bytes, bytes);
-        });
+        // The chunk, its stored bytes and its encoded bytes serve the next task of the copy instead of being new
+        // arrays each time (ArrayRecycler): a chunk's worth of fresh memory per array is what a cold JVM pays most for.
+        try (ArrayRecycler.Scope scope = ArrayRecycler.open("copy " + target.url(), recycleBytes)) {
+            return BloscThreads.with(blockThreads, () -> {
+                Chunk read = source.readChunkIfStored(c);
+                if (read == null) {
+                    return TaskIo.NONE;
+                }
+                target.writeChunk(read, c);
+                long bytes = Math.max(1L, read.nbytes());
+                ArrayRecycler.giveBack(read.data());
+                return new TaskIo(bytes, bytes);
+            });
+        }
     }
 }

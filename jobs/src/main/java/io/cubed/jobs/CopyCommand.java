@@ -377,7 +377,12 @@ final class CopyCommand implements Callable<Integer> {
                 "copy of " + source.url() + " to " + target.url(),
                 projected,
                 ioBytes,
-                new CopyChunksTask(source, target, skipWritten, blockThreads));
+                new CopyChunksTask(
+                        source,
+                        target,
+                        skipWritten,
+                        blockThreads,
+                        projected - run.spec().reservedMem().bytes()));
     }
 
     /**

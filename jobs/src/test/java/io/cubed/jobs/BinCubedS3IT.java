@@ -91,8 +91,19 @@ class BinCubedS3IT {
                 .replace("bin/cubed ", BinCubed.script() + " ");
         Path file = tmp.resolve("readme-s3.sh");
         Files.writeString(file, script, StandardCharsets.UTF_8);
+        s3.resetStats();
         BinCubed.Result r = BinCubed.bash(tmp, Map.of("AWS_REGION", "us-east-1"), file);
         assertThat(r.code()).as(r.output()).isZero();
+        // One request per chunk: a GET of each source chunk, a PUT of each copy, nothing else on their keys.
+        io.cubed.storage.fs.S3ServerStats stats = s3.stats();
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 2; j++) {
+                assertThat(stats.keyCounts("in.zarr/" + i + "." + j))
+                        .isEqualTo(Map.of(io.cubed.storage.fs.S3Operation.GET_OBJECT, 1L));
+                assertThat(stats.keyCounts("out.zarr/" + i + "." + j))
+                        .isEqualTo(Map.of(io.cubed.storage.fs.S3Operation.PUT_OBJECT, 1L));
+            }
+        }
         // Not a terminal: progress comes as log lines, with the operation, the tasks, the rates.
         assertThat(r.output())
                 .contains("INFO io.cubed.progress - op-001 copy of s3a://my-bucket/in.zarr to s3a://my-bucket/out.zarr:"
@@ -113,8 +124,7 @@ class BinCubedS3IT {
      * the error says how.
      */
     @Test
-    void s3aNeedsNoJarsAndThroughS3aJarsBeforeTheCommandAddConnectorsAndWithoutThemTheErrorSaysHow()
-            throws Exception {
+    void s3aNeedsNoJarsAndThroughS3aJarsBeforeTheCommandAddConnectorsAndWithoutThemTheErrorSaysHow() throws Exception {
         input("in2.zarr");
         String endpoint = "fs.s3a.endpoint=http://127.0.0.1:" + s3.port();
         Map<String, String> env =

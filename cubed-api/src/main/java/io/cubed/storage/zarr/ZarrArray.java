@@ -368,9 +368,9 @@ public final class ZarrArray implements ChunkStore, Serializable {
     /**
      * A full-size stored chunk of a codec that decodes in blocks (Blosc, C order), decoded block by block as the
      * caller takes its elements ({@link BlockStream}: one block and the codec's scratch block, which must fit {@code
-     * budgetBytes}; larger blocks are decoded whole from the bytes read, and streamed from memory); null for other
-     * chunks (edge chunks, other codecs, Fortran order, 0-d arrays) and for a chunk that is not stored, which are read
-     * whole.
+     * budgetBytes}; larger blocks are decoded whole from the bytes read, and streamed from memory); a chunk that is
+     * not stored streams its fill value (found by the one read made); null for other chunks (edge chunks, other codecs,
+     * Fortran order, 0-d arrays), which are read whole.
      */
     @Override
     public ChunkStream streamChunk(long[] chunkCoords, long budgetBytes) {
@@ -381,7 +381,8 @@ public final class ZarrArray implements ChunkStore, Serializable {
         String key = metadata.chunkKey(chunkCoords);
         Store.Bytes stored = readStored(key);
         if (stored == null) {
-            return null;
+            // Not stored: its fill value, streamed from memory, rather than asking the store for it a second time.
+            return ChunkStream.of(Chunk.full(dtype(), fillValue(), grid().chunkShapeAt(chunkCoords)));
         }
         Codec.Blocks blocks;
         try {

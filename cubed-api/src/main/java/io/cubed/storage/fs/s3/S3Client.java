@@ -5,31 +5,24 @@ import io.cubed.storage.RequestStats;
 import io.cubed.storage.TransientFailure;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ProxySelector;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpHeaders;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Flow;
 
 /**
- * A small S3 client on the JDK's own HTTP client: one HTTP request per operation (GET, ranged GET, HEAD, PUT, DELETE,
- * ListObjectsV2, DeleteObjects), signed with {@link SigV4}, each sent asynchronously so that many are in flight
- * without a thread each. Connections are kept alive and reused (HTTP/1.1, one per request in flight). Settings come
+ * A small S3 client: one HTTP request per operation (GET, ranged GET, HEAD, PUT, DELETE, ListObjectsV2,
+ * DeleteObjects), signed with {@link SigV4}, sent on kept-alive HTTP/1.1 connections ({@link Http1}). A request made
+ * through a blocking method runs on the caller's thread; one started through a future runs on a thread of the client's
+ * pool, one thread per request in flight (callers bound how many: {@link io.cubed.storage.ChunkIo}). Settings come
  * from S3A's options ({@link S3Settings}); a bucket in another region than the one configured is found from S3's
  * answer ({@code x-amz-bucket-region}) on AWS endpoints and the request made again there.
  *
@@ -39,11 +32,9 @@ import java.util.concurrent.Flow;
  * io.cubed.storage.RetryingStore} does it). Thread-safe.
  */
 final class S3Client {
-    private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
-
     private final S3Settings settings;
     private final CredentialSource credentials;
-    private final HttpClient http;
+    private final Http1 http;
     private final SigV4 signer = new SigV4("s3");
     private final boolean awsEndpoint;
     private final Duration timeout;
@@ -113,11 +104,34 @@ final class S3Client {
     }
 
     /** An answer: the status, the headers and the whole body (empty for HEAD). */
-    record Response(int status, HttpHeaders headers, byte[] body) {
+    record Response(int status, Http1.Response http, byte[] body) {
         long contentLength() {
-            return headers.firstValueAsLong("content-length").orElse(-1);
+            return http.contentLength();
+        }
+
+        String header(String name) {
+            return http.header(name);
         }
     }
+
+    /** The threads of requests started through futures: one per request in flight, daemon, dropped after 30 s idle. */
+    private static final java.util.concurrent.ExecutorService REQUESTS = new java.util.concurrent.ThreadPoolExecutor(
+            0,
+            Integer.MAX_VALUE,
+            30,
+            java.util.concurrent.TimeUnit.SECONDS,
+            new java.util.concurrent.SynchronousQueue<>(),
+            new java.util.concurrent.ThreadFactory() {
+                private final java.util.concurrent.atomic.AtomicInteger n =
+                        new java.util.concurrent.atomic.AtomicInteger();
+
+                @Override
+                public Thread newThread(Runnable r) {
+                    Thread t = new Thread(r, "cubed-s3-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                }
+            });
 
     S3Client(S3Settings settings) {
         this.settings = settings;
@@ -128,19 +142,16 @@ final class S3Client {
         this.awsEndpoint = settings.awsEndpoint();
         this.timeout = settings.millis("connection.timeout", 200_000);
         this.signPayload = endpoint.getScheme().equals("http");
-        HttpClient.Builder b = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(settings.millis("connection.establish.timeout", 50_000));
+        InetSocketAddress proxy = null;
         String proxyHost = settings.get("proxy.host");
         if (proxyHost != null && !proxyHost.isEmpty()) {
             String port = settings.get("proxy.port");
             int p = port == null || port.isEmpty()
                     ? (endpoint.getScheme().equals("https") ? 443 : 80)
                     : parsePort(port);
-            b.proxy(ProxySelector.of(InetSocketAddress.createUnresolved(proxyHost, p)));
+            proxy = InetSocketAddress.createUnresolved(proxyHost, p);
         }
-        this.http = b.build();
+        this.http = new Http1(settings.millis("connection.establish.timeout", 50_000), timeout, proxy);
         this.everyRequest = new LinkedHashMap<>();
         this.putsOnly = new LinkedHashMap<>();
         encryptionHeaders(settings, everyRequest, putsOnly);
@@ -240,20 +251,60 @@ final class S3Client {
         return stats;
     }
 
-    /** The whole object at {@code key}, or null when there is none. */
-    CompletableFuture<byte[]> get(String key) {
-        return send("GET", "GET", key, Map.of(), Map.of(), null, 0, 0).thenApply(r -> {
-            if (r.status == 404) {
-                return null;
+    /** One request: method, the operation it counts as, key, query, headers and body. */
+    record Request(
+            String method,
+            String operation,
+            String key,
+            Map<String, String> query,
+            Map<String, String> headers,
+            byte[] body,
+            int offset,
+            int length) {}
+
+    /** Makes {@code request} on the caller's thread and reads its answer with {@code answer}. */
+    <T> T now(Request request, java.util.function.Function<Response, T> answer) throws IOException {
+        Response r = call(request);
+        try {
+            return answer.apply(r);
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
             }
-            expect(r, 200);
-            return r.body;
-        });
+            throw e;
+        }
     }
 
-    /** {@code length} (at least 1) bytes of the object at {@code key} from {@code offset}; null when there is none. */
-    CompletableFuture<Response> getRange(String key, long offset, int length) {
-        return send(
+    /** Makes {@code request} on a thread of the client's pool and reads its answer with {@code answer}. */
+    <T> CompletableFuture<T> later(Request request, java.util.function.Function<Response, T> answer) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return answer.apply(call(request));
+                    } catch (IOException e) {
+                        throw new java.util.concurrent.CompletionException(e);
+                    }
+                },
+                REQUESTS);
+    }
+
+    /** GET of the whole object at {@code key}. */
+    static Request get(String key) {
+        return new Request("GET", "GET", key, Map.of(), Map.of(), null, 0, 0);
+    }
+
+    /** The object's bytes, or null when there is none. */
+    static byte[] object(Response r) {
+        if (r.status == 404) {
+            return null;
+        }
+        expect(r, 200);
+        return r.body;
+    }
+
+    /** GET of {@code length} (at least 1) bytes of the object at {@code key} from {@code offset}. */
+    static Request getRange(String key, long offset, int length) {
+        return new Request(
                 "GET",
                 "GET",
                 key,
@@ -264,39 +315,50 @@ final class S3Client {
                 0);
     }
 
-    /** The size of the object at {@code key}, or -1 when there is none. */
-    CompletableFuture<Long> head(String key) {
-        return send("HEAD", "HEAD", key, Map.of(), Map.of(), null, 0, 0).thenApply(r -> {
-            if (r.status == 404) {
-                return -1L;
-            }
-            expect(r, 200);
-            long n = r.contentLength();
-            if (n < 0) {
-                throw new java.util.concurrent.CompletionException(
-                        new S3Failure(r.status, null, "a HEAD answer without Content-Length"));
-            }
-            return n;
-        });
+    /** HEAD of the object at {@code key}. */
+    static Request head(String key) {
+        return new Request("HEAD", "HEAD", key, Map.of(), Map.of(), null, 0, 0);
     }
 
-    /** Stores {@code length} bytes of {@code value} from {@code offset} at {@code key} in one PUT. */
-    CompletableFuture<Void> put(String key, byte[] value, int offset, int length) {
-        return send("PUT", "PUT", key, Map.of(), putsOnly, value, offset, length)
-                .thenAccept(r -> expect(r, 200));
+    /** The size a HEAD gave, or -1 when there is no object. */
+    static long size(Response r) {
+        if (r.status == 404) {
+            return -1L;
+        }
+        expect(r, 200);
+        long n = r.contentLength();
+        if (n < 0) {
+            throw new java.util.concurrent.CompletionException(
+                    new S3Failure(r.status, null, "a HEAD answer without Content-Length"));
+        }
+        return n;
     }
 
-    /** Removes the object at {@code key} (S3 answers the same whether it was there or not). */
-    CompletableFuture<Void> delete(String key) {
-        return send("DELETE", "DELETE", key, Map.of(), Map.of(), null, 0, 0).thenAccept(r -> {
-            if (r.status != 404) {
-                expect(r, 204, 200);
-            }
-        });
+    /** PUT of {@code length} bytes of {@code value} from {@code offset} at {@code key}. */
+    Request put(String key, byte[] value, int offset, int length) {
+        return new Request("PUT", "PUT", key, Map.of(), putsOnly, value, offset, length);
     }
 
-    /** Removes up to 1000 objects in one request; completes with the keys S3 could not remove, and why. */
-    CompletableFuture<List<String>> deleteAll(List<String> keys) {
+    /** A PUT's answer: nothing, or its failure. */
+    static Void stored(Response r) {
+        expect(r, 200);
+        return null;
+    }
+
+    /** DELETE of the object at {@code key} (S3 answers the same whether it was there or not). */
+    static Request delete(String key) {
+        return new Request("DELETE", "DELETE", key, Map.of(), Map.of(), null, 0, 0);
+    }
+
+    static Void deleted(Response r) {
+        if (r.status != 404) {
+            expect(r, 204, 200);
+        }
+        return null;
+    }
+
+    /** DeleteObjects of up to 1000 keys in one request. */
+    static Request deleteAll(List<String> keys) {
         if (keys.size() > 1000) {
             throw new IllegalArgumentException("S3 deletes at most 1000 objects per request, asked for " + keys.size());
         }
@@ -311,35 +373,39 @@ final class S3Client {
             throw new IllegalStateException("this JVM has no MD5", e);
         }
         h.put("content-type", "application/xml");
-        return send("POST", "DELETE_OBJECTS", "", Map.of("delete", ""), h, body, 0, body.length)
-                .thenApply(r -> {
-                    expect(r, 200);
-                    try {
-                        return S3Xml.deleteFailures(r.body);
-                    } catch (javax.xml.stream.XMLStreamException e) {
-                        throw new java.util.concurrent.CompletionException(
-                                new S3Failure(r.status, null, "an unreadable DeleteObjects answer: " + e.getMessage()));
-                    }
-                });
+        return new Request("POST", "DELETE_OBJECTS", "", Map.of("delete", ""), h, body, 0, body.length);
     }
 
-    /** One page (up to 1000 keys) of the objects whose keys start with {@code prefix}, after {@code token}. */
-    CompletableFuture<S3Xml.ListPage> list(String prefix, String token) {
+    /** The keys a DeleteObjects answer says S3 could not remove, and why. */
+    static List<String> notDeleted(Response r) {
+        expect(r, 200);
+        try {
+            return S3Xml.deleteFailures(r.body);
+        } catch (javax.xml.stream.XMLStreamException e) {
+            throw new java.util.concurrent.CompletionException(
+                    new S3Failure(r.status, null, "an unreadable DeleteObjects answer: " + e.getMessage()));
+        }
+    }
+
+    /** ListObjectsV2 of one page (up to 1000 keys) of the objects whose keys start with {@code prefix}. */
+    static Request list(String prefix, String token) {
         Map<String, String> q = new TreeMap<>();
         q.put("list-type", "2");
         q.put("prefix", prefix);
         if (token != null) {
             q.put("continuation-token", token);
         }
-        return send("GET", "LIST", "", q, Map.of(), null, 0, 0).thenApply(r -> {
-            expect(r, 200);
-            try {
-                return S3Xml.listPage(r.body);
-            } catch (javax.xml.stream.XMLStreamException | NumberFormatException e) {
-                throw new java.util.concurrent.CompletionException(
-                        new S3Failure(r.status, null, "an unreadable listing: " + e.getMessage()));
-            }
-        });
+        return new Request("GET", "LIST", "", q, Map.of(), null, 0, 0);
+    }
+
+    static S3Xml.ListPage listPage(Response r) {
+        expect(r, 200);
+        try {
+            return S3Xml.listPage(r.body);
+        } catch (javax.xml.stream.XMLStreamException | NumberFormatException e) {
+            throw new java.util.concurrent.CompletionException(
+                    new S3Failure(r.status, null, "an unreadable listing: " + e.getMessage()));
+        }
     }
 
     /** Fails the answer {@code r} unless its status is one of {@code ok}, with S3's error code and message. */
@@ -354,35 +420,24 @@ final class S3Client {
     }
 
     /**
-     * Sends one request and completes with S3's answer, whatever its status (a transport failure completes
-     * exceptionally with a {@link TransportFailure}); an answer that the bucket is in another region is followed once.
+     * Makes one request on the caller's thread and returns S3's answer, whatever its status (a transport failure is a
+     * {@link TransportFailure}); an answer that the bucket is in another region is followed once.
      */
-    private CompletableFuture<Response> send(
-            String method,
-            String operation,
-            String key,
-            Map<String, String> query,
-            Map<String, String> headers,
-            byte[] body,
-            int offset,
-            int length) {
+    private Response call(Request q) throws IOException {
         Target t = target;
-        return sendTo(t, method, operation, key, query, headers, body, offset, length)
-                .thenCompose(r -> {
-                    String region = otherRegion(t, r);
-                    if (region == null) {
-                        return CompletableFuture.completedFuture(r);
-                    }
-                    Target moved = new Target(
-                            region,
-                            settings.get("endpoint") == null
-                                            || settings.get("endpoint").isEmpty()
-                                    ? normalize(settings.endpoint(region))
-                                    : t.endpoint,
-                            t.pathStyle);
-                    target = moved;
-                    return sendTo(moved, method, operation, key, query, headers, body, offset, length);
-                });
+        Response r = callAt(t, q);
+        String region = otherRegion(t, r);
+        if (region == null) {
+            return r;
+        }
+        Target moved = new Target(
+                region,
+                settings.get("endpoint") == null || settings.get("endpoint").isEmpty()
+                        ? normalize(settings.endpoint(region))
+                        : t.endpoint,
+                t.pathStyle);
+        target = moved;
+        return callAt(moved, q);
     }
 
     /** The bucket's region when {@code r} says the request went to the wrong one on an AWS endpoint; else null. */
@@ -390,127 +445,56 @@ final class S3Client {
         if (!awsEndpoint || (r.status != 301 && r.status != 307 && r.status != 400)) {
             return null;
         }
-        String region = r.headers.firstValue("x-amz-bucket-region").orElse(null);
+        String region = r.header("x-amz-bucket-region");
         if (region == null && r.status == 400) {
             region = S3Xml.error(r.body).region();
         }
         return region == null || region.equals(t.region) ? null : region;
     }
 
-    private CompletableFuture<Response> sendTo(
-            Target t,
-            String method,
-            String operation,
-            String key,
-            Map<String, String> query,
-            Map<String, String> headers,
-            byte[] body,
-            int offset,
-            int length) {
+    private Response callAt(Target t, Request q) throws IOException {
+        String method = q.method();
+        String key = q.key();
+        Map<String, String> query = q.query();
+        byte[] body = q.body();
+        int offset = q.offset();
+        int length = q.length();
         String bucket = settings.bucket();
-        String q = SigV4.canonicalQuery(query);
-        URI uri = t.uri(bucket, key, q);
+        URI uri = t.uri(bucket, key, SigV4.canonicalQuery(query));
         String amzDate = SigV4.amzDate(ZonedDateTime.now(ZoneOffset.UTC));
         String payloadHash = body == null
                 ? SigV4.EMPTY_SHA256
                 : signPayload ? SigV4.hex(SigV4.sha256(body, offset, length)) : SigV4.UNSIGNED_PAYLOAD;
         Map<String, String> h = new TreeMap<>(everyRequest);
-        h.putAll(headers);
+        h.putAll(q.headers());
         h.put("x-amz-date", amzDate);
         h.put("x-amz-content-sha256", payloadHash);
+        h.put("user-agent", userAgent);
         Credentials c = credentials.get();
-        String authorization = null;
         if (!c.anonymous()) {
             if (c.sessionToken() != null) {
                 h.put("x-amz-security-token", c.sessionToken());
             }
             Map<String, String> signed = new TreeMap<>(h);
+            signed.remove("user-agent");
             signed.put("host", uri.getRawAuthority());
-            authorization =
-                    signer.authorization(c, t.region, amzDate, method, t.path(bucket, key), query, signed, payloadHash);
+            h.put(
+                    "authorization",
+                    signer.authorization(
+                            c, t.region, amzDate, method, t.path(bucket, key), query, signed, payloadHash));
         }
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri)
-                .timeout(timeout)
-                .method(
-                        method,
-                        body == null
-                                ? HttpRequest.BodyPublishers.noBody()
-                                : HttpRequest.BodyPublishers.ofByteArray(body, offset, length))
-                .header("user-agent", userAgent);
-        h.forEach(b::header);
-        if (authorization != null) {
-            b.header("authorization", authorization);
-        }
-        HttpResponse.BodyHandler<byte[]> handler = method.equals("HEAD")
-                ? info -> HttpResponse.BodySubscribers.replacing(new byte[0])
-                : info -> new ArraySubscriber(
-                        info.headers().firstValueAsLong("content-length").orElse(-1));
-        stats.start(operation);
-        CompletableFuture<HttpResponse<byte[]>> sent;
+        List<Map.Entry<String, String>> sent = new ArrayList<>(h.entrySet());
+        String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        int port = uri.getPort() >= 0 ? uri.getPort() : uri.getScheme().equals("https") ? 443 : 80;
+        stats.start(q.operation());
         try {
-            sent = http.sendAsync(b.build(), handler);
-        } catch (RuntimeException e) {
+            Http1.Response r =
+                    http.exchange(uri.getScheme(), uri.getHost(), port, method, target, sent, body, offset, length);
+            return new Response(r.status(), r, r.body());
+        } catch (IOException e) {
+            throw new TransportFailure(e);
+        } finally {
             stats.end();
-            throw e;
-        }
-        return sent.handle((resp, err) -> {
-            stats.end();
-            if (err != null) {
-                Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
-                        ? err.getCause()
-                        : err;
-                throw new java.util.concurrent.CompletionException(
-                        cause instanceof IOException ? new TransportFailure(cause) : cause);
-            }
-            return new Response(resp.statusCode(), resp.headers(), resp.body());
-        });
-    }
-
-    /** Collects a body into one array, sized from its Content-Length when the answer gives one. */
-    private static final class ArraySubscriber implements HttpResponse.BodySubscriber<byte[]> {
-        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private byte[] buf;
-        private int n;
-
-        ArraySubscriber(long length) {
-            this.buf = new byte[length >= 0 && length <= MAX_ARRAY ? (int) length : 8192];
-        }
-
-        @Override
-        public CompletionStage<byte[]> getBody() {
-            return result;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            subscription.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> items) {
-            for (ByteBuffer b : items) {
-                int r = b.remaining();
-                if (r > buf.length - n) {
-                    if ((long) n + r > MAX_ARRAY) {
-                        result.completeExceptionally(new IOException(
-                                "an answer of more than " + MAX_ARRAY + " bytes: too large for one array"));
-                        return;
-                    }
-                    buf = Arrays.copyOf(buf, (int) Math.min(MAX_ARRAY, Math.max((long) n + r, 2L * buf.length)));
-                }
-                b.get(buf, n, r);
-                n += r;
-            }
-        }
-
-        @Override
-        public void onError(Throwable throwable) {
-            result.completeExceptionally(throwable);
-        }
-
-        @Override
-        public void onComplete() {
-            result.complete(n == buf.length ? buf : Arrays.copyOf(buf, n));
         }
     }
 

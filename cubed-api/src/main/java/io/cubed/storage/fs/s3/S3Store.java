@@ -6,6 +6,7 @@ import io.cubed.storage.RequestStats;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreKeys;
 import io.cubed.storage.StoreOptions;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -107,20 +108,26 @@ public final class S3Store implements Store {
 
     @Override
     public byte[] get(String key) {
-        Bytes b = join(getAsync(key), "read", key);
-        return b == null ? null : b.array();
+        return now(S3Client.get(objectKey(key)), S3Client::object, "read", key);
     }
 
     @Override
     public Bytes getTransient(String key, int capacity) {
-        return join(getAsync(key), "read", key);
+        byte[] v = get(key);
+        return v == null ? null : new Bytes(v, v.length);
     }
 
     /** Completes with the value at {@code key} in an array of its exact length, or with null when there is none. */
     @Override
     public CompletableFuture<Bytes> getAsync(String key) {
         String k = objectKey(key);
-        return named(client.get(k).thenApply(v -> v == null ? null : new Bytes(v, v.length)), "read", key);
+        return named(
+                client.later(S3Client.get(k), r -> {
+                    byte[] v = S3Client.object(r);
+                    return v == null ? null : new Bytes(v, v.length);
+                }),
+                "read",
+                key);
     }
 
     @Override
@@ -138,7 +145,7 @@ public final class S3Store implements Store {
             }
             return new byte[0];
         }
-        S3Client.Response r = join(client.getRange(objectKey(key), offset, length), "read", key);
+        S3Client.Response r = now(S3Client.getRange(objectKey(key), offset, length), x -> x, "read", key);
         if (r.status() == 404) {
             return null;
         }
@@ -170,7 +177,7 @@ public final class S3Store implements Store {
 
     @Override
     public long size(String key) {
-        return join(client.head(objectKey(key)), "read the size of", key);
+        return now(S3Client.head(objectKey(key)), S3Client::size, "read the size of", key);
     }
 
     @Override
@@ -180,7 +187,18 @@ public final class S3Store implements Store {
 
     @Override
     public void put(String key, byte[] value, int length) {
-        join(putAsync(key, value, length), "write", key);
+        checkPut(key, value, length);
+        now(client.put(objectKey(key), value, 0, length), S3Client::stored, "write", key);
+    }
+
+    private void checkPut(String key, byte[] value, int length) {
+        if (length < 0 || length > value.length) {
+            throw new InvalidArgumentException("cannot write " + length + " bytes of a " + value.length
+                    + "-byte array to '" + key + "' in " + uri);
+        }
+        if (key.isEmpty()) {
+            throw new StorageException("cannot write to the root of " + uri + ": a key is needed");
+        }
     }
 
     /**
@@ -189,14 +207,8 @@ public final class S3Store implements Store {
      */
     @Override
     public CompletableFuture<Void> putAsync(String key, byte[] value, int length) {
-        if (length < 0 || length > value.length) {
-            throw new InvalidArgumentException("cannot write " + length + " bytes of a " + value.length
-                    + "-byte array to '" + key + "' in " + uri);
-        }
-        if (key.isEmpty()) {
-            throw new StorageException("cannot write to the root of " + uri + ": a key is needed");
-        }
-        return named(client.put(objectKey(key), value, 0, length), "write", key);
+        checkPut(key, value, length);
+        return named(client.later(client.put(objectKey(key), value, 0, length), S3Client::stored), "write", key);
     }
 
     @Override
@@ -206,7 +218,7 @@ public final class S3Store implements Store {
 
     @Override
     public void delete(String key) {
-        join(client.delete(objectKey(key)), "delete", key);
+        now(S3Client.delete(objectKey(key)), S3Client::deleted, "delete", key);
     }
 
     @Override
@@ -214,11 +226,16 @@ public final class S3Store implements Store {
         List<String> keys = objectKeys(prefix);
         List<CompletableFuture<List<String>>> batches = new ArrayList<>();
         for (int from = 0; from < keys.size(); from += 1000) {
-            batches.add(client.deleteAll(keys.subList(from, Math.min(keys.size(), from + 1000))));
+            batches.add(named(
+                    client.later(
+                            S3Client.deleteAll(keys.subList(from, Math.min(keys.size(), from + 1000))),
+                            S3Client::notDeleted),
+                    "delete",
+                    prefix));
         }
         List<String> failed = new ArrayList<>();
         for (CompletableFuture<List<String>> b : batches) {
-            failed.addAll(join(b, "delete", prefix));
+            failed.addAll(join(b));
         }
         if (!failed.isEmpty()) {
             throw new StorageException("cannot delete " + failed.size() + " objects below '" + prefix + "' in " + uri
@@ -243,11 +260,10 @@ public final class S3Store implements Store {
      */
     private List<String> objectKeys(String prefix) {
         String p = objectKey(prefix);
-        String listed = p.isEmpty() ? "" : p;
         List<String> keys = new ArrayList<>();
         String token = null;
         do {
-            S3Xml.ListPage page = join(client.list(listed, token), "list", prefix);
+            S3Xml.ListPage page = now(S3Client.list(p, token), S3Client::listPage, "list", prefix);
             for (String k : page.keys()) {
                 if (k.endsWith("/")) {
                     continue;
@@ -280,14 +296,28 @@ public final class S3Store implements Store {
         });
     }
 
-    private <T> T join(CompletableFuture<T> f, String verb, String key) {
+    /** Makes {@code request} on this thread, reading its answer with {@code answer}; failures name store and key. */
+    private <T> T now(
+            S3Client.Request request,
+            java.util.function.Function<S3Client.Response, T> answer,
+            String verb,
+            String key) {
+        try {
+            return client.now(request, answer);
+        } catch (IOException | RuntimeException e) {
+            throw failure(verb, key, e);
+        }
+    }
+
+    private static <T> T join(CompletableFuture<T> f) {
         try {
             return f.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new StorageException("interrupted while waiting to " + verb + " '" + key + "' in " + uri, e);
+            throw new StorageException("interrupted while waiting for S3", e);
         } catch (ExecutionException e) {
-            throw failure(verb, key, e.getCause());
+            Throwable c = e.getCause();
+            throw c instanceof StorageException s ? s : new StorageException(String.valueOf(c), c);
         }
     }
 

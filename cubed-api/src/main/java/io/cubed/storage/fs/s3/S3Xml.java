@@ -16,7 +16,8 @@ final class S3Xml {
     private S3Xml() {}
 
     private static XMLInputFactory newFactory() {
-        XMLInputFactory f = XMLInputFactory.newFactory();
+        // The JDK's own parser: a service lookup would scan every jar of the class path (and find Hadoop's Woodstox).
+        XMLInputFactory f = XMLInputFactory.newDefaultFactory();
         // Responses never need a DTD or external entities: refuse them.
         f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
         f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);

@@ -1,0 +1,166 @@
+package io.cubed.storage.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.Cubed;
+import io.cubed.array.CubedArray;
+import io.cubed.array.Elementwise;
+import io.cubed.array.Manipulation;
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.Callback;
+import io.cubed.runtime.LocalExecutor;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.zarr.Zarr;
+import io.cubed.storage.zarr.ZarrArray;
+import io.cubed.storage.zarr.ZarrCreateOptions;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The requests Cubed makes of an S3 server, as the server counts them: one GET per chunk read (a missing chunk too:
+ * its 404 is the fill value), one PUT per chunk written, nothing else on a chunk's key, and many requests in flight
+ * at once when each waits for the server's latency.
+ */
+class S3RequestsIT {
+    private static S3TestServer s3;
+
+    @BeforeAll
+    static void start() throws Exception {
+        s3 = S3TestServer.builder().bucket("cubed-requests").latencyMillis(20).start();
+    }
+
+    @AfterAll
+    static void stop() {
+        s3.close();
+    }
+
+    /** A 48 x 48 float64 array in 8 x 8 chunks (36 chunks), element (i, j) = 100 i + j, chunk 7 never written. */
+    private static ZarrArray input(String name) {
+        ZarrArray a = ZarrArray.create(
+                s3.url(name),
+                ZarrCreateOptions.builder(new long[] {48, 48}, new int[] {8, 8}, DType.FLOAT64)
+                        .fillValue(Scalar.ofDouble(-1))
+                        .build(),
+                s3.options());
+        for (long i = 0; i < a.grid().numChunks(); i++) {
+            if (i == 7) {
+                continue;
+            }
+            long[] c = a.grid().chunkCoordsOf(i);
+            long[] off = a.grid().chunkOffset(c);
+            Chunk chunk = Chunk.allocate(DType.FLOAT64, a.grid().chunkShapeAt(c));
+            for (int r = 0; r < 8; r++) {
+                for (int k = 0; k < 8; k++) {
+                    chunk.doubles()[r * 8 + k] = 100.0 * (off[0] + r) + off[1] + k;
+                }
+            }
+            a.writeChunk(chunk, c);
+        }
+        return a;
+    }
+
+    private static double expected(ZarrArray a, int i, int j) {
+        long chunk = a.grid().chunkIndexOf(new long[] {i / 8, j / 8});
+        return chunk == 7 ? -1 : 100.0 * i + j;
+    }
+
+    @Test
+    void openingAnArrayReadsItsTwoPossibleDocumentsAtOnceAndNothingElse() {
+        input("open/a.zarr");
+        s3.resetStats();
+        ChunkStore a = Zarr.open(s3.url("open/a.zarr"), s3.options());
+        S3ServerStats stats = s3.stats();
+        assertThat(a.grid().shape()).containsExactly(48, 48);
+        assertThat(stats.total()).isEqualTo(2);
+        assertThat(stats.keyCount("open/a.zarr/zarr.json", S3Operation.GET_OBJECT))
+                .isEqualTo(1);
+        assertThat(stats.keyCount("open/a.zarr/.zarray", S3Operation.GET_OBJECT))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aComputationReadsEachChunkOnceWritesEachChunkOnceAndKeepsRequestsInFlight() {
+        ZarrArray in = input("compute/in.zarr");
+        Spec spec = Spec.builder()
+                .workDir(s3.url("compute/work"))
+                .storeOptions(s3.options())
+                .allowedMem("200MB")
+                .reservedMem("10MB")
+                .executor(new LocalExecutor(2, 3, 0))
+                .build();
+        CubedArray x = Cubed.fromZarr(in.url(), spec);
+        CubedArray y = Elementwise.add(Elementwise.multiply(x, Scalar.ofDouble(2)), Scalar.ofDouble(1));
+        AtomicLong ioBytes = new AtomicLong();
+        s3.resetStats();
+        y.toZarr(s3.url("compute/out.zarr"), new Callback() {
+            @Override
+            public void onOperationStart(OperationStart event) {
+                ioBytes.set(event.stage().ioBytes());
+            }
+        });
+        S3ServerStats stats = s3.stats();
+
+        for (long i = 0; i < in.grid().numChunks(); i++) {
+            long[] c = in.grid().chunkCoordsOf(i);
+            String key = in.metadata().chunkKey(c);
+            assertThat(stats.keyCounts("compute/in.zarr/" + key))
+                    .as("requests on input chunk %s", key)
+                    .isEqualTo(Map.of(S3Operation.GET_OBJECT, 1L));
+            assertThat(stats.keyCounts("compute/out.zarr/" + key))
+                    .as("requests on output chunk %s", key)
+                    .isEqualTo(Map.of(S3Operation.PUT_OBJECT, 1L));
+        }
+        // 36 chunks, 20 ms a request, two threads: one request at a time per thread would keep at most 2 in flight.
+        assertThat(ioBytes.get()).as("bytes for requests in flight per task").isPositive();
+        assertThat(stats.maxInFlight()).isGreaterThanOrEqualTo(8);
+        assertThat(stats.meanInFlight()).isGreaterThan(2);
+
+        Chunk out = Zarr.open(s3.url("compute/out.zarr"), s3.options()).readRegion(new long[2], new int[] {48, 48});
+        for (int i = 0; i < 48; i++) {
+            for (int j = 0; j < 48; j++) {
+                assertThat(out.doubles()[i * 48 + j]).as("(%d, %d)", i, j).isEqualTo(2 * expected(in, i, j) + 1);
+            }
+        }
+    }
+
+    @Test
+    void aRechunkThroughTheWorkDirectoryOnS3ReadsAndWritesEachChunkOnce() {
+        ZarrArray in = input("rechunk/in.zarr");
+        Spec spec = Spec.builder()
+                .workDir(s3.url("rechunk/work"))
+                .storeOptions(s3.options())
+                .allowedMem("200MB")
+                .reservedMem("10MB")
+                .executor(new LocalExecutor(2, 3, 0))
+                .build();
+        CubedArray y = Manipulation.rechunk(Cubed.fromZarr(in.url(), spec), 48, 4);
+        s3.resetStats();
+        y.toZarr(s3.url("rechunk/out.zarr"));
+        S3ServerStats stats = s3.stats();
+        for (long i = 0; i < in.grid().numChunks(); i++) {
+            String key = in.metadata().chunkKey(in.grid().chunkCoordsOf(i));
+            assertThat(stats.keyCounts("rechunk/in.zarr/" + key))
+                    .as("requests on input chunk %s", key)
+                    .isEqualTo(Map.of(S3Operation.GET_OBJECT, 1L));
+        }
+        ZarrArray out = (ZarrArray) Zarr.open(s3.url("rechunk/out.zarr"), s3.options());
+        for (long i = 0; i < out.grid().numChunks(); i++) {
+            String key = out.metadata().chunkKey(out.grid().chunkCoordsOf(i));
+            assertThat(stats.keyCounts("rechunk/out.zarr/" + key))
+                    .as("requests on output chunk %s", key)
+                    .isEqualTo(Map.of(S3Operation.PUT_OBJECT, 1L));
+        }
+        Chunk all = out.readRegion(new long[2], new int[] {48, 48});
+        for (int i = 0; i < 48; i++) {
+            for (int j = 0; j < 48; j++) {
+                assertThat(all.doubles()[i * 48 + j]).isEqualTo(expected(in, i, j));
+            }
+        }
+    }
+}
