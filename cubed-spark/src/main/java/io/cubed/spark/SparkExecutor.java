@@ -339,8 +339,28 @@ public final class SparkExecutor implements Executor {
      * ({@code spark.task.maxFailures}; chunk writes are idempotent), and reports each task's end as it ends.
      */
     private void runOnDriver(String computeId, Stage stage, List<Callback> callbacks) {
-        StagePartitionFunction body = new StagePartitionFunction(stage.id(), stage.task());
         TaskEndReporter reporter = new TaskEndReporter(computeId, stage, callbacks, ChunkReleases.NONE);
+        if (stage.ioBytes() > 0 && stage.numTasks() > 1) {
+            // The whole stage once with its store requests in flight together; should any task fail, every task
+            // again one at a time with its retries (writes are idempotent, and a stage this small costs little).
+            StagePartitionFunction pipelined =
+                    new StagePartitionFunction(stage.id(), stage.task(), stage.ioBytes());
+            List<TaskResult> results = new ArrayList<>();
+            boolean ran;
+            try {
+                pipelined
+                        .call(List.of(new TaskRange(0, stage.numTasks())).iterator())
+                        .forEachRemaining(results::add);
+                ran = results.size() == stage.numTasks() && results.stream().noneMatch(TaskResult::failed);
+            } catch (RuntimeException e) {
+                ran = false;
+            }
+            if (ran) {
+                reporter.apply(0, results.toArray(new TaskResult[0]));
+                return;
+            }
+        }
+        StagePartitionFunction body = new StagePartitionFunction(stage.id(), stage.task());
         int maxAttempts = Math.max(1, defaultMaxFailures());
         for (long i = 0; i < stage.numTasks(); i++) {
             for (int attempt = 1; ; attempt++) {

@@ -87,12 +87,17 @@ class BlockStreamTest {
     }
 
     @Test
-    void chunksThatAreNotStoredOrNotBloscAreReadWhole() {
+    void chunksThatAreNotBloscAreReadWholeAndAChunkNotStoredStreamsItsFillValue() {
         Chunk d = data(DType.FLOAT64, new int[] {8, 8}, 1);
         ZarrArray z = StoredArrays.blosc(d, new int[] {4, 8}, BloscShuffle.SHUFFLE, 0);
         assertThat(io.cubed.storage.fs.Stores.open(z.url()).get("1.0")).isNotNull();
         io.cubed.storage.fs.Stores.open(z.url()).delete("1.0");
-        assertThat(z.streamChunk(new long[] {1, 0}, Long.MAX_VALUE)).isNull();
+        // The read that found no chunk is the only one: its fill value comes from memory.
+        ChunkStore.ChunkStream missing = z.streamChunk(new long[] {1, 0}, Long.MAX_VALUE);
+        assertThat(missing).isNotNull();
+        double[] got = new double[32];
+        missing.next(got, 0, 32);
+        assertThat(got).containsOnly(z.fillValue().doubleValue());
         assertThat(z.streamChunk(new long[] {0, 0}, Long.MAX_VALUE)).isNotNull();
         ZarrArray plain = ZarrArray.create(
                 "memory://block-stream-" + UUID.randomUUID() + "/y.zarr",

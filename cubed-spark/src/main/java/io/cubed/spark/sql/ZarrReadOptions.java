@@ -13,8 +13,9 @@ import java.util.TreeMap;
  * The options of {@code spark.read.format("zarr")}: {@code path}, {@code variables} (comma-separated names; default
  * every data variable), {@code chunksPerPartition} (units per Spark partition; default: as many as reach the target
  * size), {@code maxPartitionBytes} (the target; default {@code spark.sql.files.maxPartitionBytes}), {@code batchRows}
- * (rows per columnar batch, default 4096), and any {@code fs.*} Hadoop file system setting for the store (added to
- * the session's Hadoop configuration).
+ * (rows per columnar batch, default 4096), any {@code fs.*} Hadoop file system setting for the store (added to the
+ * session's Hadoop configuration), and Cubed's store options ({@code cubed.store.concurrency}: requests in flight per
+ * Spark task, {@code cubed.store.s3.client}, …).
  */
 record ZarrReadOptions(
         String path,
@@ -76,8 +77,12 @@ record ZarrReadOptions(
         int batch = positiveInt(options, BATCH_ROWS, 4096);
         Map<String, String> store = new TreeMap<>(session.asMap());
         options.forEach((k, val) -> {
-            if (k.toLowerCase(java.util.Locale.ROOT).startsWith("fs.")) {
+            String lower = k.toLowerCase(java.util.Locale.ROOT);
+            if (lower.startsWith("fs.")) {
                 store.put(k, val);
+            } else if (lower.startsWith("cubed.store.")) {
+                // Spark passes option names in lower case: Cubed's store options are all lower case too.
+                store.put(lower, val);
             }
         });
         return new ZarrReadOptions(path, variables, chunks, maxBytes, batch, StoreOptions.of(store));

@@ -146,13 +146,42 @@ public final class BenchCommand implements Callable<Integer> {
             throw new io.cubed.error.InvalidArgumentException("bench: --peer must be dask, got '" + peer + "'");
         }
         if (objectStore) {
-            if (!executor.equals("local") || !workloads.isEmpty()) {
-                throw new io.cubed.error.InvalidArgumentException("bench --object-store times cubed copy as a command"
-                        + " on the in-process executor: drop --executor and --workloads");
+            if (!workloads.isEmpty()) {
+                throw new io.cubed.error.InvalidArgumentException(
+                        "bench --object-store runs its own measurements: drop --workloads");
             }
-            ObjectStoreBench bench = new ObjectStoreBench(
-                    dir, threads, rounds, ObjectStoreBench.parseLatencies(latencyMs), peer != null, smoke, log);
-            String md = bench.run();
+            SparkBench sparkBench = null;
+            if (executor.equals("spark")) {
+                try {
+                    sparkBench = new SparkBench(threads);
+                } catch (NoClassDefFoundError e) {
+                    throw new io.cubed.error.InvalidArgumentException(
+                            "bench --object-store --executor spark: Spark is not on the classpath (" + e.getMessage()
+                                    + "); run it with spark-submit --class io.cubed.jobs.CubedCli"
+                                    + " jobs/target/cubed-jobs-spark.jar bench --object-store --executor spark",
+                            e);
+                }
+            } else if (!executor.equals("local")) {
+                throw new io.cubed.error.InvalidArgumentException(
+                        "bench: --executor must be local or spark, got '" + executor + "'");
+            }
+            String md;
+            try {
+                ObjectStoreBench bench = new ObjectStoreBench(
+                        dir,
+                        threads,
+                        rounds,
+                        ObjectStoreBench.parseLatencies(latencyMs),
+                        peer != null,
+                        smoke,
+                        log,
+                        sparkBench == null ? null : new ObjectStoreSpark(sparkBench, dir.resolve("object-store"), log));
+                md = bench.run();
+            } finally {
+                if (sparkBench != null) {
+                    sparkBench.close();
+                }
+            }
             Path report = out != null ? out : dir.resolve("report");
             Files.createDirectories(report);
             Files.writeString(report.resolve("object-store.md"), md, StandardCharsets.UTF_8);

@@ -44,20 +44,33 @@ final class ObjectStoreBench {
     private final int chunk;
     private final PrintWriter log;
     private final String python;
+    private final boolean smoke;
+    /** The Spark measurements, or null on the in-process executor. */
+    private final ObjectStoreSpark spark;
 
     /** One timed command: who ran it, at which latency, its wall seconds and the requests the server saw. */
     record Run(
             String who,
             int latencyMillis,
             double seconds,
+            long chunks,
             Map<String, Long> requests,
             double meanInFlight,
             long maxInFlight,
             String check) {}
 
     ObjectStoreBench(
-            Path dir, int threads, int rounds, List<Integer> latencies, boolean peer, boolean smoke, PrintWriter log) {
+            Path dir,
+            int threads,
+            int rounds,
+            List<Integer> latencies,
+            boolean peer,
+            boolean smoke,
+            PrintWriter log,
+            ObjectStoreSpark spark) {
         this.dir = dir.resolve("object-store");
+        this.smoke = smoke;
+        this.spark = spark;
         this.threads = threads;
         this.rounds = rounds;
         this.latencies = List.copyOf(latencies);
@@ -69,13 +82,13 @@ final class ObjectStoreBench {
                 DaskPeer.PYTHON_PROPERTY, System.getenv().getOrDefault(DaskPeer.PYTHON_ENV, "/usr/bin/python3"));
     }
 
-    private long chunks() {
+    long chunks() {
         long per = (side + chunk - 1) / chunk;
         return per * per;
     }
 
     /** Runs everything and returns the report in Markdown. */
-    String run() throws IOException, InterruptedException {
+    String run() throws Exception {
         Files.createDirectories(dir);
         Path script = dir.resolve("dask_object_store.py");
         try (InputStream in = ObjectStoreBench.class.getResourceAsStream("dask_object_store.py")) {
@@ -83,10 +96,17 @@ final class ObjectStoreBench {
         }
         Path input = dir.resolve("input");
         String writer = writeInput(script, input);
+        Path group = dir.resolve("sql-input").resolve("climate.zarr");
+        if (spark != null && !Files.isDirectory(group)) {
+            ObjectStoreSpark.writeGroup(group, smoke);
+        }
         List<Run> runs = new ArrayList<>();
         try (S3ServerProcess server = S3ServerProcess.start("bench", 0)) {
             StoreOptions options = StoreOptions.of(server.options());
             upload(input.resolve("in.zarr"), server.s3aUrl("in.zarr"), options);
+            if (spark != null) {
+                upload(group, server.s3aUrl("climate.zarr"), options);
+            }
             ChunkStore source = Zarr.open(input.resolve("in.zarr").toString(), StoreOptions.empty());
             for (int latency : latencies) {
                 server.latency(latency);
@@ -105,6 +125,16 @@ final class ObjectStoreBench {
                         server,
                         source,
                         Map.of(Store.CONCURRENCY_OPTION, "1")));
+                if (spark != null) {
+                    runs.addAll(spark.run(
+                            server,
+                            latency,
+                            rounds,
+                            source,
+                            server.s3aUrl("in.zarr"),
+                            server.s3aUrl("climate.zarr"),
+                            smoke));
+                }
             }
         }
         return report(runs, writer);
@@ -207,25 +237,30 @@ final class ObjectStoreBench {
                 who,
                 latency,
                 seconds,
+                chunks(),
                 counts(stats),
                 number(stats.get("meanInFlight")),
                 (long) number(stats.get("maxInFlight")),
                 check(source, out));
+        print(log, run);
+        return run;
+    }
+
+    static void print(PrintWriter log, Run run) {
         log.printf(
                 Locale.ROOT,
-                "  %-36s %6.2f s  %s  in flight: mean %.1f, max %d  %s%n",
-                who,
-                seconds,
+                "  %-48s %6.2f s  %s  in flight: mean %.1f, max %d  %s%n",
+                run.who(),
+                run.seconds(),
                 run.requests(),
                 run.meanInFlight(),
                 run.maxInFlight(),
                 run.check());
         log.flush();
-        return run;
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Long> counts(Map<String, Object> stats) {
+    static Map<String, Long> counts(Map<String, Object> stats) {
         Map<String, Long> c = new java.util.TreeMap<>();
         Object counts = stats.get("counts");
         if (counts instanceof Map<?, ?> m) {
@@ -239,12 +274,12 @@ final class ObjectStoreBench {
         return c;
     }
 
-    private static double number(Object v) {
+    static double number(Object v) {
         return v instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
     /** "match" when every chunk of {@code out} equals the source's, else what differs first. */
-    private static String check(ChunkStore source, Path out) {
+    static String check(ChunkStore source, Path out) {
         ChunkStore copy;
         try {
             copy = Zarr.open(out.toString(), StoreOptions.empty());
@@ -336,7 +371,7 @@ final class ObjectStoreBench {
                         who.equals("Dask") || Double.isNaN(daskBest)
                                 ? ""
                                 : String.format(Locale.ROOT, "%.2f", best / daskBest),
-                        gets / (double) chunks(),
+                        gets / (double) last.chunks(),
                         other.isEmpty() ? "none" : other.toString(),
                         last.meanInFlight(),
                         last.maxInFlight(),
@@ -378,7 +413,7 @@ final class ObjectStoreBench {
         }
     }
 
-    private static void deleteTree(Path p) throws IOException {
+    static void deleteTree(Path p) throws IOException {
         if (!Files.exists(p)) {
             return;
         }

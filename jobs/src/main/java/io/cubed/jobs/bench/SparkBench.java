@@ -41,6 +41,10 @@ final class SparkBench implements AutoCloseable {
         return executor.name();
     }
 
+    SparkSession session() {
+        return session;
+    }
+
     @Override
     public void close() {
         if (created) {
