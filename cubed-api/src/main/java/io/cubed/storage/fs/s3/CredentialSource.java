@@ -19,13 +19,16 @@ import java.util.Set;
  *       bucket as {@code fs.s3a.bucket.BUCKET.access.key}…) and the environment ({@code AWS_ACCESS_KEY_ID}, {@code
  *       AWS_SECRET_ACCESS_KEY}, {@code AWS_SESSION_TOKEN}) are read here, without loading Hadoop or the AWS SDK;
  *   <li>anonymous access ({@code org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider}) signs nothing;
- *   <li>every other provider (instance profiles, container and web-identity credentials, assumed roles, a user's own
- *       class, secrets in a Hadoop credential store) is S3A's own provider chain, built by S3A from the same options
+ *   <li>the instance profile's and a container's credentials ({@code IAMInstanceCredentialsProvider}, {@code
+ *       InstanceProfileCredentialsProvider}, {@code ContainerCredentialsProvider}) come from the metadata endpoints;
+ *   <li>every other provider (web-identity credentials, assumed roles, a user's own class, secrets in a Hadoop
+ *       credential store) is S3A's own provider chain, built by S3A from the same options
  *       and asked through reflection: hadoop-aws and its AWS SDK must then be on the class path, as for S3A itself.
  * </ul>
  *
- * With no provider named, the order is S3A's default: the keys of the options, the environment, then S3A's chain (the
- * instance profile of an EC2 or EMR node) when hadoop-aws is there.
+ * With no provider named, the order is S3A's default, read here too: the keys of the options, the environment, then
+ * the container's or the EC2 instance profile's credentials ({@link InstanceCredentials}: what EMR and Databricks
+ * nodes have).
  */
 interface CredentialSource {
     /** The credentials for the next request; fails naming where it looked when there are none. */
@@ -38,8 +41,16 @@ interface CredentialSource {
     String TEMPORARY = "org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider";
     String ANONYMOUS = "org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider";
     String ENVIRONMENT = "com.amazonaws.auth.EnvironmentVariableCredentialsProvider";
+    /** The instance profile's or the container's credentials, under S3A's and the AWS SDK's names. */
+    Set<String> INSTANCE = Set.of(
+            "org.apache.hadoop.fs.s3a.auth.IAMInstanceCredentialsProvider",
+            "com.amazonaws.auth.InstanceProfileCredentialsProvider",
+            "com.amazonaws.auth.EC2ContainerCredentialsProviderWrapper",
+            "com.amazonaws.auth.ContainerCredentialsProvider");
     /** Providers read here without Hadoop. */
-    Set<String> NATIVE = Set.of(SIMPLE, TEMPORARY, ANONYMOUS, ENVIRONMENT);
+    Set<String> NATIVE = java.util.stream.Stream.concat(
+                    Set.of(SIMPLE, TEMPORARY, ANONYMOUS, ENVIRONMENT).stream(), INSTANCE.stream())
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     /**
      * The source the options of {@code settings} describe for bucket {@code bucket}; {@code env} is the process
@@ -64,7 +75,8 @@ interface CredentialSource {
                             case SIMPLE -> keys(settings, false);
                             case TEMPORARY -> keys(settings, true);
                             case ENVIRONMENT -> environment(env);
-                            default -> () -> Credentials.ANONYMOUS;
+                            case ANONYMOUS -> () -> Credentials.ANONYMOUS;
+                            default -> new InstanceCredentials(env);
                         });
             }
             return chain(settings, chain, "the providers " + providers + " of fs.s3a." + PROVIDERS);
@@ -72,21 +84,15 @@ interface CredentialSource {
         if (!providers.isEmpty() || secretsInHadoopStore) {
             return new HadoopChain(settings);
         }
-        List<CredentialSource> chain = new ArrayList<>(List.of(keys(settings, true), environment(env)));
-        if (HadoopChain.available()) {
-            chain.add(new HadoopChain(settings));
-        }
+        List<CredentialSource> chain = List.of(keys(settings, true), environment(env), new InstanceCredentials(env));
         return chain(
                 settings,
                 chain,
                 "fs.s3a.access.key and fs.s3a.secret.key (or fs.s3a.bucket." + settings.bucket()
                         + ".access.key and .secret.key), the environment variables AWS_ACCESS_KEY_ID and"
-                        + " AWS_SECRET_ACCESS_KEY"
-                        + (HadoopChain.available()
-                                ? ", and S3A's default providers (the instance profile)"
-                                : "; for an instance profile or other providers, add hadoop-aws 3.3.4 and its AWS SDK"
-                                        + " bundle to the class path")
-                        + "; for a public bucket, set fs.s3a." + PROVIDERS + "=" + ANONYMOUS);
+                        + " AWS_SECRET_ACCESS_KEY, and the container's or the EC2 instance profile's credentials; for"
+                        + " other providers, name them in fs.s3a." + PROVIDERS + " (with hadoop-aws on the class"
+                        + " path); for a public bucket, set fs.s3a." + PROVIDERS + "=" + ANONYMOUS);
     }
 
     /** The first source of {@code chain} that has credentials. */
