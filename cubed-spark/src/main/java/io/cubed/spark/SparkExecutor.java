@@ -343,8 +343,7 @@ public final class SparkExecutor implements Executor {
         if (stage.ioBytes() > 0 && stage.numTasks() > 1) {
             // The whole stage once with its store requests in flight together; should any task fail, every task
             // again one at a time with its retries (writes are idempotent, and a stage this small costs little).
-            StagePartitionFunction pipelined =
-                    new StagePartitionFunction(stage.id(), stage.task(), stage.ioBytes());
+            StagePartitionFunction pipelined = new StagePartitionFunction(stage.id(), stage.task(), stage.ioBytes());
             List<TaskResult> results = new ArrayList<>();
             boolean ran;
             try {
