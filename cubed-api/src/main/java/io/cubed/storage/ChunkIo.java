@@ -319,8 +319,10 @@ public final class ChunkIo {
         }
         long task;
         synchronized (this) {
-            // Room is made by earlier writes finishing; reads waiting to be taken do not count against a write.
-            while (heldBytes + length > budgetBytes && anyWriteInFlight()) {
+            // Room is made by earlier writes finishing; reads waiting to be taken do not count against a write. A
+            // store's requests in flight all end by themselves, so waiting for one of them to end cannot block.
+            while ((heldBytes + length > budgetBytes && anyWriteInFlight())
+                    || inFlight.getOrDefault(store, 0) >= store.concurrency()) {
                 try {
                     wait();
                 } catch (InterruptedException e) {
@@ -344,14 +346,12 @@ public final class ChunkIo {
             f = CompletableFuture.failedFuture(e);
         }
         CompletableFuture<Void> done = f.handle((v, e) -> {
+            List<Read> start;
             synchronized (this) {
                 heldBytes -= length;
                 inFlight.merge(store, -1, Integer::sum);
-                notifyAll();
-            }
-            List<Read> start;
-            synchronized (this) {
                 start = startable();
+                notifyAll();
             }
             start(start);
             if (e != null) {

@@ -134,6 +134,19 @@ class ChunkIoTest {
     }
 
     @Test
+    void writesKeepToTheStoresConcurrencyToo() throws Exception {
+        LatencyStore store = LatencyStore.create(50, 2);
+        ChunkIo io = new ChunkIo(1 << 20);
+        io.running(1);
+        for (int i = 0; i < 6; i++) {
+            assertThat(io.write(store, "w" + i, new byte[100], 100)).isTrue();
+        }
+        io.finishTask(1).get();
+        assertThat(store.stats.snapshot().maxInFlight()).isEqualTo(2);
+        assertThat(store.stats.snapshot().count("PUT")).isEqualTo(6);
+    }
+
+    @Test
     void aFailedWriteFailsItsTasksFutureNamingTheKey() {
         LatencyStore store = LatencyStore.create(10, 4);
         store.failPuts.add("bad");
