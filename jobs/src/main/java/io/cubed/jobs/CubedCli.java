@@ -2,7 +2,6 @@ package io.cubed.jobs;
 
 import io.cubed.error.CubedException;
 import io.cubed.error.InvalidArgumentException;
-import io.cubed.storage.zarr.blosc.BloscCodec;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.TreeMap;
@@ -98,8 +97,6 @@ public final class CubedCli implements Runnable {
         if (System.getProperty("slf4j.internal.verbosity") == null) {
             System.setProperty("slf4j.internal.verbosity", "ERROR");
         }
-        // Most commands read or write Blosc chunks: the JIT gets a head start on the vector shuffle (a daemon thread).
-        BloscCodec.warmUp();
         int code = run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
         if (code != 0) {
             System.exit(code);

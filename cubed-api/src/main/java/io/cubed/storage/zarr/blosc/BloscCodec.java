@@ -20,9 +20,9 @@ public final class BloscCodec implements Codec {
 
     /**
      * Starts the warm-up of the Vector API byte shuffle now (a background thread, see {@code ShuffleWarmup}) instead of
-     * at the first shuffle of 8-byte elements: a process that is about to read or write Blosc chunks (the command
-     * line, first thing) gives the JIT a head start, and its first chunks are shuffled by the vector code sooner. Does
-     * nothing where the vector shuffle is off or already warm.
+     * once the scalar loops have shuffled 256 MB: a process about to shuffle gigabytes (the benchmark suite) gives the
+     * JIT a head start, and its first chunks are shuffled by the vector code sooner. Does nothing where the vector
+     * shuffle is off or already warm.
      */
     public static void warmUp() {
         ByteShuffle.startWarmup();

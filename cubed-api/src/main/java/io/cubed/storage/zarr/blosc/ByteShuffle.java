@@ -27,17 +27,43 @@ final class ByteShuffle {
     private ByteShuffle() {}
 
     /**
-     * Whether this block goes through the vector code: once {@link ShuffleWarmup} has seen it compiled and faster
-     * than the scalar loops (or at once with {@code -Dcubed.blosc.vector=eager}).
+     * Bytes of 8-byte elements the scalar loops shuffle before {@link ShuffleWarmup} starts: its thread takes about 0.75
+     * s of a core and the JIT's compilation of the vector code more, which a short command (a copy of a few hundred
+     * chunks) never earns back, while past this much work the vector code's 3-4 × speed repays it within a second or
+     * two. {@link BloscCodec#warmUp()} starts it at once for processes known to be long (the benchmark suite).
      */
-    private static boolean vectorNow() {
-        return EAGER || ShuffleWarmup.vectorReady();
+    static final long WARMUP_AFTER_BYTES = 256L << 20;
+
+    private static final java.util.concurrent.atomic.LongAdder SCALAR_BYTES =
+            new java.util.concurrent.atomic.LongAdder();
+
+    /**
+     * Whether this block of {@code blockBytes} goes through the vector code: once {@link ShuffleWarmup} has seen it
+     * compiled and faster than the scalar loops (or at once with {@code -Dcubed.blosc.vector=eager}); the scalar
+     * blocks are counted, and the warm-up starts once {@link #WARMUP_AFTER_BYTES} have been shuffled.
+     */
+    private static boolean vectorNow(int blockBytes) {
+        if (EAGER || ShuffleWarmup.ready()) {
+            return true;
+        }
+        if (!ShuffleWarmup.started()) {
+            SCALAR_BYTES.add(blockBytes);
+            if (warmupDue(SCALAR_BYTES.sum())) {
+                ShuffleWarmup.start();
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code scalarBytes} shuffled by the scalar loops call for the vector code's warm-up. */
+    static boolean warmupDue(long scalarBytes) {
+        return scalarBytes >= WARMUP_AFTER_BYTES;
     }
 
     /** Starts {@link ShuffleWarmup} when the vector shuffle is enabled and not warm yet. */
     static void startWarmup() {
         if (VECTOR && !EAGER) {
-            ShuffleWarmup.vectorReady();
+            ShuffleWarmup.start();
         }
     }
 
@@ -58,7 +84,7 @@ final class ByteShuffle {
     /** Shuffles the {@code blockBytes} bytes at {@code src[srcOff]} into {@code dst[dstOff]}. */
     static void shuffle(int typesize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
         int n = blockBytes / typesize;
-        if (typesize == 8 && VECTOR && vectorNow()) {
+        if (typesize == 8 && VECTOR && vectorNow(blockBytes)) {
             VectorByteShuffle.shuffle8(n, src, srcOff, dst, dstOff);
         } else if (typesize == 8) {
             shuffle8From(0, n, src, srcOff, dst, dstOff);
@@ -87,7 +113,7 @@ final class ByteShuffle {
     /** Reverses {@link #shuffle}: unshuffles the {@code blockBytes} bytes at {@code src[srcOff]} into {@code dst}. */
     static void unshuffle(int typesize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
         int n = blockBytes / typesize;
-        if (typesize == 8 && VECTOR && vectorNow()) {
+        if (typesize == 8 && VECTOR && vectorNow(blockBytes)) {
             VectorByteShuffle.unshuffle8(n, src, srcOff, dst, dstOff);
         } else if (typesize == 8) {
             unshuffle8From(0, n, src, srcOff, dst, dstOff);

@@ -8,8 +8,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides when {@link ByteShuffle} switches from its scalar loops to {@link VectorByteShuffle}: once the JIT has
- * compiled the Vector API code and it is measured faster than the scalar loops, on a background thread started at the
- * first shuffle of 8-byte elements.
+ * compiled the Vector API code and it is measured faster than the scalar loops, on a background thread started once
+ * the scalar loops have shuffled {@link ByteShuffle#WARMUP_AFTER_BYTES} of 8-byte elements (or at once, {@link
+ * BloscCodec#warmUp()}).
  *
  * <p>Why: until C2 compiles a method that uses the Vector API, its vector operations run in the API's Java fallback,
  * about 20 × slower than the scalar loops (found by JFR: the first one to five seconds of every fresh JVM — each
@@ -47,13 +48,23 @@ final class ShuffleWarmup {
         if (ready) {
             return true;
         }
+        start();
+        return false;
+    }
+
+    /** Whether the vector shuffle is ready (without starting anything). */
+    static boolean ready() {
+        return ready;
+    }
+
+    /** Starts the warm-up thread, once. */
+    static void start() {
         if (STARTED.compareAndSet(false, true)) {
             Thread t = new Thread(ShuffleWarmup::run, "cubed-shuffle-warmup");
             t.setDaemon(true);
             t.setPriority(Thread.MIN_PRIORITY);
             t.start();
         }
-        return false;
     }
 
     /** Whether the warm-up thread has been started. */

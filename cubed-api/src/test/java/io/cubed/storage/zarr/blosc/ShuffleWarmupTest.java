@@ -38,7 +38,7 @@ class ShuffleWarmupTest {
     void blocksShuffleAlikeBeforeAndAfterTheSwitch() {
         byte[] src = BloscTestData.smooth(1 << 16, 9);
         byte[] first = new byte[src.length];
-        ByteShuffle.shuffle(8, src.length, src, 0, first, 0); // starts the warm-up; scalar loops for now
+        ByteShuffle.shuffle(8, src.length, src, 0, first, 0); // the scalar loops, before the warm-up has finished
         awaitVectorReady("switched to the vector loops");
         byte[] later = new byte[src.length];
         ByteShuffle.shuffle(8, src.length, src, 0, later, 0);
@@ -46,5 +46,12 @@ class ShuffleWarmupTest {
         byte[] back = new byte[src.length];
         ByteShuffle.unshuffle(8, src.length, later, 0, back, 0);
         assertThat(back).isEqualTo(src);
+    }
+
+    @Test
+    void theWarmUpStartsOnceTheScalarLoopsHaveShuffled256Mb() {
+        assertThat(ByteShuffle.warmupDue(0)).isFalse();
+        assertThat(ByteShuffle.warmupDue((256L << 20) - 1)).isFalse();
+        assertThat(ByteShuffle.warmupDue(256L << 20)).isTrue();
     }
 }
