@@ -96,7 +96,7 @@ final class ObjectStoreBench {
         }
         Path input = dir.resolve("input");
         String writer = writeInput(script, input);
-        Path group = dir.resolve("sql-input").resolve("climate.zarr");
+        Path group = dir.resolve("sql-input").resolve("climate-" + ObjectStoreSpark.timeSteps(smoke) + ".zarr");
         if (spark != null && !Files.isDirectory(group)) {
             ObjectStoreSpark.writeGroup(group, smoke);
         }

@@ -1,0 +1,77 @@
+package io.cubed.jobs.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.cubed.jobs.CubedCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code cubed bench --object-store} at smoke size, run as a user runs it: the S3 test server in its own JVM (from
+ * {@code jobs/target/s3-server-lib}), {@code bin/cubed copy} as a command, Dask over HTTP as the peer. Every copy
+ * matches the source, and the server counted one GET per chunk plus the three metadata documents, for both.
+ */
+class ObjectStoreBenchIT {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void theObjectStoreBenchCopiesWithOneRequestPerChunkAndChecksEveryCopy() throws Exception {
+        boolean dask = python("import dask.array, zarr, fsspec, aiohttp") == 0;
+        assumeTrue(dask || System.getenv("CI") == null, "CI installs Dask, fsspec and aiohttp: they must be here");
+        List<String> args = new ArrayList<>(List.of(
+                "bench",
+                "--object-store",
+                "--smoke",
+                "--latency-ms",
+                "5,0",
+                "--threads",
+                "2",
+                "--dir",
+                tmp.resolve("bench").toString(),
+                "--out",
+                tmp.resolve("report").toString()));
+        if (dask) {
+            args.add("--peer");
+            args.add("dask");
+        }
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = CubedCli.run(new PrintWriter(out), new PrintWriter(err), args.toArray(new String[0]));
+        assertThat(code).as(out + "\n" + err).isZero();
+        List<String> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(tmp.resolve("report/object-store.md"))) {
+            if (line.startsWith("| 5 ms") || line.startsWith("| 0 ms")) {
+                rows.add(line);
+            }
+        }
+        // Per latency: ours, ours with one request in flight per task, and Dask's when it runs.
+        assertThat(rows).hasSize(dask ? 6 : 4);
+        for (String row : rows) {
+            String[] cells = row.split("\\|");
+            assertThat(cells[cells.length - 1].trim()).as(row).isEqualTo("match");
+            // 16 chunks: 16 GETs, and 3 of metadata (ours: zarr.json, .zarray, .zattrs; Dask's zarr: as many).
+            assertThat(cells[6].trim()).as(row).isEqualTo("1.19");
+            assertThat(cells[7].trim()).as(row).isEqualTo("none");
+        }
+    }
+
+    private static int python(String imports) throws Exception {
+        try {
+            Process p = new ProcessBuilder("/usr/bin/python3", "-c", imports)
+                    .redirectErrorStream(true)
+                    .start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor();
+        } catch (java.io.IOException e) {
+            return -1;
+        }
+    }
+}
