@@ -302,27 +302,18 @@ final class ObjectStoreBench {
 
     /** The command that runs {@code cubed}: bin/cubed of the source tree, else java with the command line's jars. */
     private static List<String> commandLine() {
-        try {
-            Path jar = Path.of(ObjectStoreBench.class
-                    .getProtectionDomain()
-                    .getCodeSource()
-                    .getLocation()
-                    .toURI());
-            Path bin = jar.getParent().getParent().getParent().resolve("bin").resolve("cubed");
-            if (Files.isExecutable(bin)) {
-                return List.of(bin.toString());
-            }
-            String javaBin =
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            return List.of(
-                    javaBin,
-                    "--add-modules=jdk.incubator.vector",
-                    "-cp",
-                    jar + java.io.File.pathSeparator + jar.getParent().resolve("lib") + "/*",
-                    "io.cubed.jobs.CubedCli");
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException("cannot find the command line's jar", e);
+        Path jar = S3ServerProcess.commandLineJar();
+        Path bin = jar.getParent().getParent().getParent().resolve("bin").resolve("cubed");
+        if (Files.isExecutable(bin)) {
+            return List.of(bin.toString());
         }
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return List.of(
+                javaBin,
+                "--add-modules=jdk.incubator.vector",
+                "-cp",
+                jar + java.io.File.pathSeparator + jar.getParent().resolve("lib") + "/*",
+                "io.cubed.jobs.CubedCli");
     }
 
     private String report(List<Run> runs, String writer) {

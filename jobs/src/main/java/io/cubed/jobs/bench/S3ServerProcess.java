@@ -37,24 +37,27 @@ final class S3ServerProcess implements AutoCloseable {
         this.bucket = bucket;
     }
 
-    /** The directory of the server's jars, beside the command line's jar; fails saying how to build it. */
-    static Path libraryDirectory() {
+    /** The command line's jar (or, in the build's tests, its classes directory). */
+    static Path commandLineJar() {
         try {
-            Path jar = Path.of(S3ServerProcess.class
+            return Path.of(S3ServerProcess.class
                     .getProtectionDomain()
                     .getCodeSource()
                     .getLocation()
                     .toURI());
-            Path lib = jar.getParent().resolve("s3-server-lib");
-            if (Files.isDirectory(lib)) {
-                return lib;
-            }
-            throw new InvalidArgumentException("bench --object-store: no S3 test server at " + lib + "; build it with"
-                    + " mvn -pl jobs -am package -DskipTests (it copies the server's jars there), or give an s3a://"
-                    + " location");
         } catch (java.net.URISyntaxException | SecurityException e) {
             throw new InvalidArgumentException("bench --object-store: cannot find the command line's jar: " + e, e);
         }
+    }
+
+    /** The directory of the server's jars, beside the command line's jar; fails saying how to build it. */
+    static Path libraryDirectory() {
+        Path lib = commandLineJar().getParent().resolve("s3-server-lib");
+        if (Files.isDirectory(lib)) {
+            return lib;
+        }
+        throw new InvalidArgumentException("bench --object-store: no S3 test server at " + lib + "; build it with mvn"
+                + " -pl jobs -am package -DskipTests (it copies the server's jars there)");
     }
 
     /** Starts the server with {@code bucket}, {@code latencyMillis} per request and anonymous reads. */

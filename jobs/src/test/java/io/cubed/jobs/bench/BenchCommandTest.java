@@ -353,7 +353,8 @@ class BenchCommandTest {
         return new Run(code, out.toString(), err.toString());
     }
 
-    private static int python(String python, String code) throws Exception {
+    /** The exit code of {@code python -c code} (-1 when it cannot start). */
+    static int python(String python, String code) throws Exception {
         try {
             Process p = new ProcessBuilder(python, "-c", code)
                     .redirectErrorStream(true)

@@ -24,7 +24,7 @@ class ObjectStoreBenchIT {
 
     @Test
     void theObjectStoreBenchCopiesWithOneRequestPerChunkAndChecksEveryCopy() throws Exception {
-        boolean dask = python("import dask.array, zarr, fsspec, aiohttp") == 0;
+        boolean dask = BenchCommandTest.python("/usr/bin/python3", "import dask.array, zarr, fsspec, aiohttp") == 0;
         assumeTrue(dask || System.getenv("CI") == null, "CI installs Dask, fsspec and aiohttp: they must be here");
         List<String> args = new ArrayList<>(List.of(
                 "bench",
@@ -60,18 +60,6 @@ class ObjectStoreBenchIT {
             // 16 chunks: 16 GETs, and 3 of metadata (ours: zarr.json, .zarray, .zattrs; Dask's zarr: as many).
             assertThat(cells[6].trim()).as(row).isEqualTo("1.19");
             assertThat(cells[7].trim()).as(row).isEqualTo("none");
-        }
-    }
-
-    private static int python(String imports) throws Exception {
-        try {
-            Process p = new ProcessBuilder("/usr/bin/python3", "-c", imports)
-                    .redirectErrorStream(true)
-                    .start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor();
-        } catch (java.io.IOException e) {
-            return -1;
         }
     }
 }

@@ -89,22 +89,20 @@ final class Http1 {
         String key = scheme + "://" + host + ":" + port;
         Connection c = pooled(key);
         boolean reused = c != null;
-        if (c == null) {
-            c = open(scheme, host, port);
-        }
-        try {
-            return exchangeOn(c, key, host, port, method, target, headers, body, offset, length);
-        } catch (StaleConnection e) {
-            c.close();
-            if (!reused) {
-                throw (IOException) e.getCause();
+        while (true) {
+            if (c == null) {
+                c = open(scheme, host, port);
             }
-            Connection fresh = open(scheme, host, port);
             try {
-                return exchangeOn(fresh, key, host, port, method, target, headers, body, offset, length);
-            } catch (StaleConnection again) {
-                fresh.close();
-                throw (IOException) again.getCause();
+                return exchangeOn(c, key, host, port, method, target, headers, body, offset, length);
+            } catch (StaleConnection e) {
+                c.close();
+                if (!reused) {
+                    throw (IOException) e.getCause();
+                }
+                // The server had closed the kept-alive connection: once more, on a new one.
+                reused = false;
+                c = null;
             }
         }
     }
