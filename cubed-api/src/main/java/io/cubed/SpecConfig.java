@@ -198,8 +198,8 @@ public final class SpecConfig {
             new Key(
                     STORE_CONCURRENCY,
                     "auto",
-                    "Store requests a task keeps in flight: auto (32 on s3a:// through Cubed's S3 client, 16 on other"
-                            + " object stores, 1 on local disk and HDFS) or a number",
+                    "Store requests a task keeps in flight: auto (32 on object stores, 1 on local disk and HDFS) or a"
+                            + " number",
                     Kind.CONCURRENCY));
 
     private static final Map<String, Key> BY_NAME;

@@ -35,6 +35,9 @@ public final class LocalExecutor implements Executor {
     private final java.util.concurrent.locks.ReentrantReadWriteLock measureLock =
             new java.util.concurrent.locks.ReentrantReadWriteLock(true);
 
+    /** How long a failed computation waits for its other tasks to stop before it returns. */
+    static final long STOP_WAIT_SECONDS = 30;
+
     /** Most tasks a worker claims ahead of the one it runs, to start their reads ({@link ChunkIo}). */
     static final int MAX_AHEAD = 64;
 
@@ -151,6 +154,16 @@ public final class LocalExecutor implements Executor {
             throw e;
         } finally {
             pool.shutdownNow();
+            if (failure != null) {
+                // A failed computation returns once its other tasks have stopped (interrupted, or at their end), so
+                // that nothing it started still writes when the caller handles the failure (deletes the output, say).
+                // A successful one does not wait for a straggler's slower copy, whose writes are the same bytes.
+                try {
+                    pool.awaitTermination(STOP_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             // The arrays the tasks kept for their operations' next tasks: none is coming.
             ArrayRecycler.releaseIdle();
             Throwable f = failure;

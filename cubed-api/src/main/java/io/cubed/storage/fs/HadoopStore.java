@@ -51,7 +51,7 @@ public final class HadoopStore implements Store {
     /** How many times a read is tried when the object changed while it was read (an object store's overwrite). */
     private static final int READ_ATTEMPTS = 5;
     /** Requests in flight per task on object stores through Hadoop, by default (docs/cloud.md). */
-    static final int DEFAULT_OBJECT_STORE_CONCURRENCY = 16;
+    static final int DEFAULT_OBJECT_STORE_CONCURRENCY = 32;
 
     private final String uri;
     /** The file system the store works on (the raw one for {@code file://}). */

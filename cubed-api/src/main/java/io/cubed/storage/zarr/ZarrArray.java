@@ -45,6 +45,8 @@ public final class ZarrArray implements ChunkStore, Serializable {
     private final boolean everyChunkStored;
     private transient Store store;
     private transient Codec codec;
+    /** The attributes this array has read or written, or null before it has. */
+    private transient volatile Map<String, Object> attributes;
 
     private ZarrArray(String url, StoreSupplier supplier, ZarrV2Metadata metadata, boolean writeEmptyChunks) {
         this(url, supplier, metadata, writeEmptyChunks, false);
@@ -202,14 +204,26 @@ public final class ZarrArray implements ChunkStore, Serializable {
         return f == null ? Scalar.zero() : f;
     }
 
-    /** The {@code .zattrs} attributes, empty when there are none. */
+    /**
+     * The {@code .zattrs} attributes, empty when there are none: read once by this array and kept (as a v3 array keeps
+     * those of its {@code zarr.json}), so that the readers of one opened array (the incomplete mark, the dimension
+     * names) do not each ask the store; {@link #writeAttributes} keeps what it writes. Reopen the array to see what
+     * another writer changed.
+     */
     public Map<String, Object> attributes() {
-        return ZarrGroup.readAttributes(store(), url);
+        Map<String, Object> a = attributes;
+        if (a == null) {
+            a = ZarrGroup.readAttributes(store(), url);
+            attributes = a;
+        }
+        return new LinkedHashMap<>(a);
     }
 
     /** Replaces the {@code .zattrs} attributes (values: maps, lists, strings, numbers, booleans, null). */
     public void writeAttributes(Map<String, ?> attributes) {
-        store().put(ZATTRS, Json.write(new LinkedHashMap<>(attributes)).getBytes(StandardCharsets.UTF_8));
+        LinkedHashMap<String, Object> copy = new LinkedHashMap<>(attributes);
+        store().put(ZATTRS, Json.write(copy).getBytes(StandardCharsets.UTF_8));
+        this.attributes = copy;
     }
 
     @Override

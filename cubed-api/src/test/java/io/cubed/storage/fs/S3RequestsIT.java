@@ -163,4 +163,41 @@ class S3RequestsIT {
             }
         }
     }
+
+    @Test
+    void aComputationReadsEachMetadataDocumentOnce() {
+        ZarrArray in = input("meta/in.zarr");
+        Spec spec = Spec.builder()
+                .workDir(s3.url("meta/work"))
+                .storeOptions(s3.options())
+                .allowedMem("200MB")
+                .reservedMem("10MB")
+                .executor(new LocalExecutor(2, 3, 0))
+                .build();
+        s3.resetStats();
+        double sum = io.cubed.array.Statistical.sum(Cubed.fromZarr(in.url(), spec))
+                .compute()
+                .get()
+                .doubleValue();
+        S3ServerStats stats = s3.stats();
+        double expected = 0;
+        for (int i = 0; i < 48; i++) {
+            for (int j = 0; j < 48; j++) {
+                expected += expected(in, i, j);
+            }
+        }
+        assertThat(sum).isEqualTo(expected);
+        java.util.Map<String, java.util.Map<S3Operation, Long>> metadata = new java.util.TreeMap<>();
+        stats.keyCounts().forEach((k, v) -> {
+            if (k.startsWith("meta/in.zarr/") && !k.matches(".*/\\d+\\.\\d+")) {
+                metadata.put(k, v);
+            }
+        });
+        assertThat(metadata)
+                .as("the input's metadata documents")
+                .isEqualTo(java.util.Map.of(
+                        "meta/in.zarr/zarr.json", java.util.Map.of(S3Operation.GET_OBJECT, 1L),
+                        "meta/in.zarr/.zarray", java.util.Map.of(S3Operation.GET_OBJECT, 1L),
+                        "meta/in.zarr/.zattrs", java.util.Map.of(S3Operation.GET_OBJECT, 1L)));
+    }
 }

@@ -113,6 +113,20 @@ public final class BenchCommand implements Callable<Integer> {
             description = "With --object-store: the S3 server's delay per request, one or more (default: 30,0).")
     List<Integer> latencyMs = new ArrayList<>();
 
+    @Option(
+            names = "--concurrency",
+            split = ",",
+            paramLabel = "N",
+            description = "With --object-store: also the sum of the array in this JVM with each of these"
+                    + " store.concurrency values (requests in flight per task), e.g. 4,8,16,32,64.")
+    List<Integer> concurrency = new ArrayList<>();
+
+    @Option(
+            names = "--conf",
+            paramLabel = "KEY=VALUE",
+            description = "With --object-store: a store option for our runs, e.g. cubed.store.s3.client=hadoop.")
+    java.util.Map<String, String> conf = new java.util.TreeMap<>();
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec cli;
 
@@ -152,6 +166,12 @@ public final class BenchCommand implements Callable<Integer> {
                 throw new io.cubed.error.InvalidArgumentException(
                         "bench --object-store runs its own measurements: drop --workloads");
             }
+            for (int c : concurrency) {
+                if (c < 1) {
+                    throw new io.cubed.error.InvalidArgumentException(
+                            "bench: --concurrency takes requests in flight per task, 1 or more, got " + c);
+                }
+            }
             SparkBench sparkBench = null;
             if (executor.equals("spark")) {
                 try {
@@ -177,7 +197,9 @@ public final class BenchCommand implements Callable<Integer> {
                         peer != null,
                         smoke,
                         log,
-                        sparkBench == null ? null : new ObjectStoreSpark(sparkBench, dir.resolve("object-store"), log));
+                        sparkBench == null ? null : new ObjectStoreSpark(sparkBench, dir.resolve("object-store"), log),
+                        concurrency,
+                        conf);
                 md = bench.run();
             } finally {
                 if (sparkBench != null) {
@@ -192,8 +214,9 @@ public final class BenchCommand implements Callable<Integer> {
             log.println("report: " + report.resolve("object-store.md").toAbsolutePath());
             return 0;
         }
-        if (!latencyMs.isEmpty()) {
-            throw new io.cubed.error.InvalidArgumentException("bench: --latency-ms goes with --object-store");
+        if (!latencyMs.isEmpty() || !concurrency.isEmpty() || !conf.isEmpty()) {
+            throw new io.cubed.error.InvalidArgumentException(
+                    "bench: --latency-ms, --concurrency and --conf go with --object-store");
         }
         List<Workload> chosen = new ArrayList<>();
         for (Workload w : Workloads.all()) {

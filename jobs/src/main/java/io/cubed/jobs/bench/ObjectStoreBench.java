@@ -47,6 +47,10 @@ final class ObjectStoreBench {
     private final boolean smoke;
     /** The Spark measurements, or null on the in-process executor. */
     private final ObjectStoreSpark spark;
+    /** Values of {@code store.concurrency} of the sweep (the sum of the array in this JVM); empty: no sweep. */
+    private final List<Integer> concurrencies;
+    /** Store options of the command line ({@code --conf}), on top of the server's. */
+    private final Map<String, String> conf;
 
     /** One timed command: who ran it, at which latency, its wall seconds and the requests the server saw. */
     record Run(
@@ -67,8 +71,12 @@ final class ObjectStoreBench {
             boolean peer,
             boolean smoke,
             PrintWriter log,
-            ObjectStoreSpark spark) {
+            ObjectStoreSpark spark,
+            List<Integer> concurrencies,
+            Map<String, String> conf) {
         this.dir = dir.resolve("object-store");
+        this.concurrencies = List.copyOf(concurrencies);
+        this.conf = Map.copyOf(conf);
         this.smoke = smoke;
         this.spark = spark;
         this.threads = threads;
@@ -125,6 +133,11 @@ final class ObjectStoreBench {
                         server,
                         source,
                         Map.of(Store.CONCURRENCY_OPTION, "1")));
+                for (int r = 1; r <= rounds && !concurrencies.isEmpty(); r++) {
+                    for (int c : concurrencies) {
+                        runs.add(sum(latency, c, server, source));
+                    }
+                }
                 if (spark != null) {
                     runs.addAll(spark.run(
                             server,
@@ -193,10 +206,64 @@ final class ObjectStoreBench {
         for (Map.Entry<String, String> e : server.options().entrySet()) {
             cmd.addAll(List.of("--conf", e.getKey() + "=" + e.getValue()));
         }
-        for (Map.Entry<String, String> e : extra.entrySet()) {
+        Map<String, String> more = new java.util.TreeMap<>(conf);
+        more.putAll(extra);
+        for (Map.Entry<String, String> e : more.entrySet()) {
             cmd.addAll(List.of("--conf", e.getKey() + "=" + e.getValue()));
         }
         return timed(who, latency, server, cmd, Map.of("CUBED_NO_BUILD", "1"), out, source);
+    }
+
+    /** The reference sum of the source, computed once from the local copy. */
+    private Double reference;
+
+    /**
+     * The sum of the array on the server, computed in this JVM (warm after the first round) on the in-process executor
+     * with {@code store.concurrency} {@code c}: the read-heavy case, where the requests in flight matter most.
+     */
+    private Run sum(int latency, int c, S3ServerProcess server, ChunkStore source) throws IOException {
+        if (reference == null) {
+            double total = 0;
+            for (long i = 0; i < source.grid().numChunks(); i++) {
+                for (double v : (double[])
+                        source.readChunk(source.grid().chunkCoordsOf(i)).data()) {
+                    total += v;
+                }
+            }
+            reference = total;
+        }
+        Map<String, String> options = new java.util.TreeMap<>(server.options());
+        options.putAll(conf);
+        options.put(Store.CONCURRENCY_OPTION, Integer.toString(c));
+        io.cubed.plan.Spec spec = io.cubed.plan.Spec.builder()
+                .workDir(dir.resolve("work").toString())
+                .allowedMem("1GB")
+                .reservedMem("100MB")
+                .executor(new io.cubed.runtime.LocalExecutor(threads, 3))
+                .storeOptions(StoreOptions.of(options))
+                .build();
+        server.reset();
+        long start = System.nanoTime();
+        double got = io.cubed.array.Statistical.sum(io.cubed.Cubed.fromZarr(server.s3aUrl("in.zarr"), spec))
+                .compute()
+                .get()
+                .doubleValue();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        Map<String, Object> stats = server.stats();
+        String check = Math.abs(got - reference) <= 1e-9 * Math.max(1, Math.abs(reference))
+                ? "match"
+                : "MISMATCH (" + got + " against " + reference + ")";
+        Run run = new Run(
+                "sum in this JVM, store.concurrency " + c,
+                latency,
+                seconds,
+                chunks(),
+                counts(stats),
+                number(stats.get("meanInFlight")),
+                (long) number(stats.get("maxInFlight")),
+                check);
+        print(log, run);
+        return run;
     }
 
     private Run dask(int latency, int round, S3ServerProcess server, Path script, ChunkStore source)

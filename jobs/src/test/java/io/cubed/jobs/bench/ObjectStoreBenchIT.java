@@ -32,6 +32,8 @@ class ObjectStoreBenchIT {
                 "--smoke",
                 "--latency-ms",
                 "5,0",
+                "--concurrency",
+                "4",
                 "--threads",
                 "2",
                 "--dir",
@@ -52,12 +54,13 @@ class ObjectStoreBenchIT {
                 rows.add(line);
             }
         }
-        // Per latency: ours, ours with one request in flight per task, and Dask's when it runs.
-        assertThat(rows).hasSize(dask ? 6 : 4);
+        // Per latency: ours, ours with one request in flight per task, Dask's when it runs, and the sum in the JVM.
+        assertThat(rows).hasSize(dask ? 8 : 6);
         for (String row : rows) {
             String[] cells = row.split("\\|");
             assertThat(cells[cells.length - 1].trim()).as(row).isEqualTo("match");
-            // 16 chunks: 16 GETs, and 3 of metadata (ours: zarr.json, .zarray, .zattrs; Dask's zarr: as many).
+            // 16 chunks: 16 GETs, and 3 of metadata (ours: zarr.json, .zarray, .zattrs, each once; Dask's zarr: as
+            // many).
             assertThat(cells[6].trim()).as(row).isEqualTo("1.19");
             assertThat(cells[7].trim()).as(row).isEqualTo("none");
         }
