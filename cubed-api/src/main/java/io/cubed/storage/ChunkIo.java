@@ -26,6 +26,14 @@ import java.util.concurrent.ExecutionException;
  * allowedMem}. Stores whose concurrency is 1 (local disk, memory) are left alone: their reads and writes happen on the
  * task's thread, as without a slot.
  *
+ * <p>How far ahead: reads started and not yet taken are at most a window per store, which follows what the tasks
+ * need: it starts at {@value #FIRST_WINDOW} (or the store's concurrency, if lower), doubles each time a task has to
+ * wait for a read (or finds it not started), up to the store's concurrency, and shrinks by one each time a task takes
+ * a read while at least half the window lies read and waiting (never below {@value #MIN_WINDOW}). At tens of
+ * milliseconds per request the tasks wait and the window opens to the concurrency within a few reads; where requests
+ * return before the tasks want them (a store next door, a slow computation) it stays small, and the slot holds a
+ * few chunks instead of a concurrency's worth, which the collector would otherwise copy at every pause.
+ *
  * <p>How it is used: an executor makes one per slot and {@linkplain #bind binds} it to the thread that runs the slot's
  * tasks; it asks each coming task to {@linkplain #readAheadFor name the reads} it will make; a chunk store reading a
  * chunk first {@linkplain #take takes} a read started for it, and writing a chunk {@linkplain #write hands it over};
@@ -35,12 +43,16 @@ import java.util.concurrent.ExecutionException;
  */
 public final class ChunkIo {
     private static final ThreadLocal<ChunkIo> CURRENT = new ThreadLocal<>();
+    /** The window of reads ahead per store at the start. */
+    static final int FIRST_WINDOW = 8;
+    /** The smallest window. */
+    static final int MIN_WINDOW = 2;
 
     private final long budgetBytes;
     /** Bytes held by requests started and not yet taken (reads) or not yet done (writes). Guarded by this. */
     private long heldBytes;
-    /** Requests in flight per store, by identity. Guarded by this. */
-    private final Map<Store, Integer> inFlight = new IdentityHashMap<>();
+    /** The requests of each store, by identity. Guarded by this. */
+    private final Map<Store, Lane> lanes = new IdentityHashMap<>();
     /** Reads not yet taken, by store URI and key, oldest first. Guarded by this. */
     private final Map<String, ArrayDeque<Read>> reads = new HashMap<>();
     /** Reads waiting for room to start, oldest first. Guarded by this. */
@@ -54,6 +66,32 @@ public final class ChunkIo {
     private long readsTaken;
     private long writesBehind;
 
+    /** A store's requests through this slot. Guarded by the slot. */
+    private static final class Lane {
+        /** Reads and writes in flight. */
+        int inFlight;
+        /** Reads started and not yet taken or dropped, in flight or landed. */
+        int ahead;
+        /** Of those, the ones that have landed. */
+        int landed;
+        /** How many reads may be ahead. */
+        int window;
+        /** The largest window so far. */
+        int maxWindow;
+        /** The store's concurrency: the widest window. */
+        final int concurrency;
+
+        Lane(int concurrency) {
+            this.concurrency = Math.max(1, concurrency);
+            window = Math.min(FIRST_WINDOW, this.concurrency);
+            maxWindow = window;
+        }
+    }
+
+    private Lane lane(Store store) {
+        return lanes.computeIfAbsent(store, s -> new Lane(s.concurrency()));
+    }
+
     /** A read started, or waiting to start, for task {@link #task}. */
     private final class Read {
         final Store store;
@@ -61,6 +99,10 @@ public final class ChunkIo {
         final long task;
         /** Bytes held for it: its capacity until it completes, then its length; 0 once released. */
         long held;
+        /** Counted in its lane's {@code ahead} (started, not yet taken or dropped). */
+        boolean ahead;
+        /** Landed while ahead: counted in its lane's {@code landed}. */
+        boolean landed;
 
         CompletableFuture<Store.Bytes> future;
         boolean dropped;
@@ -191,12 +233,16 @@ public final class ChunkIo {
         List<Read> start = new ArrayList<>();
         while (!waiting.isEmpty()) {
             Read r = waiting.peek();
-            int n = inFlight.getOrDefault(r.store, 0);
-            if (n >= r.store.concurrency() || heldBytes + r.held > budgetBytes) {
+            Lane lane = lane(r.store);
+            if (lane.inFlight >= r.store.concurrency()
+                    || lane.ahead >= lane.window
+                    || heldBytes + r.held > budgetBytes) {
                 break;
             }
             waiting.poll();
-            inFlight.put(r.store, n + 1);
+            lane.inFlight++;
+            lane.ahead++;
+            r.ahead = true;
             heldBytes += r.held;
             readsStarted++;
             r.future = new CompletableFuture<>();
@@ -220,7 +266,8 @@ public final class ChunkIo {
     private void completed(Read r, Store.Bytes value, Throwable failure) {
         List<Read> start;
         synchronized (this) {
-            inFlight.merge(r.store, -1, Integer::sum);
+            Lane lane = lane(r.store);
+            lane.inFlight--;
             long length = value == null ? 0 : value.array().length;
             if (r.dropped) {
                 heldBytes -= r.held;
@@ -228,6 +275,10 @@ public final class ChunkIo {
             } else {
                 heldBytes += length - r.held;
                 r.held = length;
+                if (r.ahead) {
+                    r.landed = true;
+                    lane.landed++;
+                }
             }
             start = startable();
             notifyAll();
@@ -250,6 +301,7 @@ public final class ChunkIo {
      */
     public Fetched take(Store store, String key) {
         Read r;
+        List<Read> early;
         synchronized (this) {
             ArrayDeque<Read> q = reads.get(id(store, key));
             r = q == null ? null : q.poll();
@@ -259,12 +311,26 @@ public final class ChunkIo {
             if (r == null) {
                 return null;
             }
+            Lane lane = lane(r.store);
             if (r.future == null) {
-                // Not started yet: the caller reads it at once, on its own memory.
+                // Not started yet: the caller reads it at once, on its own memory; the window was too small.
                 waiting.remove(r);
+                widen(lane);
                 return null;
             }
+            if (r.landed) {
+                // Here before it was wanted: with half the window lying read and waiting besides, it is too wide.
+                if (lane.landed - 1 >= lane.window / 2) {
+                    lane.window = Math.max(Math.min(MIN_WINDOW, lane.concurrency), lane.window - 1);
+                }
+            } else {
+                widen(lane);
+            }
+            leaveWindow(r, lane);
+            early = startable();
         }
+        // Its place in the window is free: the next read starts while this one is waited for.
+        start(early);
         Store.Bytes v;
         try {
             v = r.future.get();
@@ -288,8 +354,26 @@ public final class ChunkIo {
         return new Fetched(v);
     }
 
+    private static void widen(Lane lane) {
+        lane.window = Math.min(lane.window * 2, lane.concurrency);
+        lane.maxWindow = Math.max(lane.maxWindow, lane.window);
+    }
+
+    /** A read ahead is taken or dropped: its place in the window is free. Holds the lock. */
+    private static void leaveWindow(Read r, Lane lane) {
+        if (r.ahead) {
+            r.ahead = false;
+            lane.ahead--;
+            if (r.landed) {
+                r.landed = false;
+                lane.landed--;
+            }
+        }
+    }
+
     private void drop(Read r) {
         synchronized (this) {
+            leaveWindow(r, lane(r.store));
             if (r.future != null && r.future.isDone()) {
                 heldBytes -= r.held;
                 r.held = 0;
@@ -322,7 +406,7 @@ public final class ChunkIo {
             // Room is made by earlier writes finishing; reads waiting to be taken do not count against a write. A
             // store's requests in flight all end by themselves, so waiting for one of them to end cannot block.
             while ((heldBytes + length > budgetBytes && anyWriteInFlight())
-                    || inFlight.getOrDefault(store, 0) >= store.concurrency()) {
+                    || lane(store).inFlight >= store.concurrency()) {
                 try {
                     wait();
                 } catch (InterruptedException e) {
@@ -334,7 +418,7 @@ public final class ChunkIo {
                 return false;
             }
             heldBytes += length;
-            inFlight.merge(store, 1, Integer::sum);
+            lane(store).inFlight++;
             task = owner;
             writesBehind++;
         }
@@ -349,7 +433,7 @@ public final class ChunkIo {
             List<Read> start;
             synchronized (this) {
                 heldBytes -= length;
-                inFlight.merge(store, -1, Integer::sum);
+                lane(store).inFlight--;
                 start = startable();
                 notifyAll();
             }
@@ -395,6 +479,7 @@ public final class ChunkIo {
      */
     public CompletableFuture<Void> finishTask(long task) {
         List<CompletableFuture<Void>> w;
+        List<Read> start;
         synchronized (this) {
             if (owner == task) {
                 owner = -1;
@@ -406,6 +491,7 @@ public final class ChunkIo {
                     if (r.task == task) {
                         ri.remove();
                         waiting.remove(r);
+                        leaveWindow(r, lane(r.store));
                         if (r.future != null && r.future.isDone()) {
                             heldBytes -= r.held;
                             r.held = 0;
@@ -419,8 +505,10 @@ public final class ChunkIo {
                 }
             }
             w = writes.remove(task);
+            start = startable();
             notifyAll();
         }
+        start(start);
         return w == null
                 ? CompletableFuture.completedFuture(null)
                 : CompletableFuture.allOf(w.toArray(new CompletableFuture[0]));
@@ -429,6 +517,12 @@ public final class ChunkIo {
     /** Reads started ahead, taken, and writes handed over so far: for reports and tests. */
     public synchronized long[] counts() {
         return new long[] {readsStarted, readsTaken, writesBehind};
+    }
+
+    /** The window of reads ahead on {@code store} now, and the widest it has been (for reports and tests). */
+    public synchronized int[] window(Store store) {
+        Lane lane = lanes.get(store);
+        return lane == null ? new int[] {0, 0} : new int[] {lane.window, lane.maxWindow};
     }
 
     /** Bytes held by requests now (for tests). */

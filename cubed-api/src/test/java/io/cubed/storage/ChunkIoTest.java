@@ -70,6 +70,71 @@ class ChunkIoTest {
         assertThat(store.stats.snapshot().count("GET")).isEqualTo(12);
     }
 
+    /**
+     * Runs {@code n} tasks of one chunk each as an executor's slot does (naming the next tasks' reads while the slot has
+     * room, taking each task's chunk, computing for {@code computeMillis}); returns the bytes the slot held as each task
+     * took its chunk.
+     */
+    private static long[] runTasks(ChunkIo io, LatencyStore store, int n, int size, int computeMillis)
+            throws Exception {
+        long[] held = new long[n];
+        int next = 0;
+        for (int t = 0; t < n; t++) {
+            while (next < n && io.hasRoom()) {
+                int task = next++;
+                io.readAheadFor(task, () -> io.read(store, "k" + task, size));
+            }
+            held[t] = io.heldBytes();
+            ChunkIo.Fetched f = io.take(store, "k" + t);
+            byte[] got = f == null ? store.get("k" + t) : f.bytes().array();
+            assertThat(got).as("task %d", t).isEqualTo(value(size, t));
+            Thread.sleep(computeMillis);
+            io.finishTask(t).get();
+        }
+        return held;
+    }
+
+    @Test
+    void theWindowOpensToTheConcurrencyWhenTasksWaitForTheirReads() throws Exception {
+        LatencyStore store = LatencyStore.create(60, 16);
+        for (int i = 0; i < 64; i++) {
+            store.put("k" + i, value(1000, i));
+        }
+        store.stats.resetMax();
+        ChunkIo io = new ChunkIo(1 << 20);
+        long start = System.nanoTime();
+        runTasks(io, store, 64, 1000, 0);
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(io.window(store)[1]).as("widest window").isEqualTo(16);
+        assertThat(store.stats.snapshot().maxInFlight()).isEqualTo(16);
+        // 64 reads of 60 ms: one at a time 3.8 s; 16 at a time about 4 latencies, plus the first ones' ramp.
+        assertThat(millis).isLessThan(64 * 60 / 4);
+        assertThat(store.stats.snapshot().count("GET")).isEqualTo(64);
+        assertThat(io.heldBytes()).isZero();
+    }
+
+    @Test
+    void theWindowNarrowsWhenReadsLandBeforeTheTasksWantThem() throws Exception {
+        LatencyStore store = LatencyStore.create(1, 32);
+        int size = 10_000;
+        for (int i = 0; i < 60; i++) {
+            store.put("k" + i, value(size, i));
+        }
+        ChunkIo io = new ChunkIo(1 << 20);
+        // Each task computes 10 ms, ten times a read's latency: reads land long before they are wanted.
+        long[] held = runTasks(io, store, 60, size, 10);
+        // The first task waits for its read (nothing was read before it) and widens the window once; then it narrows.
+        assertThat(io.window(store)[0]).as("window after 60 tasks").isEqualTo(ChunkIo.MIN_WINDOW);
+        // Once narrowed, the slot holds the window's chunks, not the first window's 8 nor the concurrency's 32.
+        for (int t = 30; t < 60; t++) {
+            assertThat(held[t])
+                    .as("held as task %d took its chunk", t)
+                    .isLessThanOrEqualTo(ChunkIo.MIN_WINDOW * (long) size);
+        }
+        assertThat(held[1]).as("held at the start").isGreaterThan(ChunkIo.MIN_WINDOW * (long) size);
+        assertThat(store.stats.snapshot().count("GET")).isEqualTo(60);
+    }
+
     @Test
     void aMissingValueIsFetchedAsNullAndAKeyNeverNamedIsNotFetched() {
         LatencyStore store = LatencyStore.create(1, 4);

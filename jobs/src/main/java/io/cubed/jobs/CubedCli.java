@@ -9,23 +9,57 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** The {@code cubed} command line: one entry point with a subcommand per job. */
+/**
+ * The {@code cubed} command line: one entry point with a subcommand per job; {@code -h}/{@code --help} and {@code
+ * -V}/{@code --version} on every subcommand.
+ */
 @Command(
         name = "cubed",
         mixinStandardHelpOptions = true,
+        scope = CommandLine.ScopeType.INHERIT,
         version = "cubed 0.1.0-SNAPSHOT",
-        description = "Bounded-memory processing of Zarr arrays.",
-        subcommands = {
-            InfoCommand.class,
-            CopyCommand.class,
-            RechunkCommand.class,
-            DemoCommand.class,
-            QuadraticMeansCommand.class,
-            ResumeCommand.class,
-            io.cubed.jobs.bench.BenchCommand.class,
-            io.cubed.jobs.bench.SqlBenchCommand.class
-        })
+        description = "Bounded-memory processing of Zarr arrays.")
 public final class CubedCli implements Runnable {
+    /**
+     * The subcommands, in the order the usage lists them. Only the one named on the command line is built: picocli
+     * reads every option of a command by reflection, and building all of them took 0.1-0.3 s of a fresh JVM's start
+     * (docs/cloud.md); all are built for the top-level usage and for a name that is none of them.
+     */
+    private static final Map<String, java.util.function.Supplier<Object>> SUBCOMMANDS = subcommands();
+
+    private static Map<String, java.util.function.Supplier<Object>> subcommands() {
+        Map<String, java.util.function.Supplier<Object>> m = new java.util.LinkedHashMap<>();
+        m.put("info", InfoCommand::new);
+        m.put("copy", CopyCommand::new);
+        m.put("rechunk", RechunkCommand::new);
+        m.put("demo", DemoCommand::new);
+        m.put("quadratic-means", QuadraticMeansCommand::new);
+        m.put("resume", ResumeCommand::new);
+        m.put("bench", io.cubed.jobs.bench.BenchCommand::new);
+        m.put("sql-bench", io.cubed.jobs.bench.SqlBenchCommand::new);
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** The names of the subcommands, in the usage's order. */
+    static java.util.Set<String> subcommandNames() {
+        return SUBCOMMANDS.keySet();
+    }
+
+    /**
+     * The command line for {@code args}: the root with the subcommand the first argument names, or with all of them
+     * when it names none (the usage, an unknown command).
+     */
+    static CommandLine commandLine(String... args) {
+        CommandLine cl = new CommandLine(new CubedCli());
+        java.util.function.Supplier<Object> named = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
+        if (named != null) {
+            cl.addSubcommand(args[0], named.get());
+        } else {
+            SUBCOMMANDS.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+        }
+        return cl;
+    }
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -46,7 +80,7 @@ public final class CubedCli implements Runnable {
 
     /** Runs the command line and returns its exit code (0 success, 1 failure, 2 usage error). */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = new CommandLine(new CubedCli());
+        CommandLine cl = commandLine(args);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler(CubedCli::handle);

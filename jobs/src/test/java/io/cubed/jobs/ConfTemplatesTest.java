@@ -118,8 +118,8 @@ class ConfTemplatesTest {
 
     /** Parses {@code args} as the {@code cubed} command line would, without running; returns the subcommand. */
     private static Object parse(List<String> args, Map<String, String> sparkConf) {
-        CommandLine cl = new CommandLine(new CubedCli());
-        CommandLine.ParseResult r = cl.parseArgs(args.toArray(new String[0]));
+        String[] a = args.toArray(new String[0]);
+        CommandLine.ParseResult r = CubedCli.commandLine(a).parseArgs(a);
         assertThat(r.hasSubcommand()).as("%s", args).isTrue();
         Object command = r.subcommand().commandSpec().userObject();
         if (command instanceof RechunkCommand) {
@@ -265,8 +265,9 @@ class ConfTemplatesTest {
                 args.add(option);
                 args.add(values.get(k.name()));
             }
-            RechunkCommand cmd = (RechunkCommand) new CommandLine(new CubedCli())
-                    .parseArgs(args.toArray(new String[0]))
+            String[] a = args.toArray(new String[0]);
+            RechunkCommand cmd = (RechunkCommand) CubedCli.commandLine(a)
+                    .parseArgs(a)
                     .subcommand()
                     .commandSpec()
                     .userObject();

@@ -85,6 +85,31 @@ class CubedCliTest {
     }
 
     @Test
+    void everyCommandPrintsItsHelpAndTheTopLevelListsThemAll() {
+        for (String name : CubedCli.subcommandNames()) {
+            CliRun r = run(name, "--help");
+            assertThat(r.code()).as(name).isZero();
+            assertThat(r.out()).as(name).startsWith("Usage: cubed " + name).contains("-h, --help");
+            assertThat(r.err()).as(name).isEmpty();
+        }
+        CliRun top = run("--help");
+        assertThat(top.code()).isZero();
+        String commands = top.out().substring(top.out().indexOf("Commands:"));
+        int at = 0;
+        for (String name : CubedCli.subcommandNames()) {
+            int i = commands.indexOf("\n  " + name + " ", at);
+            assertThat(i)
+                    .as("%s listed after the ones before it in:%n%s", name, commands)
+                    .isGreaterThan(at);
+            at = i;
+        }
+        CliRun unknown = run("frobnicate");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).contains("frobnicate").contains("Usage: cubed --help");
+        assertThat(run("copy", "--version").out()).contains("cubed 0.1.0");
+    }
+
+    @Test
     void errorsAreOneLineWithTheUrl() {
         CliRun r = run("info", tmp.resolve("nothing.zarr").toString());
         assertThat(r.code()).isEqualTo(1);
