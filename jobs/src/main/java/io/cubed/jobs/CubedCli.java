@@ -13,6 +13,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "cubed",
         mixinStandardHelpOptions = true,
+        // --help and --version on every subcommand too (cubed copy --help), as the usage errors say.
+        scope = CommandLine.ScopeType.INHERIT,
         version = "cubed 0.1.0-SNAPSHOT",
         description = "Bounded-memory processing of Zarr arrays.",
         subcommands = {
@@ -37,6 +39,15 @@ public final class CubedCli implements Runnable {
                 description = "Store option, e.g. a Hadoop setting such as fs.s3a.endpoint=http://host:9000 "
                         + "(repeatable).")
         Map<String, String> conf = new TreeMap<>();
+
+        @Option(
+                names = "--request-stats",
+                paramLabel = "FILE",
+                description = "When the command ends, write the S3 requests it made through Cubed's client to FILE as"
+                        + " JSON: the number of each operation (GET, PUT, HEAD, LIST, ...) and the most and the mean"
+                        + " in flight at once. Those of this JVM: on Spark, the driver's and local[N] tasks'; S3A's"
+                        + " (cubed.store.s3.client=hadoop) are not counted.")
+        java.nio.file.Path requestStats;
     }
 
     @Override
@@ -51,6 +62,7 @@ public final class CubedCli implements Runnable {
         cl.setErr(err);
         cl.setExecutionExceptionHandler(CubedCli::handle);
         cl.setParameterExceptionHandler(CubedCli::usageError);
+        cl.setExecutionStrategy(RequestStatsFile::execute);
         int code = cl.execute(args);
         out.flush();
         err.flush();
