@@ -71,6 +71,15 @@ public final class CubedCli implements Runnable {
                 description = "Store option, e.g. a Hadoop setting such as fs.s3a.endpoint=http://host:9000 "
                         + "(repeatable).")
         Map<String, String> conf = new TreeMap<>();
+
+        @Option(
+                names = "--request-stats",
+                paramLabel = "FILE",
+                description = "When the command ends, write the S3 requests it made through Cubed's client to FILE as"
+                        + " JSON: the number of each operation (GET, PUT, HEAD, LIST, ...) and the most and the mean"
+                        + " in flight at once. Those of this JVM: on Spark, the driver's and local[N] tasks'; S3A's"
+                        + " (cubed.store.s3.client=hadoop) are not counted.")
+        java.nio.file.Path requestStats;
     }
 
     @Override
@@ -85,6 +94,7 @@ public final class CubedCli implements Runnable {
         cl.setErr(err);
         cl.setExecutionExceptionHandler(CubedCli::handle);
         cl.setParameterExceptionHandler(CubedCli::usageError);
+        cl.setExecutionStrategy(RequestStatsFile::execute);
         int code = cl.execute(args);
         out.flush();
         err.flush();

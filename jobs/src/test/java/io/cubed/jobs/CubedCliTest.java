@@ -36,6 +36,19 @@ class CubedCliTest {
     }
 
     @Test
+    void everySubcommandPrintsItsHelp() {
+        CliRun copy = run("copy", "--help");
+        assertThat(copy.code()).as(copy.err()).isZero();
+        assertThat(copy.out()).contains("Usage: cubed copy").contains("--request-stats=FILE");
+        CliRun bench = run("bench", "--help");
+        assertThat(bench.code()).as(bench.err()).isZero();
+        assertThat(bench.out())
+                .contains("Usage: cubed bench")
+                .contains("--location=s3a://BUCKET/PREFIX")
+                .contains("--peer-url=URL");
+    }
+
+    @Test
     void copyRecompressesAndInfoDescribes() {
         assertThat(run("demo", "--dir", tmp.toString(), "--size-mb", "2", "--chunk-mb", "1")
                         .code())

@@ -102,6 +102,20 @@ class S3ClientStoreIT extends StoreContract {
     }
 
     @Test
+    void theJvmsCountsAreThoseOfEveryStoreTogether() {
+        Store other = Stores.open(server.url("other-" + RUN.incrementAndGet()), server.options());
+        S3Store.requestStatsOfThisJvm().resetMax();
+        var before = S3Store.requestStatsOfThisJvm().snapshot();
+        store.put("a/0.0", bytes("chunk"));
+        other.put("a/0.0", bytes("chunk"));
+        assertThat(store.get("a/0.0")).isEqualTo(bytes("chunk"));
+        assertThat(other.exists("a/0.0")).isTrue();
+        var io = S3Store.requestStatsOfThisJvm().snapshot().minus(before);
+        assertThat(io.counts()).isEqualTo(java.util.Map.of("PUT", 2L, "GET", 1L, "HEAD", 1L));
+        assertThat(io.maxInFlight()).isEqualTo(1);
+    }
+
+    @Test
     void manyRequestsAreInFlightAtOnceWithoutAThreadEach() throws Exception {
         S3Store s3 = (S3Store) RetryingStore.unwrapAll(store);
         byte[] value = random(64 * 1024, 5);

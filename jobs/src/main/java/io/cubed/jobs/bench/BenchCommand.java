@@ -102,16 +102,36 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--object-store",
             description = "Instead of W1-W5: cubed copy of an array in an S3 server (the project's S3 test server in"
-                    + " a JVM of its own) to the local disk, as a whole command, at each --latency-ms, with the"
-                    + " server's request counts, against Dask reading the same objects over HTTP with --peer dask.")
+                    + " a JVM of its own, or any --location) to the local disk, as a whole command, at each"
+                    + " --latency-ms, with the server's request counts (at a --location: those of Cubed's S3 client),"
+                    + " against Dask reading the same objects over HTTP with --peer dask.")
     boolean objectStore;
 
     @Option(
             names = "--latency-ms",
             split = ",",
             paramLabel = "MS",
-            description = "With --object-store: the S3 server's delay per request, one or more (default: 30,0).")
+            description = "With --object-store: the S3 test server's delay per request, one or more (default: 30,0);"
+                    + " not with --location, which has its own latency.")
     List<Integer> latencyMs = new ArrayList<>();
+
+    @Option(
+            names = "--location",
+            paramLabel = "s3a://BUCKET/PREFIX",
+            description = "With --object-store: run at this S3 location instead of the test server. The bench uploads"
+                    + " its array under a new prefix there, PREFIX/cubed-bench-TIME-ID/, and deletes that prefix when"
+                    + " it ends; requests are those Cubed's S3 client counts (cubed copy --request-stats). Endpoint and"
+                    + " credentials: --conf fs.s3a.endpoint=... --conf fs.s3a.access.key=... --conf"
+                    + " fs.s3a.secret.key=..., or AWS's environment.")
+    String location;
+
+    @Option(
+            names = "--peer-url",
+            paramLabel = "URL",
+            description = "With --location and --peer dask: the HTTP(S) URL at which the objects under --location are"
+                    + " readable anonymously (e.g. https://BUCKET.s3.REGION.amazonaws.com/PREFIX), where Dask reads"
+                    + " them; without it Dask is reported as not run (it would need s3fs for s3a://).")
+    String peerUrl;
 
     @Option(
             names = "--concurrency",
@@ -124,7 +144,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--conf",
             paramLabel = "KEY=VALUE",
-            description = "With --object-store: a store option for our runs, e.g. cubed.store.s3.client=hadoop.")
+            description = "With --object-store: a store option for our runs, e.g. cubed.store.s3.client=hadoop; with"
+                    + " --location also the endpoint and credentials, e.g. fs.s3a.endpoint=https://host:9000.")
     java.util.Map<String, String> conf = new java.util.TreeMap<>();
 
     @picocli.CommandLine.Spec
@@ -172,6 +193,23 @@ public final class BenchCommand implements Callable<Integer> {
                             "bench: --concurrency takes requests in flight per task, 1 or more, got " + c);
                 }
             }
+            if (location != null && !latencyMs.isEmpty()) {
+                throw new io.cubed.error.InvalidArgumentException("bench --object-store --location: --latency-ms sets"
+                        + " the delay of the project's S3 test server, which a --location does not use (it has its own"
+                        + " latency); drop --latency-ms, or drop --location to run on the test server");
+            }
+            if (peerUrl != null && (location == null || peer == null)) {
+                throw new io.cubed.error.InvalidArgumentException("bench --object-store: --peer-url goes with"
+                        + " --location and --peer dask (on the test server, Dask reads from the server's own URL)");
+            }
+            if (location != null) {
+                S3Location.check(location, peerUrl);
+            }
+            if (location != null && executor.equals("spark")) {
+                throw new io.cubed.error.InvalidArgumentException("bench --object-store --location: --executor spark"
+                        + " is not supported there (Cubed's client counts requests in each JVM, and Spark's executors"
+                        + " may run in others); use --executor local, or the test server");
+            }
             SparkBench sparkBench = null;
             if (executor.equals("spark")) {
                 try {
@@ -193,13 +231,18 @@ public final class BenchCommand implements Callable<Integer> {
                         dir,
                         threads,
                         rounds,
-                        ObjectStoreBench.parseLatencies(latencyMs),
+                        location != null
+                                ? List.of(BenchLocation.OWN_LATENCY)
+                                : ObjectStoreBench.parseLatencies(latencyMs),
                         peer != null,
                         smoke,
                         log,
                         sparkBench == null ? null : new ObjectStoreSpark(sparkBench, dir.resolve("object-store"), log),
                         concurrency,
                         conf);
+                if (location != null) {
+                    bench.location(() -> S3Location.open(location, conf, peerUrl));
+                }
                 md = bench.run();
             } finally {
                 if (sparkBench != null) {
@@ -214,9 +257,9 @@ public final class BenchCommand implements Callable<Integer> {
             log.println("report: " + report.resolve("object-store.md").toAbsolutePath());
             return 0;
         }
-        if (!latencyMs.isEmpty() || !concurrency.isEmpty() || !conf.isEmpty()) {
+        if (!latencyMs.isEmpty() || !concurrency.isEmpty() || !conf.isEmpty() || location != null || peerUrl != null) {
             throw new io.cubed.error.InvalidArgumentException(
-                    "bench: --latency-ms, --concurrency and --conf go with --object-store");
+                    "bench: --latency-ms, --concurrency, --conf, --location and --peer-url go with --object-store");
         }
         List<Workload> chosen = new ArrayList<>();
         for (Workload w : Workloads.all()) {

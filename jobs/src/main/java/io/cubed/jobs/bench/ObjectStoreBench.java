@@ -32,7 +32,9 @@ import java.util.stream.Stream;
  * <p>The array is the issue's: {@code side}² float64 in chunks of {@code chunk}² (4096² in 256² by default: 256 chunks
  * of 0.5 MB), Blosc-LZ4 with byte shuffle, written by zarr-python when the interpreter has it (else by Cubed) and
  * uploaded to the server. The server is the project's S3 test server (s3proxy) in a JVM of its own, with anonymous
- * reads for Dask; each latency is the server's delay before it serves a request.
+ * reads for Dask; each latency is the server's delay before it serves a request. With {@link #location} the array goes
+ * to another {@link BenchLocation} instead ({@link S3Location}: any {@code s3a://} location, where Cubed's client
+ * counts the requests).
  */
 final class ObjectStoreBench {
     private final Path dir;
@@ -51,8 +53,13 @@ final class ObjectStoreBench {
     private final List<Integer> concurrencies;
     /** Store options of the command line ({@code --conf}), on top of the server's. */
     private final Map<String, String> conf;
+    /** Where the array goes: by default the S3 test server, in a JVM of its own. */
+    private BenchLocation.Opener location = () -> S3ServerProcess.start("bench", 0);
 
-    /** One timed command: who ran it, at which latency, its wall seconds and the requests the server saw. */
+    /**
+     * One timed command: who ran it, at which latency, its wall seconds and its requests ({@link #NOT_COUNTED} as the
+     * most in flight: not counted).
+     */
     record Run(
             String who,
             int latencyMillis,
@@ -90,6 +97,12 @@ final class ObjectStoreBench {
                 DaskPeer.PYTHON_PROPERTY, System.getenv().getOrDefault(DaskPeer.PYTHON_ENV, "/usr/bin/python3"));
     }
 
+    /** Puts the array at the location {@code opener} opens, instead of the S3 test server. */
+    ObjectStoreBench location(BenchLocation.Opener opener) {
+        this.location = opener;
+        return this;
+    }
+
     long chunks() {
         long per = (side + chunk - 1) / chunk;
         return per * per;
@@ -102,27 +115,37 @@ final class ObjectStoreBench {
         try (InputStream in = ObjectStoreBench.class.getResourceAsStream("dask_object_store.py")) {
             Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
         }
-        Path input = dir.resolve("input");
-        String writer = writeInput(script, input);
-        Path group = dir.resolve("sql-input").resolve("climate-" + ObjectStoreSpark.timeSteps(smoke) + ".zarr");
-        if (spark != null && !Files.isDirectory(group)) {
-            ObjectStoreSpark.writeGroup(group, smoke);
-        }
         List<Run> runs = new ArrayList<>();
-        try (S3ServerProcess server = S3ServerProcess.start("bench", 0)) {
+        String where;
+        // Opened first: a location that cannot be reached fails before the input is written.
+        try (BenchLocation server = location.open()) {
+            Path input = dir.resolve("input");
+            String writer = writeInput(script, input);
+            Path group = dir.resolve("sql-input").resolve("climate-" + ObjectStoreSpark.timeSteps(smoke) + ".zarr");
+            if (spark != null && !Files.isDirectory(group)) {
+                ObjectStoreSpark.writeGroup(group, smoke);
+            }
             StoreOptions options = StoreOptions.of(server.options());
             upload(input.resolve("in.zarr"), server.s3aUrl("in.zarr"), options);
             if (spark != null) {
                 upload(group, server.s3aUrl("climate.zarr"), options);
             }
+            where = header(server, writer);
+            if (peer && server.noPeer() != null) {
+                log.println("Dask not run: " + server.noPeer());
+            }
+            boolean withPeer = peer && server.noPeer() == null;
             ChunkStore source = Zarr.open(input.resolve("in.zarr").toString(), StoreOptions.empty());
             for (int latency : latencies) {
                 server.latency(latency);
-                log.printf(Locale.ROOT, "latency %d ms per request%n", latency);
+                log.println(
+                        latency == BenchLocation.OWN_LATENCY
+                                ? "at " + server.s3aUrl("in.zarr")
+                                : String.format(Locale.ROOT, "latency %d ms per request", latency));
                 log.flush();
                 for (int r = 1; r <= rounds; r++) {
                     runs.add(ours("ours", latency, r, server, source, Map.of()));
-                    if (peer) {
+                    if (withPeer) {
                         runs.add(dask(latency, r, server, script, source));
                     }
                 }
@@ -150,7 +173,7 @@ final class ObjectStoreBench {
                 }
             }
         }
-        return report(runs, writer);
+        return report(runs, where);
     }
 
     /** Writes the input with zarr-python when the interpreter has it, else with Cubed; says which. */
@@ -192,26 +215,34 @@ final class ObjectStoreBench {
                 }
             }
         }
-        puts.forEach(CompletableFuture::join);
+        try {
+            puts.forEach(CompletableFuture::join);
+        } catch (java.util.concurrent.CompletionException e) {
+            throw new io.cubed.error.StorageException(
+                    "bench --object-store: uploading the array to " + url + " failed: "
+                            + e.getCause().getMessage(),
+                    e.getCause());
+        }
     }
 
     private Run ours(
-            String who, int latency, int round, S3ServerProcess server, ChunkStore source, Map<String, String> extra)
+            String who, int latency, int round, BenchLocation server, ChunkStore source, Map<String, String> extra)
             throws IOException, InterruptedException {
         Path out = dir.resolve("out").resolve("ours-" + latency + "-" + round + ".zarr");
         deleteTree(out);
         Files.createDirectories(out.getParent());
+        Path requests = dir.resolve("out").resolve("ours-" + latency + "-" + round + "-requests.json");
+        Files.deleteIfExists(requests);
         List<String> cmd = new ArrayList<>(commandLine());
         cmd.addAll(List.of("copy", server.s3aUrl("in.zarr"), out.toString(), "--threads", "" + threads));
-        for (Map.Entry<String, String> e : server.options().entrySet()) {
-            cmd.addAll(List.of("--conf", e.getKey() + "=" + e.getValue()));
-        }
-        Map<String, String> more = new java.util.TreeMap<>(conf);
+        cmd.addAll(List.of("--request-stats", requests.toString()));
+        Map<String, String> more = new java.util.TreeMap<>(server.options());
+        more.putAll(conf);
         more.putAll(extra);
         for (Map.Entry<String, String> e : more.entrySet()) {
             cmd.addAll(List.of("--conf", e.getKey() + "=" + e.getValue()));
         }
-        return timed(who, latency, server, cmd, Map.of("CUBED_NO_BUILD", "1"), out, source);
+        return timed(who, latency, server, cmd, Map.of("CUBED_NO_BUILD", "1"), out, source, requests);
     }
 
     /** The reference sum of the source, computed once from the local copy. */
@@ -221,7 +252,7 @@ final class ObjectStoreBench {
      * The sum of the array on the server, computed in this JVM (warm after the first round) on the in-process executor
      * with {@code store.concurrency} {@code c}: the read-heavy case, where the requests in flight matter most.
      */
-    private Run sum(int latency, int c, S3ServerProcess server, ChunkStore source) throws IOException {
+    private Run sum(int latency, int c, BenchLocation server, ChunkStore source) throws IOException {
         if (reference == null) {
             double total = 0;
             for (long i = 0; i < source.grid().numChunks(); i++) {
@@ -249,24 +280,15 @@ final class ObjectStoreBench {
                 .get()
                 .doubleValue();
         double seconds = (System.nanoTime() - start) / 1e9;
-        Map<String, Object> stats = server.stats();
         String check = Math.abs(got - reference) <= 1e-9 * Math.max(1, Math.abs(reference))
                 ? "match"
                 : "MISMATCH (" + got + " against " + reference + ")";
-        Run run = new Run(
-                "sum in this JVM, store.concurrency " + c,
-                latency,
-                seconds,
-                chunks(),
-                counts(stats),
-                number(stats.get("meanInFlight")),
-                (long) number(stats.get("maxInFlight")),
-                check);
+        Run run = run("sum in this JVM, store.concurrency " + c, latency, seconds, server.jvmCounts(), check);
         print(log, run);
         return run;
     }
 
-    private Run dask(int latency, int round, S3ServerProcess server, Path script, ChunkStore source)
+    private Run dask(int latency, int round, BenchLocation server, Path script, ChunkStore source)
             throws IOException, InterruptedException {
         Path out = dir.resolve("out").resolve("dask-" + latency + "-" + round + ".zarr");
         deleteTree(out);
@@ -279,49 +301,72 @@ final class ObjectStoreBench {
                 cmd,
                 Map.of("CUBED_BENCH_THREADS", "" + threads, "OMP_NUM_THREADS", "1"),
                 out,
-                source);
+                source,
+                null);
     }
 
+    /**
+     * Runs {@code cmd} and times it; its requests are those our command wrote to {@code requests}, or the peer's when
+     * that is null.
+     */
     private Run timed(
             String who,
             int latency,
-            S3ServerProcess server,
+            BenchLocation server,
             List<String> cmd,
             Map<String, String> env,
             Path out,
-            ChunkStore source)
+            ChunkStore source,
+            Path requests)
             throws IOException, InterruptedException {
         server.reset();
         long start = System.nanoTime();
         Output o = exec(cmd, env);
         double seconds = (System.nanoTime() - start) / 1e9;
-        Map<String, Object> stats = server.stats();
         if (o.code() != 0) {
             throw new IllegalStateException("bench --object-store: " + String.join(" ", cmd) + " failed with exit code "
                     + o.code() + ": " + o.err().strip());
         }
-        Run run = new Run(
-                who,
-                latency,
-                seconds,
-                chunks(),
-                counts(stats),
-                number(stats.get("meanInFlight")),
-                (long) number(stats.get("maxInFlight")),
-                check(source, out));
+        BenchLocation.Counts counts = requests != null ? server.commandCounts(requests) : server.peerCounts();
+        Run run = run(who, latency, seconds, counts, check(source, out));
         print(log, run);
         return run;
+    }
+
+    /** A run with {@code counts}; not counted ({@link #NOT_COUNTED} in flight) when they are null. */
+    private Run run(String who, int latency, double seconds, BenchLocation.Counts counts, String check) {
+        return counts == null
+                ? new Run(who, latency, seconds, chunks(), Map.of(), Double.NaN, NOT_COUNTED, check)
+                : new Run(
+                        who,
+                        latency,
+                        seconds,
+                        chunks(),
+                        counts.requests(),
+                        counts.meanInFlight(),
+                        counts.maxInFlight(),
+                        check);
+    }
+
+    /** The most in flight of a run whose requests nobody counted. */
+    static final long NOT_COUNTED = -1;
+
+    /** "mean; max" in flight. */
+    private static String inFlight(Run run) {
+        return String.format(Locale.ROOT, "%.1f; %d", run.meanInFlight(), run.maxInFlight());
     }
 
     static void print(PrintWriter log, Run run) {
         log.printf(
                 Locale.ROOT,
-                "  %-48s %6.2f s  %s  in flight: mean %.1f, max %d  %s%n",
+                "  %-48s %6.2f s  %s  %s  %s%n",
                 run.who(),
                 run.seconds(),
-                run.requests(),
-                run.meanInFlight(),
-                run.maxInFlight(),
+                run.maxInFlight() == NOT_COUNTED ? "requests not counted" : run.requests(),
+                run.maxInFlight() == NOT_COUNTED
+                        ? ""
+                        : String.format(
+                                Locale.ROOT, "in flight: mean %.1f, max %d", run.meanInFlight(), run.maxInFlight()),
                 run.check());
         log.flush();
     }
@@ -383,23 +428,33 @@ final class ObjectStoreBench {
                 "io.cubed.jobs.CubedCli");
     }
 
-    private String report(List<Run> runs, String writer) {
-        StringBuilder md = new StringBuilder();
-        md.append(String.format(
+    /** The report's first paragraph: what was copied from where, the peer, who counted the requests. */
+    private String header(BenchLocation server, String writer) {
+        String dask = !peer
+                ? "Dask not run"
+                : server.noPeer() != null
+                        ? "Dask not run: " + server.noPeer()
+                        : "Dask (threads scheduler, " + threads + " workers) reading the same objects over HTTP";
+        return String.format(
                 Locale.ROOT,
                 "## cubed bench --object-store%n%n`cubed copy` of a %d² float64 array in %d² chunks (%d chunks of %.2f MB,"
-                        + " Blosc-LZ4, written by %s) from the S3 test server (s3proxy, in its own JVM on 127.0.0.1) to"
-                        + " the local disk, %d threads, %d cores; Dask %s over HTTP. Times are whole commands (JVM or"
-                        + " Python start included), best and median of %d; requests as the server counted them.%n%n",
+                        + " Blosc-LZ4, written by %s) from %s to the local disk, %d threads, %d cores; %s. Times are"
+                        + " whole commands (JVM or Python start included), best and median of %d; requests %s.%n%n",
                 side,
                 chunk,
                 chunks(),
                 chunk * (double) chunk * 8 / 1e6 / 1.048576,
                 writer,
+                server.description(),
                 threads,
                 Runtime.getRuntime().availableProcessors(),
-                peer ? "(threads scheduler, " + threads + " workers) reading the same objects" : "not run",
-                rounds));
+                dask,
+                rounds,
+                server.countedBy());
+    }
+
+    private String report(List<Run> runs, String header) {
+        StringBuilder md = new StringBuilder(header);
         md.append("| latency | who | best s | median s | vs Dask (best) | GET per chunk | other requests | in flight"
                 + " (mean; max) | check |\n|---|---|---|---|---|---|---|---|---|\n");
         for (int latency : latencies) {
@@ -417,22 +472,23 @@ final class ObjectStoreBench {
                 Run last = mine.get(mine.size() - 1);
                 double best = best(runs, who, latency);
                 Map<String, Long> other = new java.util.TreeMap<>(last.requests());
-                long gets = other.getOrDefault("GET_OBJECT", 0L);
+                long gets = new BenchLocation.Counts(other, 0, 0).gets();
                 other.remove("GET_OBJECT");
+                other.remove("GET");
+                boolean counted = last.maxInFlight() != NOT_COUNTED;
                 md.append(String.format(
                         Locale.ROOT,
-                        "| %d ms | %s | %.2f | %.2f | %s | %.2f | %s | %.1f; %d | %s |%n",
-                        latency,
+                        "| %s | %s | %.2f | %.2f | %s | %s | %s | %s | %s |%n",
+                        latency == BenchLocation.OWN_LATENCY ? "its own" : latency + " ms",
                         who,
                         best,
                         median(mine),
                         who.equals("Dask") || Double.isNaN(daskBest)
                                 ? ""
                                 : String.format(Locale.ROOT, "%.2f", best / daskBest),
-                        gets / (double) last.chunks(),
-                        other.isEmpty() ? "none" : other.toString(),
-                        last.meanInFlight(),
-                        last.maxInFlight(),
+                        counted ? String.format(Locale.ROOT, "%.2f", gets / (double) last.chunks()) : "not counted",
+                        !counted ? "" : other.isEmpty() ? "none" : other.toString(),
+                        counted ? inFlight(last) : "",
                         mine.stream().allMatch(r -> r.check().equals("match")) ? "match" : "MISMATCH"));
             }
         }

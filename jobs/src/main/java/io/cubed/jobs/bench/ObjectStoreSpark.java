@@ -66,7 +66,7 @@ final class ObjectStoreSpark {
 
     /** Runs both measurements at the server's current latency, with each concurrency, {@code rounds} times. */
     List<ObjectStoreBench.Run> run(
-            S3ServerProcess server,
+            BenchLocation server,
             int latency,
             int rounds,
             ChunkStore source,
@@ -142,18 +142,11 @@ final class ObjectStoreSpark {
     }
 
     private ObjectStoreBench.Run record(
-            String who, int latency, double seconds, long chunks, S3ServerProcess server, String check)
+            String who, int latency, double seconds, long chunks, BenchLocation server, String check)
             throws IOException {
-        Map<String, Object> stats = server.stats();
+        BenchLocation.Counts counts = server.jvmCounts();
         ObjectStoreBench.Run run = new ObjectStoreBench.Run(
-                who,
-                latency,
-                seconds,
-                chunks,
-                ObjectStoreBench.counts(stats),
-                ObjectStoreBench.number(stats.get("meanInFlight")),
-                (long) ObjectStoreBench.number(stats.get("maxInFlight")),
-                check);
+                who, latency, seconds, chunks, counts.requests(), counts.meanInFlight(), counts.maxInFlight(), check);
         ObjectStoreBench.print(log, run);
         return run;
     }

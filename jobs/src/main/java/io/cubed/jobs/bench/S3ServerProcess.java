@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
  * The S3 test server of {@code cubed bench --object-store} in a JVM of its own (the project's S3 test server: s3proxy
  * with a per-request delay, request counters and anonymous reads), from the jars the build copies to {@code
  * jobs/target/s3-server-lib}: it talks to it over its standard input and output ({@code stats}, {@code reset}, {@code
- * latency N}, {@code stop}).
+ * latency N}, {@code stop}). As the bench's location, the server counts every request.
  */
-final class S3ServerProcess implements AutoCloseable {
+final class S3ServerProcess implements BenchLocation {
     static final String ACCESS_KEY = "cubed-test-access";
     static final String SECRET_KEY = "cubed-test-secret";
 
@@ -95,17 +95,20 @@ final class S3ServerProcess implements AutoCloseable {
     }
 
     /** {@code s3a://BUCKET/path}. */
-    String s3aUrl(String path) {
+    @Override
+    public String s3aUrl(String path) {
         return "s3a://" + bucket + "/" + path;
     }
 
     /** The anonymous HTTP URL of {@code path}, as Python's fsspec reads it. */
-    String httpUrl(String path) {
+    @Override
+    public String httpUrl(String path) {
         return "http://127.0.0.1:" + port + "/" + bucket + "/" + path;
     }
 
     /** The s3a options of this server (endpoint, path-style, the test keys). */
-    Map<String, String> options() {
+    @Override
+    public Map<String, String> options() {
         return Map.of(
                 "fs.s3a.endpoint",
                 "http://127.0.0.1:" + port,
@@ -134,12 +137,44 @@ final class S3ServerProcess implements AutoCloseable {
         return (Map<String, Object>) io.cubed.storage.zarr.Json.parse(command("stats"));
     }
 
-    void reset() throws IOException {
+    @Override
+    public void reset() throws IOException {
         command("reset");
     }
 
-    void latency(int millis) throws IOException {
+    @Override
+    public void latency(int millis) throws IOException {
         command("latency " + millis);
+    }
+
+    @Override
+    public String noPeer() {
+        return null;
+    }
+
+    @Override
+    public String description() {
+        return "the S3 test server (s3proxy, in its own JVM on 127.0.0.1)";
+    }
+
+    @Override
+    public String countedBy() {
+        return "as the server counted them";
+    }
+
+    @Override
+    public Counts commandCounts(Path clientStats) throws IOException {
+        return Counts.of(stats());
+    }
+
+    @Override
+    public Counts jvmCounts() throws IOException {
+        return Counts.of(stats());
+    }
+
+    @Override
+    public Counts peerCounts() throws IOException {
+        return Counts.of(stats());
     }
 
     @Override

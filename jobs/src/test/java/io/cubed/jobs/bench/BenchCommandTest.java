@@ -313,6 +313,44 @@ class BenchCommandTest {
     }
 
     @Test
+    void anObjectStoreLocationRefusesWhatDoesNotApplyThereBeforeAnythingRuns() {
+        String dir = tmp.resolve("loc").toString();
+        Run latency = bench("--object-store", "--smoke", "--location", "s3a://b/p", "--latency-ms", "5", "--dir", dir);
+        assertThat(latency.code()).isEqualTo(2);
+        assertThat(latency.err())
+                .contains("--latency-ms")
+                .contains("test server")
+                .contains("has its own latency");
+        Run scheme = bench("--object-store", "--smoke", "--location", "s3://b/p", "--dir", dir);
+        assertThat(scheme.code()).isEqualTo(2);
+        assertThat(scheme.err()).contains("--location must be an s3a:// URL").contains("'s3://b/p'");
+        Run peerUrl = bench(
+                "--object-store", "--smoke", "--location", "s3a://b/p", "--peer-url", "http://h/b/p", "--dir", dir);
+        assertThat(peerUrl.code()).isEqualTo(2);
+        assertThat(peerUrl.err()).contains("--peer-url goes with --location and --peer dask");
+        Run notHttp = bench(
+                "--object-store",
+                "--smoke",
+                "--location",
+                "s3a://b/p",
+                "--peer",
+                "dask",
+                "--peer-url",
+                "s3a://b/p",
+                "--dir",
+                dir);
+        assertThat(notHttp.code()).isEqualTo(2);
+        assertThat(notHttp.err()).contains("--peer-url must be an http:// or https:// URL");
+        Run spark = bench("--object-store", "--smoke", "--location", "s3a://b/p", "--executor", "spark", "--dir", dir);
+        assertThat(spark.code()).isEqualTo(2);
+        assertThat(spark.err()).contains("--executor spark is not supported there");
+        Run workloads = bench("--smoke", "--location", "s3a://b/p", "--dir", dir);
+        assertThat(workloads.code()).isEqualTo(2);
+        assertThat(workloads.err()).contains("--location and --peer-url go with --object-store");
+        assertThat(tmp.resolve("loc")).doesNotExist();
+    }
+
+    @Test
     void aPeerThatCannotRunIsAUsageErrorNamingThePackages() throws Exception {
         String before = System.getProperty(DaskPeer.PYTHON_PROPERTY);
         System.setProperty(

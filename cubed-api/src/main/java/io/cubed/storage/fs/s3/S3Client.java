@@ -45,6 +45,9 @@ final class S3Client {
     private final Map<String, String> putsOnly;
     private final String userAgent;
     private final RequestStats stats = new RequestStats();
+    /** The requests of every client in this JVM together ({@link S3Store#requestStatsOfThisJvm}). */
+    static final RequestStats JVM_STATS = new RequestStats();
+
     private volatile Target target;
 
     /** Where requests go: the region they are signed for, the endpoint and the addressing style. */
@@ -487,6 +490,7 @@ final class S3Client {
         String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         int port = uri.getPort() >= 0 ? uri.getPort() : uri.getScheme().equals("https") ? 443 : 80;
         stats.start(q.operation());
+        JVM_STATS.start(q.operation());
         try {
             Http1.Response r =
                     http.exchange(uri.getScheme(), uri.getHost(), port, method, target, sent, body, offset, length);
@@ -495,6 +499,7 @@ final class S3Client {
             throw new TransportFailure(e);
         } finally {
             stats.end();
+            JVM_STATS.end();
         }
     }
 

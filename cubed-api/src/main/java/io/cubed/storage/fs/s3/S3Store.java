@@ -101,6 +101,14 @@ public final class S3Store implements Store {
         return client.stats();
     }
 
+    /**
+     * The requests of every {@code S3Store} of this JVM together (all clients, all buckets): what this process asks of
+     * S3 through Cubed's client, and how many requests it has in flight at once; S3A's requests are not among them.
+     */
+    public static RequestStats requestStatsOfThisJvm() {
+        return S3Client.JVM_STATS;
+    }
+
     private String objectKey(String key) {
         StoreKeys.check(key, uri);
         return root.isEmpty() ? key : key.isEmpty() ? root : root + "/" + key;
