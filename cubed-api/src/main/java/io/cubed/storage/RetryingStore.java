@@ -269,6 +269,11 @@ public final class RetryingStore implements Store {
     }
 
     @Override
+    public List<String> listChildren(String prefix) {
+        return retry("listing " + prefix, () -> store.listChildren(prefix));
+    }
+
+    @Override
     public boolean isObjectStore() {
         return store.isObjectStore();
     }

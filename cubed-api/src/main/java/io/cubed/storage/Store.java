@@ -112,6 +112,16 @@ public interface Store extends AutoCloseable {
     /** Option: requests a task keeps in flight on a store ({@code auto}: the store kind's default). */
     String CONCURRENCY_OPTION = "cubed.store.concurrency";
 
+    /**
+     * The values at {@code keys}, in their order, {@code null} where there is none: with up to {@link #concurrency()}
+     * reads in flight at once ({@link #getAsync}), so that on an object store many small values (metadata documents)
+     * cost about one round trip instead of one each; on a store of concurrency 1, one after another on this thread.
+     * Fails with the first failed read's {@link io.cubed.error.StorageException} once every read has ended.
+     */
+    default List<byte[]> getAll(List<String> keys) {
+        return StoreReads.getAll(this, keys);
+    }
+
     /** True when a value exists at {@code key}. */
     boolean exists(String key);
 
@@ -126,6 +136,17 @@ public interface Store extends AutoCloseable {
      * the whole store. Temporary files of unfinished writes are never listed.
      */
     List<String> list(String prefix);
+
+    /**
+     * The names one level below {@code prefix} ({@code ""}: the root), sorted, each once: the last part of each key
+     * {@code prefix/name} and the first part below {@code prefix} of each longer key ({@link #list} cut after one
+     * level). Object stores answer with a delimiter listing, which pages through the names instead of every key below
+     * them (a Zarr group's members, not their chunks); file systems with one directory listing, which may also name an
+     * empty directory. The default cuts {@link #list}'s keys.
+     */
+    default List<String> listChildren(String prefix) {
+        return StoreReads.children(prefix, list(prefix));
+    }
 
     /**
      * True for object stores (S3, GCS, Azure blobs), where a write or read holds one more copy of the bytes in memory

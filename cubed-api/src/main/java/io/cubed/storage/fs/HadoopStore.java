@@ -393,6 +393,29 @@ public final class HadoopStore implements Store {
         return keys;
     }
 
+    /** One {@code listStatus} of the directory (a delimiter listing on object stores): its files and directories. */
+    @Override
+    public List<String> listChildren(String prefix) {
+        Path dir = path(prefix);
+        List<String> names = new ArrayList<>();
+        try {
+            for (FileStatus f : fs.listStatus(dir)) {
+                String name = f.getPath().getName();
+                if (f.getPath().equals(fs.makeQualified(dir)) || name.startsWith(LocalStore.TEMP_PREFIX)) {
+                    // A file at the prefix itself lists as itself.
+                    continue;
+                }
+                names.add(name);
+            }
+        } catch (FileNotFoundException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw failure("list", prefix, e);
+        }
+        Collections.sort(names);
+        return names;
+    }
+
     /** The files below {@code dir} in one flat listing (cheap on object stores). */
     private List<FileStatus> listFlat(Path dir) throws IOException {
         List<FileStatus> files = new ArrayList<>();

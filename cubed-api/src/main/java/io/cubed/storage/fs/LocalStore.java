@@ -428,6 +428,30 @@ public final class LocalStore implements Store {
         return keys;
     }
 
+    /** One directory listing: its files (temporary ones left out) and its subdirectories, by name. */
+    @Override
+    public List<String> listChildren(String prefix) {
+        Path dir = path(prefix);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path e : entries) {
+                String name = e.getFileName().toString();
+                if (!name.startsWith(TEMP_PREFIX)) {
+                    names.add(name);
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw failure("list", prefix, e);
+        }
+        Collections.sort(names);
+        return names;
+    }
+
     @Override
     public Store resolve(String path) {
         return path.isEmpty() ? this : new LocalStore(path(path), concurrency);

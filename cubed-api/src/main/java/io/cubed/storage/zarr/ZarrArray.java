@@ -47,6 +47,15 @@ public final class ZarrArray implements ChunkStore, Serializable {
     private transient Codec codec;
     /** The attributes this array has read or written, or null before it has. */
     private transient volatile Map<String, Object> attributes;
+    /**
+     * The bytes of {@code .zattrs} as a reader of several arrays read them at once ({@link ZarrGroup#arrays}), parsed
+     * on the first {@link #attributes()} call so that a malformed document fails there, as when read then; {@link
+     * #NO_ATTRIBUTES} when there was none; null when not read.
+     */
+    private transient volatile byte[] readAttributes;
+
+    /** {@link #readAttributes} of an array whose {@code .zattrs} was found missing. */
+    private static final byte[] NO_ATTRIBUTES = new byte[0];
 
     private ZarrArray(String url, StoreSupplier supplier, ZarrV2Metadata metadata, boolean writeEmptyChunks) {
         this(url, supplier, metadata, writeEmptyChunks, false);
@@ -65,9 +74,22 @@ public final class ZarrArray implements ChunkStore, Serializable {
         this.everyChunkStored = everyChunkStored;
     }
 
-    /** The array at {@code url} with metadata already read (from consolidated metadata). */
-    static ZarrArray withMetadata(String url, StoreSupplier supplier, ZarrV2Metadata metadata) {
-        return new ZarrArray(url, supplier, metadata, true);
+    /** The array at {@code url} with metadata and attributes already read (from consolidated metadata). */
+    static ZarrArray withMetadata(
+            String url, StoreSupplier supplier, ZarrV2Metadata metadata, Map<String, Object> attributes) {
+        ZarrArray a = new ZarrArray(url, supplier, metadata, true);
+        a.attributes = new LinkedHashMap<>(attributes);
+        return a;
+    }
+
+    /**
+     * The array at {@code url} whose {@code .zarray} and {@code .zattrs} the caller has read ({@code zattrs} null when
+     * there is none): the attributes are parsed when first asked for.
+     */
+    static ZarrArray withDocuments(String url, StoreSupplier supplier, byte[] zarray, byte[] zattrs) {
+        ZarrArray a = new ZarrArray(url, supplier, ZarrV2Metadata.parse(zarray, describe(url, ZARRAY)), true);
+        a.readAttributes = zattrs == null ? NO_ATTRIBUTES : zattrs;
+        return a;
     }
 
     /** The array at {@code url} whose {@code .zarray} holds {@code zarray} (read by the caller). */
@@ -213,7 +235,10 @@ public final class ZarrArray implements ChunkStore, Serializable {
     public Map<String, Object> attributes() {
         Map<String, Object> a = attributes;
         if (a == null) {
-            a = ZarrGroup.readAttributes(store(), url);
+            byte[] read = readAttributes;
+            a = read == null
+                    ? ZarrGroup.readAttributes(store(), url)
+                    : ZarrGroup.parseAttributes(read == NO_ATTRIBUTES ? null : read, url);
             attributes = a;
         }
         return new LinkedHashMap<>(a);

@@ -51,11 +51,27 @@ public final class ZarrGroup {
     /** Opens the group at {@code url}; fails when there is no valid {@code .zgroup}. */
     public static ZarrGroup open(String url, StoreOptions options) {
         Store store = Stores.supplier(url, options).open();
-        String where = ZarrArray.describe(url, ZGROUP);
         byte[] bytes = store.get(ZGROUP);
         if (bytes == null) {
-            throw new StorageException("no Zarr group at " + url + ": " + where + " is missing");
+            throw new StorageException(
+                    "no Zarr group at " + url + ": " + ZarrArray.describe(url, ZGROUP) + " is missing");
         }
+        checkZgroup(bytes, url);
+        return new ZarrGroup(url, options, store, readConsolidated(store.get(ZMETADATA), url));
+    }
+
+    /**
+     * The group at {@code url} whose {@code .zgroup} and {@code .zmetadata} the caller has read ({@code zmetadata} null
+     * when there is none); fails when either is malformed.
+     */
+    static ZarrGroup withDocuments(String url, StoreOptions options, byte[] zgroup, byte[] zmetadata) {
+        checkZgroup(zgroup, url);
+        Store store = Stores.supplier(url, options).open();
+        return new ZarrGroup(url, options, store, readConsolidated(zmetadata, url));
+    }
+
+    private static void checkZgroup(byte[] bytes, String url) {
+        String where = ZarrArray.describe(url, ZGROUP);
         Object json;
         try {
             json = Json.parse(bytes);
@@ -65,12 +81,13 @@ public final class ZarrGroup {
         if (!(json instanceof Map) || !Long.valueOf(2).equals(((Map<?, ?>) json).get("zarr_format"))) {
             throw new StorageException("malformed " + where + ": expected {\"zarr_format\": 2}");
         }
-        return new ZarrGroup(url, options, store, readConsolidated(store, url));
     }
 
-    /** The {@code metadata} map of {@code .zmetadata} (keys like {@code "a/.zarray"}), or null when there is none. */
-    private static Map<String, Object> readConsolidated(Store store, String url) {
-        byte[] bytes = store.get(ZMETADATA);
+    /**
+     * The {@code metadata} map of {@code .zmetadata} holding {@code bytes} (keys like {@code "a/.zarray"}), or null
+     * when there is none.
+     */
+    private static Map<String, Object> readConsolidated(byte[] bytes, String url) {
         if (bytes == null) {
             return null;
         }
@@ -111,17 +128,103 @@ public final class ZarrGroup {
         return ZarrArray.create(memberUrl(name), create, options);
     }
 
-    /** Opens the array called {@code name} in this group. */
+    /**
+     * Opens the array called {@code name} in this group: from {@code .zmetadata} when it has the array, attributes
+     * included (none when it has no {@code .zattrs} of it, as zarr-python consolidates every one), else from its
+     * {@code .zarray}.
+     */
     public ZarrArray openArray(String name) {
+        ZarrArray a = consolidatedArray(name);
+        return a != null ? a : ZarrArray.open(memberUrl(name), options);
+    }
+
+    /** The array called {@code name} from {@code .zmetadata}, or null when it does not hold one. */
+    private ZarrArray consolidatedArray(String name) {
         String key = name + "/" + ZarrArray.ZARRAY;
-        if (consolidated != null && consolidated.get(key) instanceof Map) {
-            String memberUrl = memberUrl(name);
-            String where = url + " " + ZMETADATA + "[" + key + "]";
-            byte[] json = Json.write(consolidated.get(key)).getBytes(StandardCharsets.UTF_8);
-            return ZarrArray.withMetadata(
-                    memberUrl, Stores.supplier(memberUrl, options), ZarrV2Metadata.parse(json, where));
+        if (consolidated == null || !(consolidated.get(key) instanceof Map)) {
+            return null;
         }
-        return ZarrArray.open(memberUrl(name), options);
+        String memberUrl = memberUrl(name);
+        String where = url + " " + ZMETADATA + "[" + key + "]";
+        byte[] json = Json.write(consolidated.get(key)).getBytes(StandardCharsets.UTF_8);
+        Object attrs = consolidated.get(name + "/" + ZarrArray.ZATTRS);
+        if (attrs != null && !(attrs instanceof Map)) {
+            throw new StorageException("malformed " + url + " " + ZMETADATA + "[" + name + "/" + ZarrArray.ZATTRS
+                    + "]: expected a JSON object");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> attributes = attrs == null ? Map.of() : (Map<String, Object>) attrs;
+        return ZarrArray.withMetadata(
+                memberUrl, Stores.supplier(memberUrl, options), ZarrV2Metadata.parse(json, where), attributes);
+    }
+
+    /**
+     * The arrays directly in this group, by name, sorted, with their attributes: from {@code .zmetadata} when the group
+     * has it (no request), else from one listing of the group's names ({@link Store#listChildren}) and one read of
+     * every name's {@code .zarray} and {@code .zattrs}, all in flight together ({@link Store#getAll}).
+     */
+    public Map<String, ZarrArray> arrays() {
+        return consolidated != null ? arrays(arrayNames()) : read(members(store.listChildren("")));
+    }
+
+    /**
+     * The arrays among the members called {@code names}, by name, in that order, with their attributes: from {@code
+     * .zmetadata} when the group has it, else with one read of every name's {@code .zarray} and {@code .zattrs}, all in
+     * flight together; a name that is not an array of the group is left out.
+     */
+    public Map<String, ZarrArray> arrays(java.util.Collection<String> names) {
+        if (consolidated == null) {
+            return read(members(names));
+        }
+        Map<String, ZarrArray> out = new LinkedHashMap<>();
+        for (String n : members(names)) {
+            ZarrArray a = consolidatedArray(n);
+            if (a != null) {
+                out.put(n, a);
+            }
+        }
+        return out;
+    }
+
+    /** The names that may name a member: valid keys of one part, not a metadata document's name. */
+    private static List<String> members(java.util.Collection<String> names) {
+        List<String> out = new ArrayList<>();
+        for (String n : names) {
+            if (!n.isEmpty()
+                    && !n.contains("/")
+                    && !n.equals(".")
+                    && !n.equals("..")
+                    && !n.equals(ZGROUP)
+                    && !n.equals(ZarrArray.ZARRAY)
+                    && !n.equals(ZarrArray.ZATTRS)
+                    && !n.equals(ZMETADATA)
+                    && !n.equals(ZarrV3Metadata.ZARR_JSON)) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    /** The arrays among {@code names}: their {@code .zarray} and {@code .zattrs} read together. */
+    private Map<String, ZarrArray> read(List<String> names) {
+        List<String> keys = new ArrayList<>();
+        for (String n : names) {
+            keys.add(n + "/" + ZarrArray.ZARRAY);
+            keys.add(n + "/" + ZarrArray.ZATTRS);
+        }
+        List<byte[]> values = store.getAll(keys);
+        Map<String, ZarrArray> out = new LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            byte[] zarray = values.get(2 * i);
+            if (zarray != null) {
+                String memberUrl = memberUrl(names.get(i));
+                out.put(
+                        names.get(i),
+                        ZarrArray.withDocuments(
+                                memberUrl, Stores.supplier(memberUrl, options), zarray, values.get(2 * i + 1)));
+            }
+        }
+        return out;
     }
 
     /** Creates (or opens) the sub-group called {@code name}. */
@@ -175,7 +278,11 @@ public final class ZarrGroup {
     }
 
     static Map<String, Object> readAttributes(Store store, String url) {
-        byte[] bytes = store.get(ZarrArray.ZATTRS);
+        return parseAttributes(store.get(ZarrArray.ZATTRS), url);
+    }
+
+    /** The attributes in {@code bytes}, the {@code .zattrs} of the node at {@code url}; empty when null. */
+    static Map<String, Object> parseAttributes(byte[] bytes, String url) {
         if (bytes == null) {
             return new LinkedHashMap<>();
         }

@@ -46,7 +46,16 @@ public final class ZarrV3Group {
         if (bytes == null) {
             throw new StorageException("no Zarr v3 group at " + url + ": " + where + " is missing");
         }
-        Map<?, ?> m = ZarrV3Metadata.parseObject(bytes, where);
+        return withMetadata(url, options, store, ZarrV3Metadata.parseObject(bytes, where));
+    }
+
+    /** The v3 group at {@code url} whose {@code zarr.json} the caller has read and parsed into {@code m}. */
+    static ZarrV3Group withMetadata(String url, StoreOptions options, Map<?, ?> m) {
+        return withMetadata(url, options, Stores.supplier(url, options).open(), m);
+    }
+
+    private static ZarrV3Group withMetadata(String url, StoreOptions options, Store store, Map<?, ?> m) {
+        String where = ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON);
         if (!Long.valueOf(3).equals(m.get("zarr_format")) || !"group".equals(m.get("node_type"))) {
             throw new StorageException("no Zarr v3 group at " + url + ": " + where + " has zarr_format "
                     + m.get("zarr_format") + " and node_type " + m.get("node_type"));
@@ -173,6 +182,74 @@ public final class ZarrV3Group {
             }
         }
         return new ArrayList<>(names);
+    }
+
+    /**
+     * The arrays directly in this group, by name, sorted: from the consolidated metadata when the group has it (no
+     * request), else from one listing of the group's names ({@link Store#listChildren}) and one read of every name's
+     * {@code zarr.json}, all in flight together ({@link Store#getAll}).
+     */
+    public Map<String, ZarrV3Array> arrays() {
+        return consolidated != null ? arrays(arrayNames()) : read(members(store.listChildren("")));
+    }
+
+    /**
+     * The arrays among the members called {@code names}, by name, in that order: from the consolidated metadata when
+     * the group has it, else with one read of every name's {@code zarr.json}, all in flight together; a name that is
+     * not an array of the group is left out.
+     */
+    public Map<String, ZarrV3Array> arrays(java.util.Collection<String> names) {
+        if (consolidated == null) {
+            return read(members(names));
+        }
+        Map<String, ZarrV3Array> out = new LinkedHashMap<>();
+        for (String n : members(names)) {
+            Map<?, ?> m = consolidated.get(n);
+            if (m != null && "array".equals(m.get("node_type"))) {
+                out.put(n, openArray(n));
+            }
+        }
+        return out;
+    }
+
+    /** The names that may name a member: valid keys of one part, not a metadata document's name. */
+    private static List<String> members(java.util.Collection<String> names) {
+        List<String> out = new ArrayList<>();
+        for (String n : names) {
+            if (!n.isEmpty()
+                    && !n.contains("/")
+                    && !n.equals(".")
+                    && !n.equals("..")
+                    && !n.equals(ZarrV3Metadata.ZARR_JSON)) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    /** The arrays among {@code names}: their {@code zarr.json} read together. */
+    private Map<String, ZarrV3Array> read(List<String> names) {
+        List<String> keys = new ArrayList<>();
+        for (String n : names) {
+            keys.add(n + "/" + ZarrV3Metadata.ZARR_JSON);
+        }
+        List<byte[]> values = store.getAll(keys);
+        Map<String, ZarrV3Array> out = new LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            if (values.get(i) == null) {
+                continue;
+            }
+            String memberUrl = memberUrl(names.get(i));
+            String where = memberUrl(keys.get(i));
+            Map<?, ?> m = ZarrV3Metadata.parseObject(values.get(i), where);
+            if ("array".equals(m.get("node_type"))) {
+                out.put(
+                        names.get(i),
+                        new ZarrV3Array(
+                                memberUrl, Stores.supplier(memberUrl, options), ZarrV3Metadata.parse(m, where)));
+            }
+        }
+        return out;
     }
 
     /** Opens the array at {@code path}; from the consolidated metadata when there is one (no metadata read). */

@@ -244,6 +244,38 @@ abstract class StoreContract {
     }
 
     @Test
+    void listChildrenNamesOneLevelSortedAndRelative() {
+        for (String k : List.of("b", "a/1", "a/0", ".zattrs", "a/sub/2", "c.d", "ab", "a/sub/.zarray", "a/sub/x/3")) {
+            store.put(k, bytes(k));
+        }
+        assertThat(store.listChildren("")).containsExactly(".zattrs", "a", "ab", "b", "c.d");
+        assertThat(store.listChildren("a")).containsExactly("0", "1", "sub");
+        assertThat(store.listChildren("a/sub")).containsExactly(".zarray", "2", "x");
+        assertThat(store.listChildren("b")).as("a prefix that is a value").isEmpty();
+        assertThat(store.listChildren("missing")).isEmpty();
+        assertThat(store.resolve("a").listChildren("")).containsExactly("0", "1", "sub");
+    }
+
+    @Test
+    void getAllReadsEveryKeyInOrderWithNullForMissingOnes() {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            keys.add("m/" + i + "/.zarray");
+            if (i % 3 != 0) {
+                store.put("m/" + i + "/.zarray", bytes("doc " + i));
+            }
+        }
+        keys.add("missing");
+        List<byte[]> values = store.getAll(keys);
+        assertThat(values).hasSize(41);
+        for (int i = 0; i < 40; i++) {
+            assertThat(values.get(i)).as(keys.get(i)).isEqualTo(i % 3 != 0 ? bytes("doc " + i) : null);
+        }
+        assertThat(values.get(40)).isNull();
+        assertThat(store.getAll(List.of())).isEmpty();
+    }
+
+    @Test
     void resolveGivesASubStoreOfTheKeysBelow() {
         store.put("g/a/0", bytes("0"));
         store.put("g/.zarray", bytes("meta"));

@@ -28,15 +28,29 @@ public final class ZarrDataSource implements TableProvider, DataSourceRegister {
         return SHORT_NAME;
     }
 
+    /**
+     * The dataset {@link #inferSchema} opened and the options it was opened with, for the {@link #getTable} call that
+     * follows it: Spark makes one provider per {@code load()} and calls both, and the metadata is read once.
+     */
+    private ZarrDataset inferred;
+
+    private Map<String, String> inferredFrom;
+
     @Override
     public StructType inferSchema(CaseInsensitiveStringMap options) {
-        return open(options(options), options).schema();
+        ZarrDataset dataset = open(options(options), options);
+        inferred = dataset;
+        inferredFrom = Map.copyOf(options.asCaseSensitiveMap());
+        return dataset.schema();
     }
 
     @Override
     public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
         ZarrReadOptions options = options(properties);
-        ZarrDataset dataset = open(options, properties);
+        ZarrDataset dataset =
+                inferred != null && inferredFrom.equals(properties) ? inferred : open(options, properties);
+        inferred = null;
+        inferredFrom = null;
         if (schema != null && !schema.equals(dataset.schema())) {
             throw new InvalidArgumentException("zarr data source: the schema given for " + options.path() + " ("
                     + schema.simpleString() + ") is not the one its metadata gives ("

@@ -4,13 +4,13 @@ import io.cubed.chunk.Chunk;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
+import io.cubed.storage.ChunkIo;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.zarr.DimensionNames;
 import io.cubed.storage.zarr.Zarr;
-import io.cubed.storage.zarr.ZarrGroup;
+import io.cubed.storage.zarr.ZarrNode;
 import io.cubed.storage.zarr.ZarrV3Array;
-import io.cubed.storage.zarr.ZarrV3Group;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -129,28 +129,29 @@ final class ZarrDataset implements Serializable {
 
     /**
      * Opens the array or group at {@code url}. {@code wanted} lists the variables to read (null: every array of a group
-     * that is not a coordinate).
+     * that is not a coordinate). On an object store this costs a few round trips, whatever the number of arrays: the
+     * node's documents together ({@link ZarrNode#read}), a group's consolidated metadata or one listing and its
+     * members' documents together, then the coordinates' chunks together.
      */
     static ZarrDataset open(String url, List<String> wanted, StoreOptions options) {
-        Zarr.NodeType type;
+        ZarrNode node;
         try {
-            type = Zarr.nodeType(url, options);
+            node = ZarrNode.read(url, options);
         } catch (RuntimeException e) {
             throw new StorageException("zarr data source: cannot read " + url + ": " + e.getMessage(), e);
         }
-        switch (type) {
+        switch (node.type()) {
             case ARRAY:
-                return openArray(url, wanted, options);
+                return openArray(url, node.array(), wanted, options);
             case GROUP:
-                return openGroup(url, wanted, options);
+                return openGroup(url, node.arrays(), wanted);
             default:
                 throw new StorageException("zarr data source: no Zarr array or group at " + url + " (neither " + url
                         + "/.zarray, " + url + "/.zgroup nor " + url + "/zarr.json exists)");
         }
     }
 
-    private static ZarrDataset openArray(String url, List<String> wanted, StoreOptions options) {
-        ChunkStore array = Zarr.open(url, options);
+    private static ZarrDataset openArray(String url, ChunkStore array, List<String> wanted, StoreOptions options) {
         String name = lastSegment(url);
         if (wanted != null && !(wanted.size() == 1 && wanted.get(0).equals(name))) {
             throw new InvalidArgumentException("zarr data source: " + url + " is one array, read as the column '"
@@ -163,13 +164,11 @@ final class ZarrDataset implements Serializable {
         String parent = parentOf(url);
         if (parent != null) {
             try {
-                if (Zarr.nodeType(parent, options) == Zarr.NodeType.GROUP) {
-                    Map<String, ChunkStore> all = groupArrays(parent, options);
-                    for (String d : names) {
-                        if (all.containsKey(d) && !d.equals(name)) {
-                            siblings.put(d, all.get(d));
-                        }
-                    }
+                ZarrNode group = ZarrNode.read(parent, options);
+                if (group.type() == Zarr.NodeType.GROUP) {
+                    List<String> others = new ArrayList<>(names);
+                    others.remove(name);
+                    siblings.putAll(group.arrays(others));
                 }
             } catch (RuntimeException e) {
                 // A parent that cannot be read (no permission above the array, say) just has no coordinates for us.
@@ -179,8 +178,7 @@ final class ZarrDataset implements Serializable {
         return new ZarrDataset(url, dims, List.of(new Variable(name, array)), unitGridOf(array));
     }
 
-    private static ZarrDataset openGroup(String url, List<String> wanted, StoreOptions options) {
-        Map<String, ChunkStore> arrays = groupArrays(url, options);
+    private static ZarrDataset openGroup(String url, Map<String, ChunkStore> arrays, List<String> wanted) {
         Map<String, ChunkStore> coordinates = new LinkedHashMap<>();
         Map<String, ChunkStore> data = new LinkedHashMap<>();
         for (Map.Entry<String, ChunkStore> e : arrays.entrySet()) {
@@ -237,27 +235,10 @@ final class ZarrDataset implements Serializable {
         return new ZarrDataset(url, dimensions(url, chosen, names, coordinates), chosen, unitGridOf(first.array()));
     }
 
-    /** The arrays directly in the group at {@code url}, by name, of either version. */
-    private static Map<String, ChunkStore> groupArrays(String url, StoreOptions options) {
-        Map<String, ChunkStore> out = new LinkedHashMap<>();
-        if (Zarr.version(url, options) == 3) {
-            ZarrV3Group g = ZarrV3Group.open(url, options);
-            for (String n : g.arrayNames()) {
-                out.put(n, g.openArray(n));
-            }
-        } else {
-            ZarrGroup g = ZarrGroup.open(url, options);
-            for (String n : g.arrayNames()) {
-                out.put(n, g.openArray(n));
-            }
-        }
-        return out;
-    }
-
     private static List<Dimension> dimensions(
             String url, List<Variable> variables, List<String> names, Map<String, ChunkStore> coordinates) {
         long[] shape = variables.get(0).array().grid().shape();
-        List<Dimension> dims = new ArrayList<>();
+        Map<String, ChunkStore> used = new LinkedHashMap<>();
         for (int a = 0; a < names.size(); a++) {
             String d = names.get(a);
             for (Variable v : variables) {
@@ -267,10 +248,7 @@ final class ZarrDataset implements Serializable {
                 }
             }
             ChunkStore c = coordinates.get(d);
-            Chunk values = null;
-            String curl = null;
             if (c != null) {
-                curl = c.url();
                 if (c.grid().ndim() != 1 || c.grid().shape()[0] != shape[a]) {
                     throw new InvalidArgumentException("zarr data source: the coordinate array " + c.url()
                             + " has shape " + Arrays.toString(c.grid().shape()) + " but dimension '" + d + "' of "
@@ -281,11 +259,64 @@ final class ZarrDataset implements Serializable {
                     throw new InvalidArgumentException("zarr data source: the coordinate array " + c.url() + " has "
                             + shape[a] + " values, more than a coordinate read on the driver may hold");
                 }
-                values = c.readRegion(new long[] {0}, new int[] {(int) shape[a]});
+                used.put(d, c);
             }
-            dims.add(new Dimension(d, shape[a], values, curl));
+        }
+        Map<String, Chunk> values = readWhole(used);
+        List<Dimension> dims = new ArrayList<>();
+        for (int a = 0; a < names.size(); a++) {
+            String d = names.get(a);
+            ChunkStore c = used.get(d);
+            dims.add(new Dimension(d, shape[a], values.get(d), c == null ? null : c.url()));
         }
         return dims;
+    }
+
+    /** At most this many bytes of coordinate chunks in flight at once. */
+    private static final long MAX_COORDINATE_IO_BYTES = 64L << 20;
+
+    /**
+     * The values of each 1-d array of {@code arrays}, read whole on the driver: on object stores the reads of all their
+     * chunks start together, through a {@link ChunkIo} slot bound to this thread (a sharded array, read by inner
+     * chunks with ranged reads, reads as it does).
+     */
+    static Map<String, Chunk> readWhole(Map<String, ChunkStore> arrays) {
+        long budget = 0;
+        for (ChunkStore c : arrays.values()) {
+            if (!sharded(c)) {
+                budget += c.inFlightBytes();
+            }
+        }
+        Map<String, Chunk> out = new LinkedHashMap<>();
+        if (budget <= 0) {
+            arrays.forEach((d, c) -> out.put(d, whole(c)));
+            return out;
+        }
+        ChunkIo io = new ChunkIo(Math.min(budget, MAX_COORDINATE_IO_BYTES));
+        try (ChunkIo.Binding bound = io.bind()) {
+            io.readAheadFor(0, () -> {
+                for (ChunkStore c : arrays.values()) {
+                    if (!sharded(c)) {
+                        for (long k = 0; k < c.grid().numChunks(); k++) {
+                            c.readAhead(c.grid().chunkCoordsOf(k));
+                        }
+                    }
+                }
+            });
+            arrays.forEach((d, c) -> out.put(d, whole(c)));
+        } finally {
+            io.finishTask(0);
+        }
+        return out;
+    }
+
+    private static Chunk whole(ChunkStore c) {
+        return c.readRegion(new long[] {0}, new int[] {(int) c.grid().shape()[0]});
+    }
+
+    /** A sharded array reads by inner chunks (ranged reads): nothing of it is read ahead. */
+    private static boolean sharded(ChunkStore array) {
+        return array instanceof ZarrV3Array z && z.metadata().shardingOnly() != null;
     }
 
     /**

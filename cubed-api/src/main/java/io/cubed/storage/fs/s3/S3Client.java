@@ -392,9 +392,21 @@ final class S3Client {
 
     /** ListObjectsV2 of one page (up to 1000 keys) of the objects whose keys start with {@code prefix}. */
     static Request list(String prefix, String token) {
+        return list(prefix, null, token);
+    }
+
+    /**
+     * ListObjectsV2 of one page (up to 1000 keys and common prefixes) of the objects whose keys start with {@code
+     * prefix}; with a {@code delimiter}, the keys that have it after the prefix come rolled up into their common
+     * prefixes (one entry per "directory").
+     */
+    static Request list(String prefix, String delimiter, String token) {
         Map<String, String> q = new TreeMap<>();
         q.put("list-type", "2");
         q.put("prefix", prefix);
+        if (delimiter != null) {
+            q.put("delimiter", delimiter);
+        }
         if (token != null) {
             q.put("continuation-token", token);
         }

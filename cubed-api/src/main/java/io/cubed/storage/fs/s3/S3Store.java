@@ -18,9 +18,10 @@ import java.util.concurrent.ExecutionException;
 /**
  * A {@link Store} on S3 (and S3-compatible servers) through Cubed's own client ({@link S3Client}): a value read is one
  * GET (a missing object is a 404, read as no value: no existence check first), a value written one PUT, a size or an
- * existence check one HEAD; listings are ListObjectsV2 pages and prefix deletes DeleteObjects requests of up to 1000
- * keys. Reads and writes also come as futures ({@link #getAsync}, {@link #putAsync}) that hold no thread while in
- * flight, so that a task keeps many requests going at once ({@link io.cubed.storage.ChunkIo}).
+ * existence check one HEAD; listings are ListObjectsV2 pages (with a delimiter for {@link #listChildren}) and prefix
+ * deletes DeleteObjects requests of up to 1000 keys. Reads and writes also come as futures ({@link #getAsync}, {@link
+ * #putAsync}) that hold no thread while in flight, so that a task keeps many requests going at once ({@link
+ * io.cubed.storage.ChunkIo}).
  *
  * <p>Settings are S3A's ({@link S3Settings}), so {@code s3a://} URIs with a configuration made for Hadoop work
  * unchanged. A PUT replaces an object atomically, as S3 does; keys are the store's root prefix, '/', and the key.
@@ -260,6 +261,34 @@ public final class S3Store implements Store {
         }
         Collections.sort(keys);
         return keys;
+    }
+
+    /**
+     * One delimiter listing ({@code delimiter=/}) of the objects below {@code prefix}: its names one level down, from
+     * the objects directly below it and the common prefixes of the deeper ones, page by page; S3A's directory markers
+     * (keys ending in '/') name nothing.
+     */
+    @Override
+    public List<String> listChildren(String prefix) {
+        String p = objectKey(prefix);
+        String base = p.isEmpty() ? "" : p + "/";
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        String token = null;
+        do {
+            S3Xml.ListPage page = now(S3Client.list(base, "/", token), S3Client::listPage, "list", prefix);
+            for (String k : page.keys()) {
+                if (k.startsWith(base) && k.length() > base.length() && !k.endsWith("/")) {
+                    names.add(k.substring(base.length()));
+                }
+            }
+            for (String d : page.prefixes()) {
+                if (d.startsWith(base) && d.length() > base.length() + 1 && d.endsWith("/")) {
+                    names.add(d.substring(base.length(), d.length() - 1));
+                }
+            }
+            token = page.nextToken();
+        } while (token != null);
+        return new ArrayList<>(names);
     }
 
     /**

@@ -28,8 +28,11 @@ final class S3Xml {
     /** An S3 error document's code, message and, for a request to the wrong region, the bucket's region. */
     record Error(String code, String message, String region) {}
 
-    /** One page of a ListObjectsV2 result: the keys and sizes, and the token of the next page (null: the last). */
-    record ListPage(List<String> keys, List<Long> sizes, String nextToken) {}
+    /**
+     * One page of a ListObjectsV2 result: the keys and sizes, the common prefixes of a listing with a delimiter (empty
+     * without one), and the token of the next page (null: the last).
+     */
+    record ListPage(List<String> keys, List<Long> sizes, List<String> prefixes, String nextToken) {}
 
     /** The error in {@code body}, or an error with null fields when the body is empty or not an S3 error. */
     static Error error(byte[] body) {
@@ -71,12 +74,14 @@ final class S3Xml {
     static ListPage listPage(byte[] body) throws XMLStreamException {
         List<String> keys = new ArrayList<>();
         List<Long> sizes = new ArrayList<>();
+        List<String> prefixes = new ArrayList<>();
         String next = null;
         boolean truncated = false;
         XMLStreamReader r = FACTORY.createXMLStreamReader(new ByteArrayInputStream(body));
         String key = null;
         long size = -1;
         boolean inContents = false;
+        boolean inPrefixes = false;
         while (r.hasNext()) {
             int ev = r.next();
             if (ev == XMLStreamConstants.START_ELEMENT) {
@@ -86,6 +91,12 @@ final class S3Xml {
                         inContents = true;
                         key = null;
                         size = -1;
+                    }
+                    case "CommonPrefixes" -> inPrefixes = true;
+                    case "Prefix" -> {
+                        if (inPrefixes) {
+                            prefixes.add(r.getElementText());
+                        }
                     }
                     case "Key" -> {
                         if (inContents) {
@@ -102,6 +113,8 @@ final class S3Xml {
                     case "NextContinuationToken" -> next = r.getElementText();
                     default -> {}
                 }
+            } else if (ev == XMLStreamConstants.END_ELEMENT && r.getLocalName().equals("CommonPrefixes")) {
+                inPrefixes = false;
             } else if (ev == XMLStreamConstants.END_ELEMENT && r.getLocalName().equals("Contents")) {
                 inContents = false;
                 if (key == null) {
@@ -114,7 +127,7 @@ final class S3Xml {
         if (truncated && (next == null || next.isEmpty())) {
             throw new XMLStreamException("a truncated listing without a continuation token");
         }
-        return new ListPage(keys, sizes, truncated ? next : null);
+        return new ListPage(keys, sizes, prefixes, truncated ? next : null);
     }
 
     /** The body of a DeleteObjects request for {@code keys} (at most 1000), quiet: only failures are reported. */

@@ -29,6 +29,20 @@ class S3XmlTest {
     }
 
     @Test
+    void readsTheCommonPrefixesOfADelimiterListing() throws Exception {
+        String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+                + "<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>b</Name>"
+                + "<Prefix>g.zarr/</Prefix><Delimiter>/</Delimiter><IsTruncated>false</IsTruncated>"
+                + "<Contents><Key>g.zarr/.zgroup</Key><Size>24</Size></Contents>"
+                + "<CommonPrefixes><Prefix>g.zarr/lat/</Prefix></CommonPrefixes>"
+                + "<CommonPrefixes><Prefix>g.zarr/t2m/</Prefix></CommonPrefixes></ListBucketResult>";
+        S3Xml.ListPage page = S3Xml.listPage(utf8(xml));
+        assertThat(page.keys()).containsExactly("g.zarr/.zgroup");
+        assertThat(page.prefixes()).containsExactly("g.zarr/lat/", "g.zarr/t2m/");
+        assertThat(page.nextToken()).isNull();
+    }
+
+    @Test
     void theLastPageHasNoTokenAndATruncatedPageWithoutOneIsRefused() throws Exception {
         assertThat(S3Xml.listPage(utf8("<ListBucketResult><IsTruncated>false</IsTruncated></ListBucketResult>"))
                         .nextToken())

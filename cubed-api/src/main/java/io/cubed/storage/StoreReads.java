@@ -1,0 +1,99 @@
+package io.cubed.storage;
+
+import io.cubed.error.StorageException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The default implementations of {@link Store#getAll} and {@link Store#listChildren}. */
+final class StoreReads {
+    private StoreReads() {}
+
+    /**
+     * {@link Store#getAll}: {@code min(concurrency, keys)} chains of reads, each starting the next key as its last read
+     * ends, so that at most the store's concurrency is in flight; one after another on this thread at concurrency 1.
+     */
+    static List<byte[]> getAll(Store store, List<String> keys) {
+        int n = keys.size();
+        byte[][] values = new byte[n][];
+        int lanes = Math.min(store.concurrency(), n);
+        if (lanes <= 1) {
+            for (int i = 0; i < n; i++) {
+                values[i] = store.get(keys.get(i));
+            }
+            return Arrays.asList(values);
+        }
+        AtomicInteger next = new AtomicInteger();
+        List<CompletableFuture<Void>> chains = new ArrayList<>(lanes);
+        for (int l = 0; l < lanes; l++) {
+            chains.add(chain(store, keys, values, next));
+        }
+        StorageException failure = null;
+        for (CompletableFuture<Void> c : chains) {
+            try {
+                c.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StorageException("interrupted while reading " + n + " values of " + store.uri(), e);
+            } catch (ExecutionException e) {
+                if (failure == null) {
+                    failure = failure(store, e.getCause());
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return Arrays.asList(values);
+    }
+
+    /** Reads the next key not yet taken, then the next, until none is left; stops at the first failure. */
+    private static CompletableFuture<Void> chain(Store store, List<String> keys, byte[][] values, AtomicInteger next) {
+        int i = next.getAndIncrement();
+        if (i >= keys.size()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Store.Bytes> read;
+        try {
+            read = store.getAsync(keys.get(i));
+        } catch (RuntimeException e) {
+            read = CompletableFuture.failedFuture(e);
+        }
+        return read.thenCompose(b -> {
+            values[i] = b == null
+                    ? null
+                    : b.length() == b.array().length ? b.array() : Arrays.copyOf(b.array(), b.length());
+            return chain(store, keys, values, next);
+        });
+    }
+
+    private static StorageException failure(Store store, Throwable cause) {
+        Throwable c = cause instanceof CompletionException && cause.getCause() != null ? cause.getCause() : cause;
+        return c instanceof StorageException s
+                ? s
+                : new StorageException("cannot read from " + store.uri() + ": " + c, c);
+    }
+
+    /**
+     * {@link Store#listChildren}: the names one level below {@code prefix} of {@code keys}, the keys at or below it
+     * ({@link Store#list}).
+     */
+    static List<String> children(String prefix, List<String> keys) {
+        String base = prefix.isEmpty() ? "" : prefix + "/";
+        TreeSet<String> names = new TreeSet<>();
+        for (String k : keys) {
+            if (!k.startsWith(base) || k.length() == base.length()) {
+                continue;
+            }
+            String rest = k.substring(base.length());
+            int slash = rest.indexOf('/');
+            names.add(slash < 0 ? rest : rest.substring(0, slash));
+        }
+        return new ArrayList<>(names);
+    }
+}
