@@ -53,6 +53,11 @@ public final class ChunkIo {
     private long readsStarted;
     private long readsTaken;
     private long writesBehind;
+    /** Requests in flight on all stores, and the most of them and of {@link #heldBytes} since {@link #takePeak}. */
+    private int requests;
+
+    private int peakRequests;
+    private long peakHeldBytes;
 
     /** A read started, or waiting to start, for task {@link #task}. */
     private final class Read {
@@ -199,6 +204,7 @@ public final class ChunkIo {
             inFlight.put(r.store, n + 1);
             heldBytes += r.held;
             readsStarted++;
+            requestStarted();
             r.future = new CompletableFuture<>();
             start.add(r);
         }
@@ -221,6 +227,7 @@ public final class ChunkIo {
         List<Read> start;
         synchronized (this) {
             inFlight.merge(r.store, -1, Integer::sum);
+            requests--;
             long length = value == null ? 0 : value.array().length;
             if (r.dropped) {
                 heldBytes -= r.held;
@@ -228,6 +235,7 @@ public final class ChunkIo {
             } else {
                 heldBytes += length - r.held;
                 r.held = length;
+                peakHeldBytes = Math.max(peakHeldBytes, heldBytes);
             }
             start = startable();
             notifyAll();
@@ -337,6 +345,7 @@ public final class ChunkIo {
             inFlight.merge(store, 1, Integer::sum);
             task = owner;
             writesBehind++;
+            requestStarted();
         }
         byte[] copy = Arrays.copyOf(value, length);
         CompletableFuture<Void> f;
@@ -350,6 +359,7 @@ public final class ChunkIo {
             synchronized (this) {
                 heldBytes -= length;
                 inFlight.merge(store, -1, Integer::sum);
+                requests--;
                 start = startable();
                 notifyAll();
             }
@@ -431,8 +441,34 @@ public final class ChunkIo {
         return new long[] {readsStarted, readsTaken, writesBehind};
     }
 
-    /** Bytes held by requests now (for tests). */
+    /** Bytes held by requests now: reads started and not yet taken, writes not yet done. */
     public synchronized long heldBytes() {
         return heldBytes;
+    }
+
+    /** Requests in flight now, on all stores. */
+    public synchronized int requestsInFlight() {
+        return requests;
+    }
+
+    /** The most requests in flight at once and the most bytes held ({@link #heldBytes}) over a span of time. */
+    public record Peak(int requests, long heldBytes) {}
+
+    /**
+     * The most requests this slot had in flight at once and the most bytes they held since the last call (or since the
+     * slot was made); the next span starts from what is in flight and held now.
+     */
+    public synchronized Peak takePeak() {
+        Peak p = new Peak(peakRequests, peakHeldBytes);
+        peakRequests = requests;
+        peakHeldBytes = heldBytes;
+        return p;
+    }
+
+    /** Counts one more request in flight, whose bytes {@link #heldBytes} already has. Holds the lock. */
+    private void requestStarted() {
+        requests++;
+        peakRequests = Math.max(peakRequests, requests);
+        peakHeldBytes = Math.max(peakHeldBytes, heldBytes);
     }
 }
