@@ -21,7 +21,8 @@ import java.util.concurrent.ExecutionException;
  *
  * <p>Bounds: at most {@link Store#concurrency()} requests in flight per store, and at most {@code budgetBytes} held by
  * the requests of the slot — a read holds the chunk's raw size from its start until its task takes the bytes (a
- * compressed chunk is at most that), a write its bytes until the store has them. The budget is the memory the plan
+ * compressed chunk is at most that), a write its bytes until the store has them, and each request in flight its own
+ * overhead besides ({@link Store#requestOverheadBytes}: its connection's buffers). The budget is the memory the plan
  * gives the slot beyond its task's projection ({@code Stage#ioBytes}), so the slot's memory stays within {@code
  * allowedMem}. Stores whose concurrency is 1 (local disk, memory) are left alone: their reads and writes happen on the
  * task's thread, as without a slot.
@@ -64,17 +65,20 @@ public final class ChunkIo {
         final Store store;
         final String key;
         final long task;
-        /** Bytes held for it: its capacity until it completes, then its length; 0 once released. */
+        /**
+         * Bytes held for it: its capacity and the request's overhead until it completes, then its length; 0 once
+         * released.
+         */
         long held;
 
         CompletableFuture<Store.Bytes> future;
         boolean dropped;
 
-        Read(Store store, String key, long task, int capacity) {
+        Read(Store store, String key, long task, long held) {
             this.store = store;
             this.key = key;
             this.task = task;
-            this.held = capacity;
+            this.held = held;
         }
     }
 
@@ -174,12 +178,14 @@ public final class ChunkIo {
      * chunk's raw size). Nothing happens when this slot does not serve the store or one value would not fit the budget.
      */
     public void read(Store store, String key, int capacityBytes) {
-        if (!serves(store) || capacityBytes > budgetBytes) {
+        // Held while in flight: the value's bound and the request's own overhead; once landed, the value's length.
+        long held = Math.max(0, capacityBytes) + (long) store.requestOverheadBytes();
+        if (!serves(store) || held > budgetBytes) {
             return;
         }
         List<Read> start;
         synchronized (this) {
-            Read r = new Read(store, key, owner, Math.max(0, capacityBytes));
+            Read r = new Read(store, key, owner, held);
             reads.computeIfAbsent(id(store, key), k -> new ArrayDeque<>()).add(r);
             waiting.add(r);
             start = startable();
@@ -325,11 +331,13 @@ public final class ChunkIo {
         if (!serves(store)) {
             return false;
         }
+        // Held until the store has it: the bytes and the request's own overhead.
+        long held = length + (long) store.requestOverheadBytes();
         long task;
         synchronized (this) {
             // Room is made by earlier writes finishing; reads waiting to be taken do not count against a write. A
             // store's requests in flight all end by themselves, so waiting for one of them to end cannot block.
-            while ((heldBytes + length > budgetBytes && anyWriteInFlight())
+            while ((heldBytes + held > budgetBytes && anyWriteInFlight())
                     || inFlight.getOrDefault(store, 0) >= store.concurrency()) {
                 try {
                     wait();
@@ -338,10 +346,10 @@ public final class ChunkIo {
                     return false;
                 }
             }
-            if (heldBytes + length > budgetBytes) {
+            if (heldBytes + held > budgetBytes) {
                 return false;
             }
-            heldBytes += length;
+            heldBytes += held;
             inFlight.merge(store, 1, Integer::sum);
             task = owner;
             writesBehind++;
@@ -357,7 +365,7 @@ public final class ChunkIo {
         CompletableFuture<Void> done = f.handle((v, e) -> {
             List<Read> start;
             synchronized (this) {
-                heldBytes -= length;
+                heldBytes -= held;
                 inFlight.merge(store, -1, Integer::sum);
                 requests--;
                 start = startable();

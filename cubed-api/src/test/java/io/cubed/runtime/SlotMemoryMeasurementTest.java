@@ -48,6 +48,11 @@ class SlotMemoryMeasurementTest {
         }
 
         @Override
+        public int requestOverheadBytes() {
+            return 0; // no connection: the value is the whole request
+        }
+
+        @Override
         public byte[] get(String key) {
             return new byte[VALUE];
         }
