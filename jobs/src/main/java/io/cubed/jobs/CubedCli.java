@@ -13,6 +13,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "cubed",
         mixinStandardHelpOptions = true,
+        // Every subcommand has -h/--help too, as the usage errors say ("Usage: cubed copy --help").
+        scope = CommandLine.ScopeType.INHERIT,
         version = "cubed 0.1.0-SNAPSHOT",
         description = "Bounded-memory processing of Zarr arrays.",
         subcommands = {
