@@ -3,6 +3,7 @@ package io.cubed.memory;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * Measures the peak <em>live</em> heap of one task: the most memory the task's objects held at once, not what it
@@ -17,6 +18,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (the baseline: everything that was live before the task, including the JVM's own data, which is what Cubed calls
  * reserved memory). The measurement is exact at the checkpoints and sees nothing between them, so it is a lower bound
  * of the true peak whose gap is the task's short-lived temporaries away from chunk reads and writes.
+ *
+ * <p>A task whose slot keeps store requests in flight (reads of the next tasks' chunks, writes of the last tasks'
+ * chunks, on the store client's threads) is measured {@linkplain #begin(long, LongSupplier) against the slot's
+ * baseline}: the live heap before the slot started any request, so that what its requests hold at a checkpoint counts
+ * in the task's peak (the histogram counts every thread's objects) rather than in its baseline; the measurement also
+ * notes what the slot's requests held at the peak.
  *
  * <p>Costs: a full collection per checkpoint (milliseconds on a small live set), so only a few tasks per operation are
  * measured, each alone: other threads allocating at the same time would be counted as the task's. Executors that
@@ -37,14 +44,17 @@ public final class HeapProbe {
     /** One task's measurement on the current thread; close it when the task ends. */
     public static final class Measurement implements AutoCloseable {
         private final long baseline;
+        private final LongSupplier requestBytes;
         private long peak;
+        private long requestBytesAtPeak = -1;
         private int checkpoints;
         private long probeAllocated;
         private boolean closed;
 
-        private Measurement(long baseline) {
+        private Measurement(long baseline, LongSupplier requestBytes) {
             this.baseline = baseline;
             this.peak = baseline;
+            this.requestBytes = requestBytes;
         }
 
         /** Live heap at the start of the measurement, in bytes. */
@@ -65,6 +75,15 @@ public final class HeapProbe {
             return ALLOCATION == null ? -1 : probeAllocated;
         }
 
+        /**
+         * What the task slot's store requests held, in bytes, at the checkpoint of the peak (as the slot counts them:
+         * a read its value's bound until it completes, then its length; a write its bytes); -1 without a slot or
+         * before the first checkpoint above the baseline.
+         */
+        public long requestBytesAtPeak() {
+            return requestBytesAtPeak;
+        }
+
         /** How many checkpoints the task passed. */
         public int checkpoints() {
             return checkpoints;
@@ -82,12 +101,31 @@ public final class HeapProbe {
 
     /** Starts measuring the current thread's task: collects garbage and takes the live heap as the baseline. */
     public static Measurement begin() {
+        checkCanBegin();
+        return start(liveHeap(), null);
+    }
+
+    /**
+     * Starts measuring the current thread's task against {@code baselineBytes}, a {@link #liveHeap()} taken earlier:
+     * for a task whose slot keeps store requests in flight, the live heap before the slot started any, so that the
+     * buffers its requests hold (on the store client's threads) count in the peak. {@code requestBytes} tells what the
+     * slot's requests hold now, read at every checkpoint ({@link Measurement#requestBytesAtPeak}); null for none.
+     */
+    public static Measurement begin(long baselineBytes, LongSupplier requestBytes) {
+        checkCanBegin();
+        return start(baselineBytes, requestBytes);
+    }
+
+    private static void checkCanBegin() {
         if (CURRENT.get() != null) {
             throw new IllegalStateException("a heap measurement is already running on thread "
                     + Thread.currentThread().getName());
         }
         checkExplicitGcCollects();
-        Measurement m = new Measurement(liveHeap());
+    }
+
+    private static Measurement start(long baseline, LongSupplier requestBytes) {
+        Measurement m = new Measurement(baseline, requestBytes);
         CURRENT.set(m);
         ACTIVE.incrementAndGet();
         return m;
@@ -107,11 +145,13 @@ public final class HeapProbe {
             return;
         }
         long before = threadAllocated();
+        long held = m.requestBytes == null ? -1 : m.requestBytes.getAsLong();
         long live = liveHeap();
         m.probeAllocated += threadAllocated() - before;
         m.checkpoints++;
         if (live > m.peak) {
             m.peak = live;
+            m.requestBytesAtPeak = held;
         }
     }
 

@@ -95,6 +95,13 @@ public final class LocalExecutor implements Executor {
      * tasksPerStage} tasks of every operation, reported as {@link TaskResult#peakLiveBytes()}. A measured task runs
      * alone (the other threads wait for it and it waits for them), and each of its chunk reads and writes costs a full
      * garbage collection: use a few tasks per operation, for reports, not for speed.
+     *
+     * <p>On an operation whose task slots keep store requests in flight ({@link Stage#ioBytes}: an object store), one
+     * slot runs the measured tasks as it runs any: the next tasks' reads started ahead, the last tasks' writes
+     * finishing behind, on the store client's threads. Its tasks are measured from the live heap before the slot
+     * started any request, so that what the requests hold counts in each task's peak (bounded by the stage's
+     * projection, which counts them), and they report the slot's requests ({@link TaskResult#requests()}); the other
+     * threads start once the measured tasks have run.
      */
     public LocalExecutor withMemoryMeasurement(int tasksPerStage) {
         return new LocalExecutor(threads, maxAttempts, retryDelayMillis, backups, tasksPerStage);
@@ -214,6 +221,15 @@ public final class LocalExecutor implements Executor {
         final List<Long> durations = new ArrayList<>();
         final java.util.concurrent.CompletableFuture<Void> finished = new java.util.concurrent.CompletableFuture<>();
 
+        /**
+         * On a stage measured with requests in flight: whether a worker has taken the measuring slot, and open once
+         * its measured tasks have run (the other workers wait for it).
+         */
+        final java.util.concurrent.atomic.AtomicBoolean measurerChosen =
+                new java.util.concurrent.atomic.AtomicBoolean();
+
+        final java.util.concurrent.CountDownLatch measured = new java.util.concurrent.CountDownLatch(1);
+
         StageRun(Stage stage, String computeId, List<Callback> callbacks) {
             this.stage = stage;
             this.computeId = computeId;
@@ -225,13 +241,36 @@ public final class LocalExecutor implements Executor {
         }
 
         void work() {
-            ChunkIo io = stage.ioBytes() > 0 && measuredTasksPerStage == 0 ? new ChunkIo(stage.ioBytes()) : null;
-            if (io == null) {
+            if (stage.ioBytes() <= 0) {
                 workOneAtATime();
                 return;
             }
+            ChunkIo io = new ChunkIo(stage.ioBytes());
             try (ChunkIo.Binding bound = io.bind()) {
-                workPipelined(io);
+                SlotMeasurement measuring = null;
+                if (measuredTasksPerStage > 0) {
+                    if (measurerChosen.compareAndSet(false, true)) {
+                        measuring = new SlotMeasurement(io, Math.min(n, measuredTasksPerStage));
+                    } else if (!awaitMeasured()) {
+                        return;
+                    }
+                }
+                try {
+                    workPipelined(io, measuring);
+                } finally {
+                    measured.countDown();
+                }
+            }
+        }
+
+        /** Waits until the measuring slot's measured tasks have run; false when interrupted. */
+        private boolean awaitMeasured() {
+            try {
+                measured.await();
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
             }
         }
 
@@ -289,7 +328,7 @@ public final class LocalExecutor implements Executor {
          * fair share of the tasks left), and a task that has run counts as done once its writes, in flight while the
          * next tasks run, have finished.
          */
-        private void workPipelined(ChunkIo io) {
+        private void workPipelined(ChunkIo io, SlotMeasurement measuring) {
             java.util.ArrayDeque<Long> ahead = new java.util.ArrayDeque<>();
             java.util.ArrayDeque<Ran> behind = new java.util.ArrayDeque<>();
             boolean readsAhead = true;
@@ -314,7 +353,10 @@ public final class LocalExecutor implements Executor {
                         }
                         continue;
                     }
-                    behind.add(ran(i, io));
+                    behind.add(ran(i, io, measuring));
+                    if (measuring != null && measuring.done(i)) {
+                        measured.countDown(); // the other workers start
+                    }
                     while (!behind.isEmpty() && behind.peek().writes().isDone()) {
                         settle(behind.poll(), io);
                     }
@@ -335,14 +377,19 @@ public final class LocalExecutor implements Executor {
             }
         }
 
-        /** Runs task {@code i} with its writes handed to {@code io}, which may still be in flight when this returns. */
-        private Ran ran(long i, ChunkIo io) {
+        /**
+         * Runs task {@code i} with its writes handed to {@code io}, which may still be in flight when this returns;
+         * measured against the slot's baseline when {@code measuring} measures it.
+         */
+        private Ran ran(long i, ChunkIo io, SlotMeasurement measuring) {
             running.putIfAbsent(i, System.nanoTime());
             io.running(i);
             TaskResult r = null;
             RuntimeException failure = null;
             try {
-                r = runTask(stage, i);
+                r = measuring != null && measuring.measures(i)
+                        ? attempts(stage, i, measuring, null)
+                        : runTask(stage, i);
             } catch (RuntimeException e) {
                 failure = e;
             }
@@ -469,26 +516,31 @@ public final class LocalExecutor implements Executor {
      */
     private TaskResult runTask(Stage stage, long index, ChunkIo io) {
         if (measuredTasksPerStage == 0) {
-            return attempts(stage, index, false, io);
+            return attempts(stage, index, null, io);
         }
         boolean measure = index < measuredTasksPerStage;
         java.util.concurrent.locks.Lock lock = measure ? measureLock.writeLock() : measureLock.readLock();
         lock.lock();
         try {
-            return attempts(stage, index, measure, null);
+            return attempts(stage, index, measure ? SlotMeasurement.ALONE : null, io);
         } finally {
             lock.unlock();
         }
     }
 
-    private TaskResult attempts(Stage stage, long index, boolean measure, ChunkIo chunkIo) {
+    /**
+     * Runs task {@code index} in up to {@code maxAttempts} attempts, measured by {@code measure} when it is not null;
+     * with {@code chunkIo}, each attempt's writes are handed to it and the attempt ends when they have finished (a
+     * failed write fails the attempt).
+     */
+    private TaskResult attempts(Stage stage, long index, SlotMeasurement measure, ChunkIo chunkIo) {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
-            if (measure) {
+            if (measure != null) {
                 // The task must allocate what it uses, not take what an earlier task left.
                 ArrayRecycler.releaseIdle();
             }
-            HeapProbe.Measurement probe = measure ? HeapProbe.begin() : null;
+            HeapProbe.Measurement probe = measure != null ? measure.begin() : null;
             long allocatedBefore = ALLOCATION.currentThread();
             long start = System.currentTimeMillis();
             try {
@@ -515,7 +567,9 @@ public final class LocalExecutor implements Executor {
                         io.bytesRead(),
                         io.bytesWritten(),
                         allocated,
-                        probe == null ? -1 : probe.peakBytes());
+                        probe == null ? -1 : probe.peakBytes(),
+                        null,
+                        probe == null ? null : measure.requests(probe));
             } catch (RuntimeException e) {
                 last = unwrapCompletion(e);
                 if (io.cubed.error.CorruptDataException.in(e) != null) {

@@ -9,7 +9,8 @@ import java.io.Serializable;
  * memory was measured, the peak live heap above the baseline ({@link io.cubed.memory.HeapProbe}; -1 when not
  * measured). A task that met data no retry can mend (a corrupt chunk) reports it in {@code failure} instead of throwing,
  * so that an executor which retries thrown failures (Spark) fails the stage at once; it is null for every task that ran
- * to its end, the only ones callbacks see.
+ * to its end, the only ones callbacks see. A measured task whose slot kept store requests in flight ({@link
+ * io.cubed.storage.ChunkIo}) reports them in {@code requests}; it is null otherwise.
  */
 public record TaskResult(
         String stageId,
@@ -21,8 +22,16 @@ public record TaskResult(
         long bytesWritten,
         long allocatedBytes,
         long peakLiveBytes,
-        String failure)
+        String failure,
+        SlotRequests requests)
         implements Serializable {
+    /**
+     * The store requests of a measured task's slot while the task ran: the most in flight at once, the most bytes they
+     * held (as the slot counts them: a read its value's bound until it completes, then its length; a write its bytes),
+     * and the bytes they held at the checkpoint of the task's measured peak, which that peak includes.
+     */
+    public record SlotRequests(int maxInFlight, long maxHeldBytes, long heldAtPeakBytes) implements Serializable {}
+
     /** The result of a task that ran to its end. */
     public TaskResult(
             String stageId,
@@ -44,13 +53,14 @@ public record TaskResult(
                 bytesWritten,
                 allocatedBytes,
                 peakLiveBytes,
+                null,
                 null);
     }
 
     /** The result of task {@code taskIndex}, in attempt {@code attempt}, that met corrupt data: {@code message}. */
     public static TaskResult corrupt(String stageId, long taskIndex, int attempt, String message) {
         long now = System.currentTimeMillis();
-        return new TaskResult(stageId, taskIndex, attempt, now, now, 0, 0, -1, -1, message);
+        return new TaskResult(stageId, taskIndex, attempt, now, now, 0, 0, -1, -1, message, null);
     }
 
     /** True when the task failed on data no retry can mend ({@link #failure} says why). */

@@ -21,7 +21,8 @@ import java.util.concurrent.ExecutionException;
  *
  * <p>Bounds: at most {@link Store#concurrency()} requests in flight per store, and at most {@code budgetBytes} held by
  * the requests of the slot — a read holds the chunk's raw size from its start until its task takes the bytes (a
- * compressed chunk is at most that), a write its bytes until the store has them. The budget is the memory the plan
+ * compressed chunk is at most that), a write its bytes until the store has them, and each request in flight its own
+ * overhead besides ({@link Store#requestOverheadBytes}: its connection's buffers). The budget is the memory the plan
  * gives the slot beyond its task's projection ({@code Stage#ioBytes}), so the slot's memory stays within {@code
  * allowedMem}. Stores whose concurrency is 1 (local disk, memory) are left alone: their reads and writes happen on the
  * task's thread, as without a slot.
@@ -65,6 +66,11 @@ public final class ChunkIo {
     private long readsStarted;
     private long readsTaken;
     private long writesBehind;
+    /** Requests in flight on all stores, and the most of them and of {@link #heldBytes} since {@link #takePeak}. */
+    private int requests;
+
+    private int peakRequests;
+    private long peakHeldBytes;
 
     /** A store's requests through this slot. Guarded by the slot. */
     private static final class Lane {
@@ -97,7 +103,10 @@ public final class ChunkIo {
         final Store store;
         final String key;
         final long task;
-        /** Bytes held for it: its capacity until it completes, then its length; 0 once released. */
+        /**
+         * Bytes held for it: its capacity and the request's overhead until it completes, then its length; 0 once
+         * released.
+         */
         long held;
         /** Counted in its lane's {@code ahead} (started, not yet taken or dropped). */
         boolean ahead;
@@ -107,11 +116,11 @@ public final class ChunkIo {
         CompletableFuture<Store.Bytes> future;
         boolean dropped;
 
-        Read(Store store, String key, long task, int capacity) {
+        Read(Store store, String key, long task, long held) {
             this.store = store;
             this.key = key;
             this.task = task;
-            this.held = capacity;
+            this.held = held;
         }
     }
 
@@ -211,12 +220,14 @@ public final class ChunkIo {
      * chunk's raw size). Nothing happens when this slot does not serve the store or one value would not fit the budget.
      */
     public void read(Store store, String key, int capacityBytes) {
-        if (!serves(store) || capacityBytes > budgetBytes) {
+        // Held while in flight: the value's bound and the request's own overhead; once landed, the value's length.
+        long held = Math.max(0, capacityBytes) + (long) store.requestOverheadBytes();
+        if (!serves(store) || held > budgetBytes) {
             return;
         }
         List<Read> start;
         synchronized (this) {
-            Read r = new Read(store, key, owner, Math.max(0, capacityBytes));
+            Read r = new Read(store, key, owner, held);
             reads.computeIfAbsent(id(store, key), k -> new ArrayDeque<>()).add(r);
             waiting.add(r);
             start = startable();
@@ -245,6 +256,7 @@ public final class ChunkIo {
             r.ahead = true;
             heldBytes += r.held;
             readsStarted++;
+            requestStarted();
             r.future = new CompletableFuture<>();
             start.add(r);
         }
@@ -268,6 +280,7 @@ public final class ChunkIo {
         synchronized (this) {
             Lane lane = lane(r.store);
             lane.inFlight--;
+            requests--;
             long length = value == null ? 0 : value.array().length;
             if (r.dropped) {
                 heldBytes -= r.held;
@@ -279,6 +292,7 @@ public final class ChunkIo {
                     r.landed = true;
                     lane.landed++;
                 }
+                peakHeldBytes = Math.max(peakHeldBytes, heldBytes);
             }
             start = startable();
             notifyAll();
@@ -401,11 +415,13 @@ public final class ChunkIo {
         if (!serves(store)) {
             return false;
         }
+        // Held until the store has it: the bytes and the request's own overhead.
+        long held = length + (long) store.requestOverheadBytes();
         long task;
         synchronized (this) {
             // Room is made by earlier writes finishing; reads waiting to be taken do not count against a write. A
             // store's requests in flight all end by themselves, so waiting for one of them to end cannot block.
-            while ((heldBytes + length > budgetBytes && anyWriteInFlight())
+            while ((heldBytes + held > budgetBytes && anyWriteInFlight())
                     || lane(store).inFlight >= store.concurrency()) {
                 try {
                     wait();
@@ -414,13 +430,14 @@ public final class ChunkIo {
                     return false;
                 }
             }
-            if (heldBytes + length > budgetBytes) {
+            if (heldBytes + held > budgetBytes) {
                 return false;
             }
-            heldBytes += length;
+            heldBytes += held;
             lane(store).inFlight++;
             task = owner;
             writesBehind++;
+            requestStarted();
         }
         byte[] copy = Arrays.copyOf(value, length);
         CompletableFuture<Void> f;
@@ -432,8 +449,9 @@ public final class ChunkIo {
         CompletableFuture<Void> done = f.handle((v, e) -> {
             List<Read> start;
             synchronized (this) {
-                heldBytes -= length;
+                heldBytes -= held;
                 lane(store).inFlight--;
+                requests--;
                 start = startable();
                 notifyAll();
             }
@@ -526,7 +544,34 @@ public final class ChunkIo {
     }
 
     /** Bytes held by requests now (for tests). */
+    /** Bytes held by requests now: reads started and not yet taken, writes not yet done. */
     public synchronized long heldBytes() {
         return heldBytes;
+    }
+
+    /** Requests in flight now, on all stores. */
+    public synchronized int requestsInFlight() {
+        return requests;
+    }
+
+    /** The most requests in flight at once and the most bytes held ({@link #heldBytes}) over a span of time. */
+    public record Peak(int requests, long heldBytes) {}
+
+    /**
+     * The most requests this slot had in flight at once and the most bytes they held since the last call (or since the
+     * slot was made); the next span starts from what is in flight and held now.
+     */
+    public synchronized Peak takePeak() {
+        Peak p = new Peak(peakRequests, peakHeldBytes);
+        peakRequests = requests;
+        peakHeldBytes = heldBytes;
+        return p;
+    }
+
+    /** Counts one more request in flight, whose bytes {@link #heldBytes} already has. Holds the lock. */
+    private void requestStarted() {
+        requests++;
+        peakRequests = Math.max(peakRequests, requests);
+        peakHeldBytes = Math.max(peakHeldBytes, heldBytes);
     }
 }

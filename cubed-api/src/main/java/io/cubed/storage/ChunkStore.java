@@ -125,7 +125,8 @@ public interface ChunkStore extends Serializable {
 
     /**
      * Bytes a task slot may usefully hold in store requests in flight on this array ({@link io.cubed.storage.ChunkIo}):
-     * its store's concurrency times the bound of a stored chunk, or 0 when its requests are made on the task's own
+     * its store's concurrency times the bound of a stored chunk and a request's own overhead ({@link
+     * Store#requestOverheadBytes}), or 0 when its requests are made on the task's own
      * thread (a store of concurrency 1) or it is not stored (the default).
      */
     default long inFlightBytes() {

@@ -217,6 +217,11 @@ public final class RetryingStore implements Store {
     }
 
     @Override
+    public int requestOverheadBytes() {
+        return store.requestOverheadBytes();
+    }
+
+    @Override
     public byte[] getRange(String key, long offset, int length) {
         return retry("reading " + key, () -> store.getRange(key, offset, length));
     }

@@ -122,6 +122,20 @@ public interface Store extends AutoCloseable {
         return StoreReads.getAll(this, keys);
     }
 
+    /**
+     * Bytes of heap one request in flight holds besides the value's bytes — its connection's buffers, the client's
+     * objects for it — counted by {@link ChunkIo} while the request is in flight, and in the memory a task slot may
+     * hold in requests ({@link ChunkStore#inFlightBytes}). The default: none on stores of concurrency 1 (their
+     * requests are the task's own, on its thread), else {@value #DEFAULT_REQUEST_OVERHEAD_BYTES}, a generous bound
+     * for clients whose overhead was not measured (Hadoop's connectors).
+     */
+    default int requestOverheadBytes() {
+        return concurrency() > 1 ? DEFAULT_REQUEST_OVERHEAD_BYTES : 0;
+    }
+
+    /** {@link #requestOverheadBytes} of object store clients that do not say theirs: 128 KiB. */
+    int DEFAULT_REQUEST_OVERHEAD_BYTES = 128 * 1024;
+
     /** True when a value exists at {@code key}. */
     boolean exists(String key);
 

@@ -212,6 +212,42 @@ class ChunkIoTest {
     }
 
     @Test
+    void eachRequestInFlightAlsoHoldsItsOverheadUntilItEnds() throws Exception {
+        // Values of 1000 bytes, requests that hold 1000 more while in flight (a connection's buffer).
+        LatencyStore store = LatencyStore.create(200, 8).withRequestOverhead(1000);
+        for (int i = 0; i < 6; i++) {
+            store.put("k" + i, value(1000, i));
+        }
+        ChunkIo io = new ChunkIo(6000);
+        io.readAheadFor(0, () -> {
+            for (int i = 0; i < 6; i++) {
+                io.read(store, "k" + i, 1000);
+            }
+        });
+        // 2000 bytes each while in flight: 3 fit the budget, not the 8 the store allows.
+        assertThat(io.requestsInFlight()).isEqualTo(3);
+        assertThat(io.heldBytes()).isEqualTo(3 * 2000);
+        for (int i = 0; i < 6; i++) {
+            assertThat(io.take(store, "k" + i).bytes().array()).isEqualTo(value(1000, i));
+            assertThat(io.heldBytes()).isLessThanOrEqualTo(6000);
+        }
+        ChunkIo.Peak reads = io.takePeak();
+        assertThat(reads.requests()).isEqualTo(3);
+        assertThat(reads.heldBytes()).isEqualTo(6000);
+        assertThat(io.heldBytes()).isZero();
+
+        // A write of 1000 bytes holds 2000 until it lands: with 3000, one at a time.
+        ChunkIo writes = new ChunkIo(3000);
+        writes.running(1);
+        for (int i = 0; i < 3; i++) {
+            assertThat(writes.write(store, "w" + i, new byte[1000], 1000)).isTrue();
+        }
+        writes.finishTask(1).get();
+        assertThat(writes.takePeak()).isEqualTo(new ChunkIo.Peak(1, 2000));
+        assertThat(writes.heldBytes()).isZero();
+    }
+
+    @Test
     void aFailedWriteFailsItsTasksFutureNamingTheKey() {
         LatencyStore store = LatencyStore.create(10, 4);
         store.failPuts.add("bad");

@@ -31,6 +31,8 @@ public final class LatencyStore implements Store {
     /** Keys whose next put fails, once each. */
     public final Set<String> failPutsOnce;
 
+    private int requestOverheadBytes;
+
     private LatencyStore(
             Store store,
             long latencyMillis,
@@ -48,7 +50,22 @@ public final class LatencyStore implements Store {
 
     /** The same values, counters and failures, with another latency. */
     public LatencyStore withLatency(long millis) {
-        return new LatencyStore(store, millis, concurrency, stats, failPuts, failPutsOnce);
+        LatencyStore s = new LatencyStore(store, millis, concurrency, stats, failPuts, failPutsOnce);
+        s.requestOverheadBytes = requestOverheadBytes;
+        return s;
+    }
+
+    /** The same store, saying that each request in flight holds {@code bytes} besides its value (default 0). */
+    public LatencyStore withRequestOverhead(int bytes) {
+        LatencyStore s = withLatency(latencyMillis);
+        s.requestOverheadBytes = bytes;
+        return s;
+    }
+
+    /** None by default: a store in memory has no connections. */
+    @Override
+    public int requestOverheadBytes() {
+        return requestOverheadBytes;
     }
 
     /** A fresh store in memory with this latency and concurrency. */
@@ -188,6 +205,9 @@ public final class LatencyStore implements Store {
 
     @Override
     public Store resolve(String path) {
-        return new LatencyStore(store.resolve(path), latencyMillis, concurrency, stats, failPuts, failPutsOnce);
+        LatencyStore s =
+                new LatencyStore(store.resolve(path), latencyMillis, concurrency, stats, failPuts, failPutsOnce);
+        s.requestOverheadBytes = requestOverheadBytes;
+        return s;
     }
 }

@@ -105,6 +105,15 @@ class CliValidationTest {
                 Arguments.of("bench --scale 0 --dir NEW", "bench: --scale must be a number above 0, got 0.0"),
                 Arguments.of("bench --threads 0 --smoke --dir NEW", "bench: --threads must be a positive whole number"),
                 Arguments.of("bench --measure-memory -1 --smoke --dir NEW", "bench: --measure-memory must be 0 (off)"),
+                Arguments.of("bench --store gcs --smoke --dir NEW", "bench: --store must be s3"),
+                Arguments.of(
+                        "bench --store s3 --measure-memory 0 --smoke --dir NEW",
+                        "bench --store s3 measures memory: --measure-memory must be 1 or more tasks, got 0"),
+                Arguments.of("bench --store s3 --rounds 2 --smoke --dir NEW", "with no timed run: drop --peer and"),
+                Arguments.of(
+                        "bench --store s3 --latency-ms 30,0 --smoke --dir NEW",
+                        "bench --store s3 runs at one latency: give --latency-ms one value"),
+                Arguments.of("bench --store s3 --object-store --smoke --dir NEW", "two different benchmarks"),
                 Arguments.of("copy SRC NEW --no-such-flag", "Unknown option: '--no-such-flag'"));
     }
 

@@ -21,6 +21,22 @@ class CubedCliTest {
     }
 
     @Test
+    void everySubcommandHasHelpAsItsUsageErrorsSay() {
+        CliRun bench = run("bench", "--help");
+        assertThat(bench.code()).as(bench.err()).isZero();
+        assertThat(bench.out())
+                .contains("Usage: cubed bench")
+                .contains("--store=STORE")
+                .contains("memory-s3.md");
+        CliRun missing = run("copy");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("Usage: cubed copy --help");
+        CliRun copy = run("copy", "--help");
+        assertThat(copy.code()).as(copy.err()).isZero();
+        assertThat(copy.out()).contains("Usage: cubed copy");
+    }
+
+    @Test
     void demoWritesCopiesAndVerifies() {
         CliRun r = run("demo", "--dir", tmp.toString(), "--size-mb", "4", "--chunk-mb", "1", "--threads", "2");
         assertThat(r.code()).as(r.err()).isZero();

@@ -587,7 +587,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
     @Override
     public long inFlightBytes() {
         int k = store().concurrency();
-        return k > 1 ? (long) k * storedChunkBound(metadata.chunkSizeBytes()) : 0;
+        return k > 1 ? (long) k * (storedChunkBound(metadata.chunkSizeBytes()) + store().requestOverheadBytes()) : 0;
     }
 
     /** An upper bound of a stored chunk of {@code rawBytes}: codecs add at most a header to what they cannot shrink. */

@@ -222,7 +222,7 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
     @Override
     public long inFlightBytes() {
         int k = store().concurrency();
-        return k > 1 ? (long) k * storedChunkBound() : 0;
+        return k > 1 ? (long) k * ((long) storedChunkBound() + store().requestOverheadBytes()) : 0;
     }
 
     private StorageException corrupt(String key, StorageException e) {

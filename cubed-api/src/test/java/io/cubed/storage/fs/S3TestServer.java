@@ -8,11 +8,12 @@ import java.util.function.UnaryOperator;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.services.s3.model.BucketCannedACL;
 
 /**
- * An S3-compatible server (s3proxy, in-memory blobs, objects replaced atomically as on S3 with per-key locks: {@link
+ * An S3-compatible server (s3proxy, in-memory blobs or files in a directory, objects replaced atomically as on S3 with per-key locks: {@link
  * AtomicObjectsBlobStore}) in this JVM on 127.0.0.1, with one bucket, for tests and benchmarks: it can hold every
  * request for a latency before serving it (as S3's first-byte latency, overlapping between concurrent requests), serve
  * unsigned reads, and counts what it serves ({@link #stats()}).
@@ -79,6 +80,7 @@ public final class S3TestServer implements AutoCloseable {
         private int latencyMillis;
         private boolean anonymousReads;
         private int port;
+        private java.nio.file.Path directory;
         private UnaryOperator<BlobStore> storeWrapper = UnaryOperator.identity();
 
         private Builder() {}
@@ -121,6 +123,15 @@ public final class S3TestServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Keeps the objects in files under {@code dir} (which must exist) instead of in memory: for data larger than
+         * the server's heap. Null (the default): in memory.
+         */
+        public Builder directory(java.nio.file.Path dir) {
+            this.directory = dir;
+            return this;
+        }
+
         /** Wraps the in-memory store, under the per-key locks, with {@code wrapper} (tests of the locking). */
         Builder wrapStore(UnaryOperator<BlobStore> wrapper) {
             this.storeWrapper = wrapper;
@@ -129,10 +140,14 @@ public final class S3TestServer implements AutoCloseable {
 
         /** Starts the server and waits until it serves. */
         public S3TestServer start() throws Exception {
-            BlobStore memory = new TransientNio2BlobStore();
+            BlobStore memory = directory == null
+                    ? new TransientNio2BlobStore()
+                    : new FilesystemNio2BlobStore(directory.toString());
             BlobStore inner = storeWrapper.apply(anonymousReads ? new PublicReadBlobStore(memory) : memory);
             BlobStore blobs = new AtomicObjectsBlobStore(inner);
-            blobs.createContainer(bucket);
+            if (!blobs.containerExists(bucket)) { // a directory of an earlier run has it already
+                blobs.createContainer(bucket);
+            }
             if (anonymousReads) {
                 blobs.setContainerAccess(bucket, BucketCannedACL.PUBLIC_READ);
             }
@@ -225,7 +240,8 @@ public final class S3TestServer implements AutoCloseable {
 
     /**
      * Serves until told to stop: {@code --bucket B} (default {@code cubed-test}), {@code --latency-ms N}, {@code
-     * --anonymous-reads}, {@code --port P}, {@code --access-key A}, {@code --secret-key S}; prints {@code PORT n} once
+     * --anonymous-reads}, {@code --port P}, {@code --access-key A}, {@code --secret-key S}, {@code --dir D} (objects in
+     * files under D, else in memory); prints {@code PORT n} once
      * it serves, then answers commands read from standard input, one per line (see {@link S3TestServerMain}).
      */
     public static void main(String[] args) throws Exception {

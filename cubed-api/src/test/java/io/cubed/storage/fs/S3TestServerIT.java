@@ -333,6 +333,22 @@ class S3TestServerIT {
     }
 
     @Test
+    void aServerInADirectoryKeepsItsObjectsForTheNextServerThere(@TempDir Path tmp) throws Exception {
+        try (S3TestServer first =
+                        S3TestServer.builder().bucket("kept").directory(tmp).start();
+                Store store = Stores.open(first.url("data"), first.options())) {
+            store.put("a/k", "in a file".getBytes(UTF_8));
+        }
+        assertThat(tmp.resolve("kept")).isDirectory();
+        try (S3TestServer second =
+                        S3TestServer.builder().bucket("kept").directory(tmp).start();
+                Store store = Stores.open(second.url("data"), second.options())) {
+            assertThat(store.list("")).containsExactly("a/k");
+            assertThat(new String(store.get("a/k"), UTF_8)).isEqualTo("in a file");
+        }
+    }
+
+    @Test
     void theProgramAnswersCommandsUntilToldToStop(@TempDir Path tmp) throws Exception {
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         Path log = tmp.resolve("server.log");

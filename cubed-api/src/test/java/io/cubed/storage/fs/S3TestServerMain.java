@@ -16,7 +16,7 @@ import java.util.Locale;
  */
 final class S3TestServerMain {
     private static final String USAGE = "usage: S3TestServer [--bucket B] [--latency-ms N] [--anonymous-reads]"
-            + " [--port P] [--access-key A] [--secret-key S]";
+            + " [--port P] [--access-key A] [--secret-key S] [--dir D]";
 
     private S3TestServerMain() {}
 
@@ -79,6 +79,7 @@ final class S3TestServerMain {
                 case "--latency-ms" -> builder.latencyMillis(number(args, ++i));
                 case "--anonymous-reads" -> builder.anonymousReads(true);
                 case "--port" -> builder.port(number(args, ++i));
+                case "--dir" -> builder.directory(java.nio.file.Path.of(value(args, ++i)));
                 case "--access-key" -> access = value(args, ++i);
                 case "--secret-key" -> secret = value(args, ++i);
                 default -> throw new IllegalArgumentException("unknown argument: " + args[i]);

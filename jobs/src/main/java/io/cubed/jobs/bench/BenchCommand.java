@@ -69,6 +69,19 @@ public final class BenchCommand implements Callable<Integer> {
     Integer measureMemory;
 
     @Option(
+            names = "--store",
+            paramLabel = "STORE",
+            description = "Run the workloads with their inputs, outputs and work directory on an object store and"
+                    + " measure their memory there, where each task slot keeps up to store.concurrency requests in"
+                    + " flight (reads ahead, writes behind) and the projections count them; no timed run. STORE: s3,"
+                    + " the project's S3 test server in a JVM of its own (objects in files under DIR/s3-server),"
+                    + " --latency-ms per request (one value, default 30), the default store.concurrency (32; --conf"
+                    + " cubed.store.concurrency=N to change). The first --measure-memory tasks (default 2) of every"
+                    + " operation run on one task slot alone, their requests in flight; the report (memory-s3.md,"
+                    + " memory-s3.csv) gives their peak live heap against the projection.")
+    String store;
+
+    @Option(
             names = "--peer",
             paramLabel = "PEER",
             description = "Also run every workload in a peer on the same inputs, alternating with ours, and report"
@@ -112,7 +125,7 @@ public final class BenchCommand implements Callable<Integer> {
             split = ",",
             paramLabel = "MS",
             description = "With --object-store: the S3 test server's delay per request, one or more (default: 30,0);"
-                    + " not with --location, which has its own latency.")
+                    + " not with --location, which has its own latency; with --store s3, one (default: 30).")
     List<Integer> latencyMs = new ArrayList<>();
 
     @Option(
@@ -144,8 +157,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--conf",
             paramLabel = "KEY=VALUE",
-            description = "With --object-store: a store option for our runs, e.g. cubed.store.s3.client=hadoop; with"
-                    + " --location also the endpoint and credentials, e.g. fs.s3a.endpoint=https://host:9000.")
+            description = "With --object-store or --store s3: a store option for our runs, e.g."
+                    + " cubed.store.s3.client=hadoop; with --location also the endpoint and credentials, e.g."
+                    + " fs.s3a.endpoint=https://host:9000.")
     java.util.Map<String, String> conf = new java.util.TreeMap<>();
 
     @picocli.CommandLine.Spec
@@ -181,6 +195,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (peer != null && !peer.equals("dask")) {
             throw new io.cubed.error.InvalidArgumentException("bench: --peer must be dask, got '" + peer + "'");
+        }
+        if (store != null) {
+            return ObjectStoreMemoryBench.command(this, log);
         }
         if (objectStore) {
             if (!workloads.isEmpty()) {

@@ -245,7 +245,7 @@ final class BenchSuite {
         return HeapProbe.liveHeap();
     }
 
-    private static void ensureInput(String name, Path path, BenchData.Size size, int threads, PrintWriter log)
+    static void ensureInput(String name, Path path, BenchData.Size size, int threads, PrintWriter log)
             throws Exception {
         BenchData.Layout l = BenchData.layout(name, size);
         if (Files.exists(path.resolve(".zarray"))) {

@@ -62,6 +62,14 @@ final class S3ServerProcess implements BenchLocation {
 
     /** Starts the server with {@code bucket}, {@code latencyMillis} per request and anonymous reads. */
     static S3ServerProcess start(String bucket, int latencyMillis) throws IOException {
+        return start(bucket, latencyMillis, null);
+    }
+
+    /**
+     * As {@link #start(String, int)}, keeping the objects in files under {@code directory} (created if missing) rather
+     * than in the server's heap when it is not null: for inputs of gigabytes.
+     */
+    static S3ServerProcess start(String bucket, int latencyMillis, Path directory) throws IOException {
         Path lib = libraryDirectory();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(
@@ -77,6 +85,10 @@ final class S3ServerProcess implements BenchLocation {
                 "--latency-ms",
                 Integer.toString(latencyMillis),
                 "--anonymous-reads"));
+        if (directory != null) {
+            Files.createDirectories(directory);
+            cmd.addAll(List.of("--dir", directory.toAbsolutePath().toString()));
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));

@@ -37,6 +37,9 @@ final class Http1 {
     /** Connections idle longer than this are closed rather than reused: S3 closes idle connections after ~20 s. */
     static final long IDLE_NANOS = Duration.ofSeconds(10).toNanos();
 
+    /** The buffer each connection reads its answers through, in bytes. */
+    static final int READ_BUFFER_BYTES = 64 * 1024;
+
     private static final int HEAD_LIMIT = 64 * 1024;
 
     private final int connectTimeoutMillis;
@@ -341,7 +344,7 @@ final class Http1 {
         Connection(Socket socket, boolean tls) throws IOException {
             this.socket = socket;
             this.tls = tls;
-            this.in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+            this.in = new BufferedInputStream(socket.getInputStream(), READ_BUFFER_BYTES);
             this.out = socket.getOutputStream();
         }
 
