@@ -32,7 +32,7 @@ public final class S3Store implements Store {
     /**
      * Heap one request in flight holds besides the value ({@link #requestOverheadBytes}): its connection's 64 KiB read
      * buffer and socket, the signed request and the answer's headers, its thread. Measured: 70 KiB per GET in flight on
-     * a new connection, 2.6 KiB on a pooled one (docs/cloud.md, "Memory").
+     * a new connection, 2.6 KiB on a pooled one (docs/cloud.md, "Many requests in flight").
      */
     public static final int REQUEST_OVERHEAD_BYTES = Http1.READ_BUFFER_BYTES + 16 * 1024;
 

@@ -47,4 +47,30 @@ class S3ClientSharingIT {
             assertThat(other.requestStats()).isNotSameAs(stores.get(0).requestStats());
         }
     }
+
+    @Test
+    void aRequestInFlightOnANewConnectionHoldsNoMoreThanTheOverheadTheStoreDeclares() throws Exception {
+        try (S3TestServer s3 = S3TestServer.builder().bucket("overhead").start()) {
+            // A client of its own, with no connection yet.
+            S3Store store = S3Store.open(s3.url("a.zarr"), s3.options(), 32, System.getenv());
+            for (int k = 0; k < 32; k++) {
+                store.put("0." + k, new byte[10]);
+            }
+            store = S3Store.open(s3.url("a.zarr"), s3.options(), 32, System.getenv());
+            s3.setLatencyMillis(3000);
+            long before = io.cubed.memory.HeapProbe.liveHeap();
+            List<CompletableFuture<Store.Bytes>> reads = new ArrayList<>();
+            for (int k = 0; k < 32; k++) {
+                reads.add(store.getAsync("0." + k));
+            }
+            Thread.sleep(1000); // every request sent, its answer held back by the server
+            long during = io.cubed.memory.HeapProbe.liveHeap();
+            for (CompletableFuture<Store.Bytes> r : reads) {
+                r.get();
+            }
+            long perRequest = (during - before) / 32;
+            // Its connection's read buffer at least, and within what the in-flight term counts for it.
+            assertThat(perRequest).isBetween(64L * 1024, (long) store.requestOverheadBytes());
+        }
+    }
 }
