@@ -314,6 +314,15 @@ final class Http1 {
         return f;
     }
 
+    /** Connections idle in the pool now, kept for reuse (for tests). */
+    int idleConnections() {
+        int n = 0;
+        for (ConcurrentLinkedDeque<Connection> q : idle.values()) {
+            n += q.size();
+        }
+        return n;
+    }
+
     /** Closes every idle connection. */
     void closeIdle() {
         for (ConcurrentLinkedDeque<Connection> q : idle.values()) {

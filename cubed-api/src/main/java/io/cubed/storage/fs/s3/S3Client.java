@@ -254,6 +254,11 @@ final class S3Client {
         return stats;
     }
 
+    /** Connections idle in the client's pool now (for tests). */
+    int idleConnections() {
+        return http.idleConnections();
+    }
+
     /** One request: method, the operation it counts as, key, query, headers and body. */
     record Request(
             String method,

@@ -33,9 +33,18 @@ public final class S3Store implements Store {
     /**
      * Heap one request in flight holds besides the value ({@link #requestOverheadBytes}): its connection's 64 KiB read
      * buffer and socket, the signed request and the answer's headers, its thread. Measured: 70 KiB per GET in flight on
-     * a new connection, 2.6 KiB on a pooled one (docs/cloud.md, "Memory").
+     * a new connection, 2.6 KiB on a pooled one (docs/cloud.md, "Many requests in flight").
      */
     public static final int REQUEST_OVERHEAD_BYTES = Http1.READ_BUFFER_BYTES + 16 * 1024;
+
+    /**
+     * The clients of this JVM, one per bucket and settings, shared by the stores of all the arrays in that bucket: a
+     * client pools its connections (each with a read buffer and an open socket) for reuse, so one client per array
+     * would keep each array's connections open as long as its store is cached ({@code Stores}' suppliers keep every
+     * store they opened), and the JVM's heap and sockets would grow with the arrays it has touched.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<List<Object>, S3Client> CLIENTS =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private final String uri;
     private final S3Client client;
@@ -56,10 +65,16 @@ public final class S3Store implements Store {
      * options}, and {@code concurrency} requests in flight per task.
      */
     public static S3Store open(String uri, StoreOptions options, int concurrency) {
-        return open(uri, options, concurrency, System.getenv());
+        return open(uri, options, concurrency, System.getenv(), true);
     }
 
+    /** As {@link #open(String, StoreOptions, int)} with environment {@code env}, through a client of its own. */
     static S3Store open(String uri, StoreOptions options, int concurrency, Map<String, String> env) {
+        return open(uri, options, concurrency, env, false);
+    }
+
+    private static S3Store open(
+            String uri, StoreOptions options, int concurrency, Map<String, String> env, boolean shared) {
         int colon = uri.indexOf("://");
         if (colon < 0) {
             throw new InvalidArgumentException("'" + uri + "' is not an S3 URI: s3a://BUCKET/path");
@@ -80,7 +95,10 @@ public final class S3Store implements Store {
         }
         S3Client client;
         try {
-            client = new S3Client(new S3Settings(bucket, options, env));
+            client = shared
+                    ? CLIENTS.computeIfAbsent(
+                            List.of(bucket, options), k -> new S3Client(new S3Settings(bucket, options, env)))
+                    : new S3Client(new S3Settings(bucket, options, env));
         } catch (IllegalArgumentException e) {
             throw new InvalidArgumentException("cannot open store '" + uri + "': " + e.getMessage(), e);
         }
@@ -110,7 +128,9 @@ public final class S3Store implements Store {
         return concurrency > 1 ? REQUEST_OVERHEAD_BYTES : 0;
     }
 
-    /** The requests this store's client has made (shared by the stores resolved from it). */
+    /**
+     * The requests this store's client has made: the client of every store of the same bucket and settings in this JVM.
+     */
     public RequestStats requestStats() {
         return client.stats();
     }
@@ -121,6 +141,11 @@ public final class S3Store implements Store {
      */
     public static RequestStats requestStatsOfThisJvm() {
         return S3Client.JVM_STATS;
+    }
+
+    /** Connections idle in the client's pool now (for tests). */
+    int idleConnections() {
+        return client.idleConnections();
     }
 
     private String objectKey(String key) {
