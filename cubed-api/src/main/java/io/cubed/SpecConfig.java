@@ -91,7 +91,7 @@ public final class SpecConfig {
     public static final String RESOURCE = "cubed.properties";
     /** {@code CUBED_*} variables that are not settings (read by {@code bin/cubed} or naming the file). */
     public static final Set<String> OTHER_ENV =
-            Set.of(ENV_CONFIG, "CUBED_JAVA_OPTS", "CUBED_HOME", "CUBED_CLASSPATH", "CUBED_NO_BUILD");
+            Set.of(ENV_CONFIG, "CUBED_JAVA_OPTS", "CUBED_HOME", "CUBED_CLASSPATH", "CUBED_NO_BUILD", "CUBED_CDS");
 
     /** Where a value came from, lowest precedence first. */
     public enum Source {
