@@ -308,8 +308,21 @@ public final class ArrayRecycler {
                 : c == float.class || c == int.class ? 4 : c == short.class || c == char.class ? 2 : 1;
     }
 
-    /** A primitive array type and length: the key of the free list. */
-    private record Key(Class<?> type, int length) {}
+    /**
+     * A primitive array type and length: the key of the free list. equals and hashCode written out: the record's
+     * generated ones spin about 30 method-handle classes at their first call, in every task's first allocation.
+     */
+    private record Key(Class<?> type, int length) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.type == type && k.length == length;
+        }
+
+        @Override
+        public int hashCode() {
+            return type.hashCode() * 31 + length;
+        }
+    }
 
     /**
      * The arrays kept from the last task that used this pool, and the state of the task using it now, if any; used by

@@ -204,6 +204,22 @@ public sealed interface Compressor extends Serializable
             m.put("blocksize", blocksize);
             return m;
         }
+
+        // equals and hashCode written out: the record's generated ones spin about 60 method-handle classes at their
+        // first call, in every command that writes Blosc (docs/cloud.md, "Start-up").
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Blosc b
+                    && b.cname == cname
+                    && b.clevel == clevel
+                    && b.shuffle == shuffle
+                    && b.blocksize == blocksize;
+        }
+
+        @Override
+        public int hashCode() {
+            return ((cname.hashCode() * 31 + clevel) * 31 + shuffle.hashCode()) * 31 + blocksize;
+        }
     }
 
     /**
