@@ -143,6 +143,18 @@ public interface ChunkStore extends Serializable {
     }
 
     /**
+     * {@link #readChunkIfStored}, for a task that hands the chunk's array back ({@link
+     * io.cubed.chunk.ArrayRecycler#giveBack}) once it is done with it, before its next read: inside a recycler scope
+     * the chunk may be decoded into an array an earlier chunk of the task, or an earlier task of the operation, used
+     * (a copy's source chunks, dead once re-encoded; in a fresh JVM a new chunk-sized array per chunk costs its
+     * zeroing and the page faults of new heap). Outside a scope, and by default, the same as {@link
+     * #readChunkIfStored}.
+     */
+    default Chunk readChunkIfStoredToGiveBack(long... chunkCoords) {
+        return readChunkIfStored(chunkCoords);
+    }
+
+    /**
      * Writes {@code chunk}, whose shape must be the clipped shape of the chunk at {@code chunkCoords}, atomically
      * replacing what was there.
      */

@@ -53,7 +53,7 @@ final class CopyChunksTask implements TaskFunction {
         // arrays each time (ArrayRecycler): a chunk's worth of fresh memory per array is what a cold JVM pays most for.
         try (ArrayRecycler.Scope scope = ArrayRecycler.open("copy " + target.url(), recycleBytes)) {
             return BloscThreads.with(blockThreads, () -> {
-                Chunk read = source.readChunkIfStored(c);
+                Chunk read = source.readChunkIfStoredToGiveBack(c);
                 if (read == null) {
                     return TaskIo.NONE;
                 }

@@ -260,6 +260,16 @@ public final class ZarrArray implements ChunkStore, Serializable {
     /** The chunk at {@code chunkCoords}, or null when it is not stored: one read of its key, no existence check. */
     @Override
     public Chunk readChunkIfStored(long... chunkCoords) {
+        return readIfStored(chunkCoords, false);
+    }
+
+    @Override
+    public Chunk readChunkIfStoredToGiveBack(long... chunkCoords) {
+        return readIfStored(chunkCoords, true);
+    }
+
+    /** The chunk or null; {@code recycled}: its array may come from {@link ArrayRecycler} (see the interface). */
+    private Chunk readIfStored(long[] chunkCoords, boolean recycled) {
         ChunkGrid grid = grid();
         grid.checkCoords(chunkCoords);
         String key = metadata.chunkKey(chunkCoords);
@@ -268,7 +278,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         if (stored == null) {
             return null;
         }
-        Chunk full = decodeChunk(stored, key);
+        Chunk full = decodeChunk(stored, key, recycled);
         if (Arrays.equals(shape, grid.chunkShape())) {
             return full;
         }
@@ -313,10 +323,17 @@ public final class ZarrArray implements ChunkStore, Serializable {
     }
 
     private Chunk decodeChunk(Store.Bytes stored, String key) {
+        return decodeChunk(stored, key, false);
+    }
+
+    private Chunk decodeChunk(Store.Bytes stored, String key, boolean recycled) {
         Codec c = codec();
         if (c != null && c.worksInBlocks() && metadata.order() == ZarrV2Metadata.Order.C) {
-            // Decompressed block by block straight into the chunk's elements: no array of the chunk's bytes.
-            Chunk chunk = Chunk.allocate(dtype(), metadata.chunks());
+            // Decompressed block by block straight into the chunk's elements (every one of them: a stored chunk is
+            // whole): no array of the chunk's bytes.
+            Chunk chunk = recycled
+                    ? Chunk.allocateForTaskToOverwrite(dtype(), metadata.chunks())
+                    : Chunk.allocate(dtype(), metadata.chunks());
             decodeInto(stored, key, chunk);
             return chunk;
         }

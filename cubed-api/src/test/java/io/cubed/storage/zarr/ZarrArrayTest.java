@@ -3,6 +3,7 @@ package io.cubed.storage.zarr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
@@ -110,6 +111,37 @@ class ZarrArrayTest {
         Chunk middle = b.readRegion(new long[] {2, 1}, new int[] {4, 3});
         assertThat(middle.contentEquals(reference(dtype, shape, new long[] {2, 1}, new int[] {4, 3})))
                 .isTrue();
+    }
+
+    @Test
+    void chunksReadToGiveBackReuseOneArrayInsideARecyclerScopeAndNewOnesOutside() {
+        long[] shape = {64, 48};
+        ZarrArray a = ZarrArray.create(
+                memoryUrl(),
+                ZarrCreateOptions.builder(shape, new int[] {32, 16}, DType.FLOAT64)
+                        .compressor(Compressor.parseSpec("blosc:lz4:5:shuffle"))
+                        .build());
+        writeAll(a);
+        ZarrArray b = ZarrArray.open(a.url());
+        ChunkGrid g = b.grid();
+        java.util.List<Object> arrays = new java.util.ArrayList<>();
+        try (ArrayRecycler.Scope scope = ArrayRecycler.open("read-to-give-back", 1 << 20)) {
+            for (long i = 0; i < g.numChunks(); i++) {
+                long[] c = g.chunkCoordsOf(i);
+                Chunk read = b.readChunkIfStoredToGiveBack(c);
+                assertThat(read.contentEquals(reference(DType.FLOAT64, shape, g.chunkOffset(c), g.chunkShapeAt(c))))
+                        .as("chunk %d", i)
+                        .isTrue();
+                arrays.add(read.data());
+                ArrayRecycler.giveBack(read.data());
+            }
+        }
+        // One array served every chunk (the tests poison recycled arrays, so a value left over would show above).
+        assertThat(arrays).allSatisfy(x -> assertThat(x).isSameAs(arrays.get(0)));
+        Chunk outside1 = b.readChunkIfStoredToGiveBack(0, 0);
+        Chunk outside2 = b.readChunkIfStoredToGiveBack(0, 0);
+        assertThat(outside1.data()).isNotSameAs(outside2.data()).isNotSameAs(arrays.get(0));
+        assertThat(outside1.contentEquals(outside2)).isTrue();
     }
 
     @Test
