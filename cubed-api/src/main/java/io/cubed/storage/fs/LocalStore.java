@@ -22,7 +22,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -215,8 +214,16 @@ public final class LocalStore implements Store {
         Path target = path(key);
         Path tmp = null;
         try {
-            Files.createDirectories(target.getParent());
-            tmp = target.resolveSibling(TEMP_PREFIX + target.getFileName() + "-" + UUID.randomUUID());
+            // Most puts go to a directory that exists: one stat, instead of createDirectories' failed mkdir and its
+            // exception per chunk. The temporary name needs to be unique, not unguessable (CREATE_NEW refuses a
+            // clash): no SecureRandom per chunk.
+            Path parent = target.getParent();
+            if (!Files.isDirectory(parent)) {
+                Files.createDirectories(parent);
+            }
+            tmp = target.resolveSibling(TEMP_PREFIX + target.getFileName() + "-"
+                    + Long.toHexString(
+                            java.util.concurrent.ThreadLocalRandom.current().nextLong()));
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 for (int n = 0; n < length; ) {
                     ByteBuffer slice = ByteBuffer.wrap(value, n, Math.min(IO_SLICE, length - n));
