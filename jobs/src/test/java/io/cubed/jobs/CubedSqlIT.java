@@ -34,9 +34,10 @@ class CubedSqlIT {
     void aQueryPrintsTheReferenceAnswerWithoutASparkInstallation() throws Exception {
         String era = SqlFixture.writeEra(tmp);
         String mask = SqlFixture.writeMask(tmp);
+        // Neither a Spark installation nor SPARK_LOCAL_IP: bin/cubed binds Spark to 127.0.0.1 itself.
         BinCubed.Result r = BinCubed.runWithout(
                 tmp,
-                Set.of("SPARK_HOME"),
+                Set.of("SPARK_HOME", "SPARK_LOCAL_IP"),
                 Map.of(),
                 "sql",
                 "SELECT e.time, avg(e.t2m) AS land FROM era e JOIN mask m ON e.lat = m.lat AND e.lon = m.lon"
@@ -72,10 +73,10 @@ class CubedSqlIT {
     void aSyntaxErrorIsOneLineAndExitCode2() throws Exception {
         String era = SqlFixture.writeEra(tmp);
         BinCubed.Result r = BinCubed.runWithout(
-                tmp, Set.of("SPARK_HOME"), Map.of(), "sql", "SELECT * FORM era", "--table", "era=" + era);
+                tmp, Set.of("SPARK_HOME"), Map.of(), "sql", "SELEC * FROM era", "--table", "era=" + era);
         assertThat(r.code()).as(r.output()).isEqualTo(2);
         assertThat(lines(r)).hasSize(1);
-        assertThat(lines(r).get(0)).startsWith("cubed: sql: [PARSE_SYNTAX_ERROR] Syntax error at or near 'FORM'");
+        assertThat(lines(r).get(0)).startsWith("cubed: sql: [PARSE_SYNTAX_ERROR] Syntax error at or near 'SELEC'");
     }
 
     @Test

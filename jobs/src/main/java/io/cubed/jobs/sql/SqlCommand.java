@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
             "Runs on local[N] Spark from the build's jars (no Spark installation needed), on $SPARK_HOME's jars when"
                     + " set, or on spark-submit's session (docs/sql.md).",
             "",
-            "Example: cubed sql \"SELECT dim_0, avg(input) AS mean FROM demo GROUP BY dim_0 ORDER BY dim_0\""
+            "Example: cubed sql \"SELECT dim_0 DIV 5000 AS block, avg(input) AS mean FROM demo GROUP BY 1 ORDER BY 1\""
                     + " --table demo=cubed-demo/input.zarr"
         })
 public final class SqlCommand implements Callable<Integer> {
