@@ -131,7 +131,7 @@ public final class ExecutionOptions {
             SpecConfig.Value v = local.get(SpecConfig.EXECUTOR);
             throw new InvalidArgumentException(command + ": executor 'spark' (from " + v.origin()
                     + ") needs Spark, which is not on the classpath (" + e.getMessage() + "); run the job with"
-                    + " spark-submit, or put Spark's jars on the classpath (bin/cubed does when SPARK_HOME is set), or"
+                    + " spark-submit, or put Spark's jars on the classpath (bin/cubed does for --executor spark), or"
                     + " use --executor local");
         }
     }

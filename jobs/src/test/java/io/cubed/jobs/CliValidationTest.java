@@ -114,7 +114,24 @@ class CliValidationTest {
                         "bench --store s3 --latency-ms 30,0 --smoke --dir NEW",
                         "bench --store s3 runs at one latency: give --latency-ms one value"),
                 Arguments.of("bench --store s3 --object-store --smoke --dir NEW", "two different benchmarks"),
-                Arguments.of("copy SRC NEW --no-such-flag", "Unknown option: '--no-such-flag'"));
+                Arguments.of("copy SRC NEW --no-such-flag", "Unknown option: '--no-such-flag'"),
+                Arguments.of(
+                        "sql Q --table era", "sql: --table 'era' must be NAME=PATH, e.g. --table era=/data/era5.zarr"),
+                Arguments.of("sql Q --table era=", "sql: --table 'era=' must be NAME=PATH"),
+                Arguments.of("sql Q --table 2m=x", "sql: --table 2m=x: the name '2m' is not a table name for SQL"),
+                Arguments.of("sql Q --table era=x --table ERA=y", "the table 'era' is given twice"),
+                Arguments.of("sql Q --table era=x --option variables", "sql: --option 'variables' must be"),
+                Arguments.of("sql Q --table era=x --conf spark.x", "sql: --conf 'spark.x' must be KEY=VALUE"),
+                Arguments.of("sql Q --table era=x --threads 0", "sql: --threads must be a positive whole number"),
+                Arguments.of("sql Q --table era=x --limit 0", "sql: --limit must be a positive whole number, got 0"),
+                Arguments.of(
+                        "sql Q --table era=x --output out", ": give --format csv, parquet, json or zarr (the path's"),
+                Arguments.of("sql Q --table era=x --output NEW --format xlsx", "sql: --format 'xlsx' must be csv,"),
+                Arguments.of("sql Q --table era=x --format csv", "sql: --format csv needs --output PATH"),
+                Arguments.of("sql Q --table era=x --output NEW --mode append", "sql: --mode 'append' must be error"),
+                Arguments.of("sql --table era=x", "sql: no query; give one"),
+                Arguments.of("sql Q --file NEW", "sql: give the query either on the command line or with --file"),
+                Arguments.of("sql --file NEW --table era=x", ": no such file"));
     }
 
     @ParameterizedTest(name = "cubed {0}")

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code cubed sql-bench}: Spark SQL over the same climate-like values stored as Zarr (read with the {@code zarr}
  * data source) and as Parquet (written by Spark, snappy), the same queries in the same run, alternating; writes {@code
- * sql-report.md}. Needs Spark on the classpath (spark-submit, or {@code SPARK_HOME} with {@code bin/cubed}).
+ * sql-report.md}. Needs Spark on the classpath (spark-submit, or {@code bin/cubed}, which adds it).
  */
 @Command(
         name = "sql-bench",
@@ -49,9 +49,9 @@ public final class SqlBenchCommand implements Callable<Integer> {
         try {
             Class.forName("org.apache.spark.sql.SparkSession");
         } catch (ClassNotFoundException e) {
-            throw new InvalidArgumentException("sql-bench: Spark is not on the classpath; run it with spark-submit"
-                    + " --class io.cubed.jobs.CubedCli jobs/target/cubed-jobs-spark.jar sql-bench, or set SPARK_HOME"
-                    + " for bin/cubed");
+            throw new InvalidArgumentException("sql-bench: Spark is not on the classpath; run it with bin/cubed"
+                    + " (which adds the build's Spark jars, or $SPARK_HOME's), or spark-submit --class"
+                    + " io.cubed.jobs.CubedCli jobs/target/cubed-jobs-spark.jar sql-bench");
         }
         SqlBench.run(dir, scale, rounds, threads, log);
         return 0;
