@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bin/cubed} starts from the class-data archive the build makes ({@code jobs/target/cubed.jsa}, package phase):
  * the JVM's class-loading log of a {@code cubed demo} shows the command line's classes, Cubed's and picocli's, and the
  * lambda proxies they spin, mapped from the archive ("source: shared objects file"), and with {@code CUBED_CDS=off}
- * loaded from the jars again.
+ * loaded from the jars again; {@code cubed sql}, run with the build's copy of Spark's jars, maps Spark's classes from
+ * the second archive ({@code jobs/target/cubed-spark.jsa}).
  */
 class ClassDataArchiveIT {
     @TempDir
@@ -44,6 +45,31 @@ class ClassDataArchiveIT {
         assertThat(loadsOf(off, "io.cubed.jobs.CubedCli "))
                 .singleElement()
                 .satisfies(l -> assertThat(l).contains("source: file:").doesNotContain("shared objects file"));
+    }
+
+    @Test
+    void binCubedSqlMapsSparksClassesFromTheSparkArchive() throws Exception {
+        assertThat(Path.of("target", "cubed-spark.jsa")).isRegularFile();
+        Path log = tmp.resolve("classes-sql.log");
+        BinCubed.Result r = BinCubed.run(
+                tmp,
+                Map.of("CUBED_NO_BUILD", "1", "CUBED_JAVA_OPTS", "-Xmx1g -Xlog:class+load=info:file=" + log + ":none"),
+                "sql",
+                "SELECT 6 * 7 AS answer");
+        assertThat(r.code()).as(r.output()).isZero();
+        assertThat(r.output()).contains("|    42|");
+        List<String> loaded = Files.readAllLines(log, StandardCharsets.UTF_8);
+        // Classes from class files, in the archive or in the jars (not the Scala lambdas Spark spins at run time,
+        // serializable ones, which the JVM does not archive).
+        List<String> spark = loadsOf(loaded, "org.apache.spark.").stream()
+                .filter(l -> l.contains("shared objects file") || l.contains("source: file:"))
+                .toList();
+        assertThat(loadsOf(loaded, "org.apache.spark.sql.SparkSession "))
+                .singleElement()
+                .satisfies(l -> assertThat(l).contains("shared objects file"));
+        assertThat(spark.stream().filter(l -> l.contains("shared objects file")).count())
+                .as("Spark's classes mapped from the archive, of %d loaded", spark.size())
+                .isGreaterThanOrEqualTo(spark.size() * 9L / 10);
     }
 
     /** The class-loading log of a small {@code cubed demo} run with {@code CUBED_CDS} set to {@code cds}. */

@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Makes the command line's class-data archive: {@code java ClassDataArchive JAR LIB_DIR ARCHIVE}. Runs {@link
+ * Makes the command line's class-data archive: {@code java ClassDataArchive JAR LIB_DIR ARCHIVE [SPARK_LIB_DIR]}
+ * (with {@code SPARK_LIB_DIR}, the archive of the commands that run Spark, on the class path bin/cubed gives them,
+ * trained by {@code ClassListTraining spark}). Runs {@link
  * ClassListTraining} in a JVM of its own that lists what it loads — classes, and the lambda proxies and method-handle
  * forms it spins at run time — and dumps the list with {@code -Xshare:dump} on the class path {@code bin/cubed} runs
  * with ({@code JAR:LIB_DIR/*}), so that the JVM of every command maps them parsed and verified instead of loading the
@@ -23,30 +25,60 @@ import java.util.concurrent.TimeUnit;
  * (docs/cloud.md, "Start-up").
  */
 public final class ClassDataArchive {
+    /** The java.base packages bin/cubed opens for Spark. */
+    private static final List<String> SPARK_OPENS = List.of(
+            "java.lang",
+            "java.lang.invoke",
+            "java.lang.reflect",
+            "java.io",
+            "java.net",
+            "java.nio",
+            "java.util",
+            "java.util.concurrent",
+            "java.util.concurrent.atomic",
+            "jdk.internal.ref",
+            "sun.nio.ch",
+            "sun.nio.cs",
+            "sun.security.action",
+            "sun.util.calendar");
+
     private ClassDataArchive() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
-            throw new IllegalArgumentException("usage: ClassDataArchive JAR LIB_DIR ARCHIVE");
+        if (args.length != 3 && args.length != 4) {
+            throw new IllegalArgumentException("usage: ClassDataArchive JAR LIB_DIR ARCHIVE [SPARK_LIB_DIR]");
         }
         Path jar = Path.of(args[0]).toAbsolutePath();
         Path lib = Path.of(args[1]).toAbsolutePath();
         Path archive = Path.of(args[2]).toAbsolutePath();
+        Path sparkLib = args.length == 4 ? Path.of(args[3]).toAbsolutePath() : null;
+        String classPath = jar + File.pathSeparator + lib + File.separator + "*";
+        if (sparkLib != null) {
+            classPath += File.pathSeparator + sparkLib + File.separator + "*";
+        }
         Path loaded = Files.createTempFile("cubed-loaded-classes", ".lst");
         Path classes = archive.resolveSibling(archive.getFileName() + ".classes");
         try {
             Files.deleteIfExists(archive);
             String javaBin =
                     Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            run(List.of(
+            List<String> training = new ArrayList<>(List.of(
                     javaBin,
                     "-XX:DumpLoadedClassList=" + loaded,
                     "--add-modules=jdk.incubator.vector",
                     // The command line's logging provider (the test class path has Spark's log4j binding first).
-                    "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    ClassListTraining.class.getName()));
+                    "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider"));
+            if (sparkLib != null) {
+                // The module opens Spark needs on Java 17, as bin/cubed gives them.
+                for (String p : SPARK_OPENS) {
+                    training.add("--add-opens=java.base/" + p + "=ALL-UNNAMED");
+                }
+            }
+            training.addAll(List.of("-cp", System.getProperty("java.class.path"), ClassListTraining.class.getName()));
+            if (sparkLib != null) {
+                training.add("spark");
+            }
+            run(training);
             List<String> kept = new ArrayList<>();
             for (String line : Files.readAllLines(loaded, StandardCharsets.UTF_8)) {
                 if (!line.isBlank() && !line.startsWith("#")) {
@@ -61,7 +93,7 @@ public final class ClassDataArchive {
                     "-XX:SharedArchiveFile=" + archive,
                     "--add-modules=jdk.incubator.vector",
                     "-cp",
-                    jar + File.pathSeparator + lib + File.separator + "*"));
+                    classPath));
             System.out.println("class-data archive " + archive + ": " + kept.size() + " classes and forms, "
                     + Files.size(archive) / (1 << 20) + " MiB");
         } finally {
@@ -75,10 +107,10 @@ public final class ClassDataArchive {
                 String.join(" ", command.subList(0, command.indexOf("-cp"))) + " … " + command.get(command.size() - 1);
         Path log = Files.createTempFile("cubed-class-data", ".log");
         try {
-            Process p = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
+            ProcessBuilder pb =
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+            Process p = pb.start();
             if (!p.waitFor(10, TimeUnit.MINUTES)) {
                 p.destroyForcibly();
                 throw new IllegalStateException("timed out: " + shown);

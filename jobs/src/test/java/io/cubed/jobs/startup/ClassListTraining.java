@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The training run of the command line's class-data archive: runs the paths users take first — the usage, {@code
+ * The training run of the command line's class-data archives: runs the paths users take first — the usage, {@code
  * demo}, {@code info}, {@code copy} from and to S3 (against the in-process S3 test server on 127.0.0.1), {@code copy
  * --codec zstd:3}, {@code rechunk} — on small arrays in one JVM, so that a JVM started with {@code
  * -XX:DumpLoadedClassList} lists the classes they load. The build (jobs/pom.xml, package phase) runs it so and dumps
@@ -28,7 +28,15 @@ import java.util.stream.Stream;
 public final class ClassListTraining {
     private ClassListTraining() {}
 
+    /**
+     * {@code ClassListTraining} trains for the commands without Spark; {@code ClassListTraining spark} for those that
+     * run Spark ({@code sql}, {@code --executor spark}), whose archive also holds Spark's classes.
+     */
     public static void main(String[] args) throws Exception {
+        if (args.length == 1 && args[0].equals("spark")) {
+            spark();
+            return;
+        }
         // The vector byte shuffle takes over from the scalar loops once warm (after 256 MB of shuffling, more than
         // these small arrays hold): warm it now, so that its classes are listed too.
         BloscCodec.warmUp();
@@ -61,6 +69,40 @@ public final class ClassListTraining {
                     dir.resolve("work").toString());
         } finally {
             server.close();
+            deleteTree(dir);
+        }
+    }
+
+    /** A query of {@code cubed sql} (grouped, filtered, written as CSV) and a copy on the Spark executor. */
+    private static void spark() throws Exception {
+        Path dir = Files.createTempDirectory("cubed-class-list-training");
+        try {
+            String demo = dir.resolve("demo").toString();
+            run("demo", "--size-mb", "2", "--chunk-mb", "1", "--threads", "2", "--dir", demo);
+            String table = "t=" + demo + "/output.zarr";
+            run(
+                    "sql",
+                    "SELECT dim_0 % 4 AS k, count(*), avg(output) FROM t WHERE dim_1 < 100 GROUP BY k",
+                    "--table",
+                    table);
+            run(
+                    "sql",
+                    "SELECT * FROM t WHERE dim_0 = 3",
+                    "--table",
+                    table,
+                    "--output",
+                    dir.resolve("rows.csv").toString(),
+                    "--format",
+                    "csv");
+            run(
+                    "copy",
+                    demo + "/output.zarr",
+                    dir.resolve("copy.zarr").toString(),
+                    "--executor",
+                    "spark",
+                    "--threads",
+                    "2");
+        } finally {
             deleteTree(dir);
         }
     }
