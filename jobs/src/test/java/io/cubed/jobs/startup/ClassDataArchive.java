@@ -25,23 +25,6 @@ import java.util.concurrent.TimeUnit;
  * (docs/cloud.md, "Start-up").
  */
 public final class ClassDataArchive {
-    /** The java.base packages bin/cubed opens for Spark. */
-    private static final List<String> SPARK_OPENS = List.of(
-            "java.lang",
-            "java.lang.invoke",
-            "java.lang.reflect",
-            "java.io",
-            "java.net",
-            "java.nio",
-            "java.util",
-            "java.util.concurrent",
-            "java.util.concurrent.atomic",
-            "jdk.internal.ref",
-            "sun.nio.ch",
-            "sun.nio.cs",
-            "sun.security.action",
-            "sun.util.calendar");
-
     private ClassDataArchive() {}
 
     public static void main(String[] args) throws Exception {
@@ -69,9 +52,10 @@ public final class ClassDataArchive {
                     // The command line's logging provider (the test class path has Spark's log4j binding first).
                     "-Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider"));
             if (sparkLib != null) {
-                // The module opens Spark needs on Java 17, as bin/cubed gives them.
-                for (String p : SPARK_OPENS) {
-                    training.add("--add-opens=java.base/" + p + "=ALL-UNNAMED");
+                // The module opens Spark needs on Java 17: those of Spark's own launcher, as bin/cubed gives them.
+                for (String option : org.apache.spark.launcher.JavaModuleOptions.defaultModuleOptions()
+                        .split("\\s+")) {
+                    training.add(option);
                 }
             }
             training.addAll(List.of("-cp", System.getProperty("java.class.path"), ClassListTraining.class.getName()));
