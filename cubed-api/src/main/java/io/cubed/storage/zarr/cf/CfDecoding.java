@@ -1,0 +1,418 @@
+package io.cubed.storage.zarr.cf;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.RegroupedChunkStore;
+import io.cubed.storage.zarr.ZarrArray;
+import io.cubed.storage.zarr.ZarrV3Array;
+import java.io.Serializable;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How the values of one array decode under the CF conventions, as xarray's {@code decode_cf} (2023.01) decodes them,
+ * decided from its attributes, data type and Zarr fill value once on the driver and carried by tasks:
+ *
+ * <ul>
+ *   <li>mask: values equal (as stored) to {@code _FillValue} or any {@code missing_value} become NaN; the Zarr
+ *       {@code fill_value} is the {@code _FillValue} when {@link CfOptions#zarrFillValueAsMask} says so. NaN fill
+ *       values mask nothing (NaN stays NaN). A masked integer array becomes float32 (8 and 16 bits) or float64.
+ *   <li>scale: with {@code scale_factor} or {@code add_offset}, {@code value * scale_factor + add_offset} in float32
+ *       when the type so far is float32, or a 8- or 16-bit integer without {@code add_offset}; else in float64.
+ *   <li>times: units "UNIT since DATE" give {@link DType#INT64} microseconds since 1970-01-01T00:00 ({@link
+ *       CfTimeUnits}; NaN gives {@link CfTimeUnits#NAT}). On calendars whose dates are not all Gregorian ones
+ *       ({@code all_leap}, {@code 360_day}, {@code julian}) an array stays numeric (its units kept, {@link
+ *       #keptTimeUnits}), except a coordinate every value of which has a Gregorian label ({@link #ofCoordinate}).
+ *   <li>an integer array with the attribute {@code dtype: "bool"} (xarray's encoding of booleans) reads as bool.
+ * </ul>
+ *
+ * Boolean arrays are never masked (xarray would turn them into Python objects). Immutable and serializable.
+ */
+public final class CfDecoding implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String what;
+    private final DType stored;
+    private final boolean masked;
+    /** Mask values of an integer array, as stored (unsigned types widened; uint64 as its bits). */
+    private final long[] integerMasks;
+    /** Mask values of a floating array. */
+    private final double[] floatMasks;
+
+    private final Double scale;
+    private final Double offset;
+    /** The type after masking and scaling. */
+    private final DType numeric;
+
+    private final CfTimeUnits time;
+    private final CfTimeUnits keptTime;
+    private final boolean bool;
+    private final Map<String, String> attributes;
+
+    private CfDecoding(
+            String what,
+            DType stored,
+            boolean masked,
+            long[] integerMasks,
+            double[] floatMasks,
+            Double scale,
+            Double offset,
+            DType numeric,
+            CfTimeUnits time,
+            CfTimeUnits keptTime,
+            boolean bool,
+            Map<String, String> attributes) {
+        this.what = what;
+        this.stored = stored;
+        this.masked = masked;
+        this.integerMasks = integerMasks;
+        this.floatMasks = floatMasks;
+        this.scale = scale;
+        this.offset = offset;
+        this.numeric = numeric;
+        this.time = time;
+        this.keptTime = keptTime;
+        this.bool = bool;
+        this.attributes = attributes;
+    }
+
+    /** No decoding: values as stored (arrays without attributes, computed arrays). */
+    public static CfDecoding identity(String what, DType dtype) {
+        return new CfDecoding(
+                what, dtype, false, new long[0], new double[0], null, null, dtype, null, null, false, Map.of());
+    }
+
+    /**
+     * The decoding of a data variable {@code array} (a Zarr array of either format, or a regrouped view of one; other
+     * arrays decode as the identity) under {@code options}: times on calendars whose dates are not all Gregorian stay
+     * numeric. Fails, naming the array and the attribute, when an attribute cannot be decoded.
+     */
+    public static CfDecoding of(ChunkStore array, CfOptions options) {
+        return build(array, options, null);
+    }
+
+    /**
+     * The decoding of a coordinate {@code array} whose every stored value {@code values} holds: times decode on any
+     * calendar when every value has a timestamp with its label, and stay numeric otherwise.
+     */
+    public static CfDecoding ofCoordinate(ChunkStore array, CfOptions options, Chunk values) {
+        return build(array, options, values);
+    }
+
+    private static CfDecoding build(ChunkStore array, CfOptions options, Chunk values) {
+        ChunkStore a = array instanceof RegroupedChunkStore r ? r.source() : array;
+        if (a instanceof ZarrArray v2) {
+            return of(a.url(), a.dtype(), v2.metadata().fillValue(), 2, v2.attributes(), options, values);
+        }
+        if (a instanceof ZarrV3Array v3) {
+            return of(a.url(), a.dtype(), v3.metadata().fillValue(), 3, v3.attributes(), options, values);
+        }
+        return identity(array.url(), array.dtype());
+    }
+
+    /**
+     * The decoding of an array {@code what} of type {@code dtype} with Zarr fill value {@code zarrFill} (null: none) in
+     * Zarr format {@code zarrFormat} and attributes {@code attrs}; {@code values}, when given, are all its values (a
+     * coordinate's), against which times on any calendar are tried.
+     */
+    public static CfDecoding of(
+            String what,
+            DType dtype,
+            Scalar zarrFill,
+            int zarrFormat,
+            Map<String, Object> attrs,
+            CfOptions options,
+            Chunk values) {
+        if (dtype.isComplex()) {
+            return identity(what, dtype);
+        }
+        boolean masked = false;
+        List<Long> integerMasks = new ArrayList<>();
+        List<Double> floatMasks = new ArrayList<>();
+        Double scale = null;
+        Double offset = null;
+        DType numeric = dtype;
+        if (options.maskAndScale() && dtype != DType.BOOL) {
+            List<Object> fills = new ArrayList<>();
+            Object fillAttr = attrs.get("_FillValue");
+            if (zarrFill != null && options.zarrFillValueAsMask(zarrFormat)) {
+                // xarray gives the Zarr fill value as _FillValue (and a v2 .zattrs has none of its own).
+                fills.add(zarrFill.form() == Scalar.Form.INTEGER ? zarrFill.longValue() : zarrFill.doubleValue());
+            } else if (fillAttr != null) {
+                fills.addAll(numbers(fillAttr, "_FillValue", what));
+            }
+            if (attrs.get("missing_value") != null) {
+                fills.addAll(numbers(attrs.get("missing_value"), "missing_value", what));
+            }
+            for (Object f : fills) {
+                double d = f instanceof Long l ? (double) l : f instanceof BigInteger b ? b.doubleValue() : (Double) f;
+                if (Double.isNaN(d)) {
+                    continue;
+                }
+                masked = true;
+                if (dtype.isFloating()) {
+                    floatMasks.add(d);
+                } else {
+                    Long bits = integral(f, dtype);
+                    if (bits != null) {
+                        integerMasks.add(bits);
+                    }
+                }
+            }
+            if (masked && dtype.isInteger()) {
+                numeric = dtype.itemSizeBytes() <= 2 ? DType.FLOAT32 : DType.FLOAT64;
+            }
+            Object sf = attrs.get("scale_factor");
+            Object ao = attrs.get("add_offset");
+            if (sf != null || ao != null) {
+                scale = sf == null ? null : number(sf, "scale_factor", what);
+                offset = ao == null ? null : number(ao, "add_offset", what);
+                boolean small = numeric == DType.FLOAT32 || (numeric.isInteger() && numeric.itemSizeBytes() <= 2);
+                numeric = small && (offset == null || numeric == DType.FLOAT32) ? DType.FLOAT32 : DType.FLOAT64;
+            }
+        }
+        CfTimeUnits time = null;
+        Object units = attrs.get("units");
+        if (options.decodeTimes() && dtype != DType.BOOL && units instanceof String u && CfTimeUnits.isTime(u)) {
+            Object cal = attrs.get("calendar");
+            if (cal != null && !(cal instanceof String)) {
+                throw new InvalidArgumentException("CF time decoding: " + what + " has calendar " + cal
+                        + ", which is not a string; read it undecoded with the option decodeTimes=false");
+            }
+            time = CfTimeUnits.parse(u, (String) cal, what);
+        }
+        boolean bool = time == null && numeric == dtype && dtype.isInteger() && "bool".equals(attrs.get("dtype"));
+        Map<String, String> kept = new LinkedHashMap<>();
+        for (String k : List.of("units", "calendar", "long_name", "standard_name")) {
+            if (attrs.get(k) instanceof String s) {
+                kept.put(k, s);
+            }
+        }
+        CfDecoding d = new CfDecoding(
+                what,
+                dtype,
+                masked,
+                integerMasks.stream().mapToLong(Long::longValue).toArray(),
+                floatMasks.stream().mapToDouble(Double::doubleValue).toArray(),
+                scale,
+                offset,
+                numeric,
+                time,
+                null,
+                bool,
+                Map.copyOf(kept));
+        if (time == null) {
+            return d;
+        }
+        if (values == null ? !time.calendar().everyDateIsGregorian() : !d.everyTimeHasALabel(values)) {
+            return d.withNumericTimes();
+        }
+        return d;
+    }
+
+    private CfDecoding withNumericTimes() {
+        return new CfDecoding(
+                what, stored, masked, integerMasks, floatMasks, scale, offset, numeric, null, time, bool, attributes);
+    }
+
+    private boolean everyTimeHasALabel(Chunk values) {
+        Chunk numbers = numbers(values);
+        for (int i = 0; i < numbers.size(); i++) {
+            long m = numbers.dtype().isFloating()
+                    ? time.labelMicros(numbers.getDouble(i))
+                    : time.labelMicros(numbers.getLong(i));
+            if (m == CfTimeUnits.UNREPRESENTABLE) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<Object> numbers(Object value, String attribute, String what) {
+        List<Object> out = new ArrayList<>();
+        for (Object v : value instanceof List<?> l ? l : List.of(value)) {
+            if (v instanceof Long || v instanceof BigInteger) {
+                out.add(v);
+            } else if (v instanceof Number n) {
+                out.add(n.doubleValue());
+            } else {
+                throw new InvalidArgumentException("CF decoding: " + what + " has " + attribute + " " + value
+                        + ", which is not a number or a list of numbers; read it undecoded with the option"
+                        + " maskAndScale=false");
+            }
+        }
+        return out;
+    }
+
+    private static double number(Object value, String attribute, String what) {
+        Object v = value;
+        if (v instanceof List<?> l && l.size() == 1) {
+            v = l.get(0);
+        }
+        if (!(v instanceof Number n)) {
+            throw new InvalidArgumentException("CF decoding: " + what + " has " + attribute + " " + value
+                    + ", which is not a number; read it undecoded with the option maskAndScale=false");
+        }
+        return n.doubleValue();
+    }
+
+    /** {@code fill} as the stored bits of an integer of {@code dtype}, or null when no element can equal it. */
+    private static Long integral(Object fill, DType dtype) {
+        BigInteger v;
+        if (fill instanceof Long l) {
+            v = BigInteger.valueOf(l);
+        } else if (fill instanceof BigInteger b) {
+            v = b;
+        } else {
+            double d = (Double) fill;
+            if (Double.isInfinite(d) || d != Math.rint(d)) {
+                return null;
+            }
+            v = new java.math.BigDecimal(d).toBigInteger();
+        }
+        boolean unsigned =
+                dtype == DType.UINT8 || dtype == DType.UINT16 || dtype == DType.UINT32 || dtype == DType.UINT64;
+        int bits = dtype.itemSizeBytes() * 8;
+        BigInteger min =
+                unsigned ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
+        BigInteger max = unsigned
+                ? BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
+                : BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
+        if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
+            return null;
+        }
+        return v.longValue();
+    }
+
+    /** The array, for messages. */
+    public String what() {
+        return what;
+    }
+
+    /** The stored data type. */
+    public DType storedDType() {
+        return stored;
+    }
+
+    /**
+     * The decoded data type: {@link DType#INT64} (microseconds since 1970-01-01) for times, bool for xarray's encoded
+     * booleans, else the type after masking and scaling.
+     */
+    public DType dtype() {
+        return time != null ? DType.INT64 : bool ? DType.BOOL : numeric;
+    }
+
+    /** True when values decode to times ({@link #dtype} holds microseconds since 1970-01-01, {@link CfTimeUnits#NAT}). */
+    public boolean isTime() {
+        return time != null;
+    }
+
+    /** The time units of the values, or null when they are no times. */
+    public CfTimeUnits timeUnits() {
+        return time;
+    }
+
+    /** The time units of an array kept numeric because its calendar's dates are not all Gregorian, or null. */
+    public CfTimeUnits keptTimeUnits() {
+        return keptTime;
+    }
+
+    /** True when values are masked (a non-NaN fill value or missing value). */
+    public boolean isMasked() {
+        return masked;
+    }
+
+    Double scale() {
+        return scale;
+    }
+
+    Double offset() {
+        return offset;
+    }
+
+    DType numeric() {
+        return numeric;
+    }
+
+    long[] integerMasks() {
+        return integerMasks;
+    }
+
+    double[] floatMasks() {
+        return floatMasks;
+    }
+
+    /** True when decoding changes nothing. */
+    public boolean isIdentity() {
+        return time == null && !bool && !masked && scale == null && offset == null;
+    }
+
+    /** True when a decoded value may be missing: NaN (a floating type) or {@link CfTimeUnits#NAT}. */
+    public boolean canBeMissing() {
+        return numeric.isFloating() && !bool;
+    }
+
+    /** The string attributes {@code units}, {@code calendar}, {@code long_name}, {@code standard_name} it has. */
+    public Map<String, String> descriptiveAttributes() {
+        return attributes;
+    }
+
+    /**
+     * Decodes {@code raw} (a chunk of the stored type); fails naming the array, the value and the units when a time has
+     * no timestamp (before year 1 or after 9999).
+     */
+    public Chunk decode(Chunk raw) {
+        if (raw.dtype() != stored) {
+            throw new IllegalArgumentException(
+                    "a chunk of " + raw.dtype() + " given to the decoding of " + what + ", which is " + stored);
+        }
+        if (bool) {
+            return CfKernels.bools(raw);
+        }
+        Chunk numbers = numbers(raw);
+        return time == null ? numbers : CfKernels.times(numbers, time, what);
+    }
+
+    /** {@code raw} masked and scaled, or {@code raw} itself when neither applies. */
+    private Chunk numbers(Chunk raw) {
+        return masked || scale != null || offset != null ? CfKernels.maskAndScale(raw, this) : raw;
+    }
+
+    /** The decoded value of a stored one (a fill value, say): NaN when masked. */
+    public Scalar decode(Scalar raw) {
+        Chunk one = Chunk.full(stored, raw, 1);
+        Chunk d = decode(one);
+        return d.getScalar(0);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder s =
+                new StringBuilder("CfDecoding{").append(what).append(": ").append(stored);
+        if (masked) {
+            s.append(", masks ")
+                    .append(stored.isFloating() ? Arrays.toString(floatMasks) : Arrays.toString(integerMasks));
+        }
+        if (scale != null) {
+            s.append(", scale ").append(scale);
+        }
+        if (offset != null) {
+            s.append(", offset ").append(offset);
+        }
+        s.append(" -> ").append(numeric);
+        if (time != null) {
+            s.append(", times ").append(time);
+        }
+        if (keptTime != null) {
+            s.append(", numeric times ").append(keptTime);
+        }
+        return s.append('}').toString();
+    }
+}
