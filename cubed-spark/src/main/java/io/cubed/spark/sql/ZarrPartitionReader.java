@@ -191,9 +191,10 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
             }
             if (boxes[i] == null) {
                 try {
-                    boxes[i] = c.variable().array().readRegion(offset, shape);
+                    Chunk stored = c.variable().array().readRegion(offset, shape);
                     chunksRead++;
-                    bytesRead += boxes[i].nbytes();
+                    bytesRead += stored.nbytes();
+                    boxes[i] = c.variable().cf().decode(stored);
                 } catch (RuntimeException e) {
                     throw new StorageException(
                             "zarr data source: reading " + c.variable().array().url() + " at "
@@ -232,10 +233,10 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
                 if (c.variable() != null) {
                     Chunk box = boxes[i];
                     if (spans[last].picks() == null) {
-                        SqlTypes.copy(box, base + pos[last], v, row, run);
+                        SqlTypes.copy(box, base + pos[last], v, row, run, c.nulls());
                     } else {
                         for (int k = 0; k < run; k++) {
-                            SqlTypes.put(box, base + spans[last].local(pos[last] + k), v, row + k);
+                            SqlTypes.put(box, base + spans[last].local(pos[last] + k), v, row + k, c.nulls());
                         }
                     }
                 } else if (c.dim() < last) {
@@ -244,7 +245,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
                     if (s.coordinates() == null) {
                         v.putLongs(row, run, s.start() + local);
                     } else {
-                        SqlTypes.fill(s.coordinates(), local, v, row, run);
+                        SqlTypes.fill(s.coordinates(), local, v, row, run, c.nulls());
                     }
                 } else {
                     Span s = spans[last];
@@ -253,7 +254,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
                         if (s.coordinates() == null) {
                             v.putLong(row + k, s.start() + local);
                         } else {
-                            SqlTypes.put(s.coordinates(), local, v, row + k);
+                            SqlTypes.put(s.coordinates(), local, v, row + k, c.nulls());
                         }
                     }
                 }
@@ -277,7 +278,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     /** A 0-d array: one row of its variables. */
     private void fillScalarRow(int row) {
         for (int i = 0; i < vectors.length; i++) {
-            SqlTypes.put(boxes[i], 0, vectors[i], row);
+            SqlTypes.put(boxes[i], 0, vectors[i], row, columns.columns().get(i).nulls());
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -15,7 +16,6 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
-import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -28,10 +28,10 @@ final class ZarrScan implements Scan, Batch, SupportsReportStatistics {
     private final ZarrReadOptions options;
     private final StructType readSchema;
     private final BitSet[] masks;
-    private final Filter[] pushed;
+    private final Predicate[] pushed;
     private final ReadColumns columns;
 
-    ZarrScan(ZarrDataset dataset, ZarrReadOptions options, StructType readSchema, BitSet[] masks, Filter[] pushed) {
+    ZarrScan(ZarrDataset dataset, ZarrReadOptions options, StructType readSchema, BitSet[] masks, Predicate[] pushed) {
         this.dataset = dataset;
         this.options = options;
         this.readSchema = readSchema;
