@@ -223,7 +223,11 @@ public final class CfDecoding implements Serializable {
     }
 
     private boolean everyTimeHasALabel(Chunk values) {
-        Chunk numbers = numbers(values);
+        Chunk numbers = values;
+        if (masked || scale != null || offset != null) {
+            numbers = Chunk.allocate(numeric, values.shape());
+            numbers(values, 0, numbers.data(), 0, values.size());
+        }
         for (int i = 0; i < numbers.size(); i++) {
             long m = numbers.dtype().isFloating()
                     ? time.labelMicros(numbers.getDouble(i))
@@ -365,24 +369,119 @@ public final class CfDecoding implements Serializable {
     }
 
     /**
-     * Decodes {@code raw} (a chunk of the stored type); fails naming the array, the value and the units when a time has
-     * no timestamp (before year 1 or after 9999).
+     * Decodes {@code raw} (a chunk of the stored type) into a new chunk of {@link #dtype} ({@code raw} itself when
+     * decoding changes nothing); fails naming the array, the value and the units when a time has no timestamp
+     * (before year 1 or after 9999).
      */
     public Chunk decode(Chunk raw) {
+        checkStored(raw);
+        if (isIdentity()) {
+            return raw;
+        }
+        Chunk out = Chunk.allocate(dtype(), raw.shape());
+        decodeRun(raw, 0, out.data(), 0, raw.size());
+        return out;
+    }
+
+    /**
+     * Decodes the {@code n} elements of {@code raw} (a chunk of the stored type) from C-order position {@code from}
+     * into {@code dst}, an array of {@link #dtype}'s element type (as {@link Chunk#data} holds them), from {@code
+     * dstOff}: a run at a time, without allocating a decoded chunk (the SQL reader decodes into one batch-sized
+     * buffer).
+     */
+    public void decodeRun(Chunk raw, int from, Object dst, int dstOff, int n) {
+        decodeRun(raw, from, dst, dstOff, n, null);
+    }
+
+    /**
+     * As {@link #decodeRun(Chunk, int, Object, int, int)}, also recording in {@code missing} (when not null, of at
+     * least {@code n} elements) the index in {@code dst} of every decoded value that is missing (NaN, or {@link
+     * CfTimeUnits#NAT}), and returning how many there are (0 when {@code missing} is null).
+     */
+    public int decodeRun(Chunk raw, int from, Object dst, int dstOff, int n, int[] missing) {
+        checkStored(raw);
+        if (bool) {
+            CfKernels.bools(raw, from, (boolean[]) dst, dstOff, n);
+            return 0;
+        }
+        if (time != null) {
+            Chunk numbers = raw;
+            int at = from;
+            if (masked || scale != null || offset != null) {
+                numbers = Chunk.allocate(numeric, n);
+                numbers(raw, from, numbers.data(), 0, n);
+                at = 0;
+            }
+            long[] t = (long[]) dst;
+            CfKernels.times(numbers, at, time, what, t, dstOff, n);
+            return missing == null ? 0 : CfKernels.missing(t, dstOff, n, missing);
+        }
+        if (masked || scale != null || offset != null) {
+            Object table = table();
+            if (table != null) {
+                return CfKernels.lookup(raw, from, table, integerMasks, dst, dstOff, n, missing);
+            }
+            numbers(raw, from, dst, dstOff, n);
+        } else {
+            int slots = stored.slotsPerElement();
+            System.arraycopy(raw.data(), from * slots, dst, dstOff * slots, n * slots);
+        }
+        return missing == null || !numeric.isFloating() ? 0 : CfKernels.missing(dst, dstOff, n, missing);
+    }
+
+    /**
+     * The decoded value of every stored value of an 8- or 16-bit integer array (indexed by its bits), NaN exactly where
+     * a mask value is: decoding by lookup costs less than converting and scaling each value. Null for other arrays.
+     * Made once per deserialized copy (256 KB for 16 bits).
+     */
+    private transient Object table;
+
+    private transient boolean tableChecked;
+
+    private Object table() {
+        if (!tableChecked) {
+            if (stored.isInteger() && stored.itemSizeBytes() <= 2) {
+                int size = 1 << (8 * stored.itemSizeBytes());
+                Chunk all = Chunk.allocate(stored, size);
+                for (int v = 0; v < size; v++) {
+                    if (stored.itemSizeBytes() == 1) {
+                        all.bytes()[v] = (byte) v;
+                    } else {
+                        all.shorts()[v] = (short) v;
+                    }
+                }
+                Chunk decoded = Chunk.allocate(numeric, size);
+                numbers(all, 0, decoded.data(), 0, size);
+                // The positions of missing values come from the mask values: only when nothing else is NaN.
+                boolean onlyMasksNaN = true;
+                for (int v = 0; v < size && onlyMasksNaN; v++) {
+                    boolean isMask = false;
+                    for (long m : integerMasks) {
+                        isMask |= (m & (size - 1)) == v;
+                    }
+                    onlyMasksNaN = isMask || !Double.isNaN(decoded.getDouble(v));
+                }
+                table = onlyMasksNaN ? decoded.data() : null;
+            }
+            tableChecked = true;
+        }
+        return table;
+    }
+
+    /** Masks and scales {@code n} elements of {@code raw} from {@code from} into {@code dst}, of {@link #numeric}. */
+    private void numbers(Chunk raw, int from, Object dst, int off, int n) {
+        if (numeric == DType.FLOAT32) {
+            CfKernels.toFloat32(raw, from, this, (float[]) dst, off, n);
+        } else {
+            CfKernels.toFloat64(raw, from, this, (double[]) dst, off, n);
+        }
+    }
+
+    private void checkStored(Chunk raw) {
         if (raw.dtype() != stored) {
             throw new IllegalArgumentException(
                     "a chunk of " + raw.dtype() + " given to the decoding of " + what + ", which is " + stored);
         }
-        if (bool) {
-            return CfKernels.bools(raw);
-        }
-        Chunk numbers = numbers(raw);
-        return time == null ? numbers : CfKernels.times(numbers, time, what);
-    }
-
-    /** {@code raw} masked and scaled, or {@code raw} itself when neither applies. */
-    private Chunk numbers(Chunk raw) {
-        return masked || scale != null || offset != null ? CfKernels.maskAndScale(raw, this) : raw;
     }
 
     /** The decoded value of a stored one (a fill value, say): NaN when masked. */

@@ -280,6 +280,44 @@ class CfDecodingTest {
     }
 
     @Test
+    void runsDecodeIntoABufferAndSayWhereValuesAreMissing() {
+        // int16 with one fill value (the lookup's one-pass case), then two missing values, then uint8, float32, times.
+        Chunk raw = Chunk.wrap(DType.INT16, new int[] {6}, new short[] {5, -32767, 7, -32767, 9, 11});
+        CfDecoding packed = v2(DType.INT16, Scalar.ofLong(-32767), Map.of("scale_factor", 0.5, "add_offset", 1.0));
+        float[] out = new float[8];
+        int[] missing = new int[8];
+        int k = packed.decodeRun(raw, 1, out, 2, 4, missing);
+        assertThat(k).isEqualTo(2);
+        assertThat(java.util.Arrays.copyOf(missing, k)).containsExactly(2, 4);
+        assertThat(java.util.Arrays.copyOfRange(out, 2, 6)).containsExactly(NAN_F, 4.5f, NAN_F, 5.5f);
+        assertThat(packed.decodeRun(raw, 1, out, 2, 4, null))
+                .as("without a buffer for positions")
+                .isZero();
+
+        CfDecoding two = v2(DType.INT16, null, Map.of("missing_value", List.of(7L, 9L)));
+        k = two.decodeRun(raw, 0, out, 0, 6, missing);
+        assertThat(java.util.Arrays.copyOf(missing, k)).containsExactlyInAnyOrder(2, 4);
+        assertThat(java.util.Arrays.copyOf(out, 6)).containsExactly(5f, -32767f, NAN_F, -32767f, NAN_F, 11f);
+
+        Chunk bytes = Chunk.wrap(DType.UINT8, new int[] {3}, new byte[] {(byte) 255, 3, (byte) 200});
+        k = v2(DType.UINT8, Scalar.ofLong(255), Map.of()).decodeRun(bytes, 0, out, 0, 3, missing);
+        assertThat(java.util.Arrays.copyOf(missing, k)).containsExactly(0);
+        assertThat(java.util.Arrays.copyOf(out, 3)).containsExactly(NAN_F, 3f, 200f);
+
+        Chunk floats = Chunk.wrap(DType.FLOAT32, new int[] {3}, new float[] {Float.NaN, 2f, -1f});
+        k = v2(DType.FLOAT32, Scalar.ofDouble(-1), Map.of("scale_factor", 2.0))
+                .decodeRun(floats, 0, out, 0, 3, missing);
+        assertThat(java.util.Arrays.copyOf(missing, k)).containsExactly(0, 2);
+        assertThat(out[1]).isEqualTo(4f);
+
+        long[] times = new long[3];
+        k = v2(DType.INT64, Scalar.ofLong(-1), Map.of("units", "days since 2000-01-01"))
+                .decodeRun(Chunk.wrap(DType.INT64, new int[] {3}, new long[] {1, -1, 0}), 0, times, 0, 3, missing);
+        assertThat(java.util.Arrays.copyOf(missing, k)).containsExactly(1);
+        assertThat(times).containsExactly(day(2000, 1, 2), CfTimeUnits.NAT, day(2000, 1, 1));
+    }
+
+    @Test
     void aFillValueDecodesToItsMissingValue() {
         CfDecoding d = v2(DType.INT16, Scalar.ofLong(-32767), Map.of("scale_factor", 0.5));
         assertThat(d.decode(Scalar.ofLong(-32767)).doubleValue()).isNaN();
