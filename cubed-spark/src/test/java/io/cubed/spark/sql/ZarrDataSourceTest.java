@@ -225,6 +225,15 @@ class ZarrDataSourceTest {
                 .load(v2)
                 .where("time = 9");
         assertThat(pruned.rdd().getNumPartitions()).isEqualTo(3 * 2);
+        // By size: 28,800 rows of 34 bytes (979,200 bytes) in partitions of at most 200,000 bytes is 5 partitions,
+        // made 6 (whole waves of the session's 2 cores) of equal size: 5 chunks of 960 rows each.
+        Dataset<Row> bySize = spark.read()
+                .format("zarr")
+                .option("maxPartitionBytes", "200000")
+                .load(v2);
+        assertThat(bySize.rdd().getNumPartitions()).isEqualTo(6);
+        List<Integer> rowsPerPartition = bySize.javaRDD().glom().map(List::size).collect();
+        assertThat(rowsPerPartition).containsOnly(5 * 960);
     }
 
     @Test
