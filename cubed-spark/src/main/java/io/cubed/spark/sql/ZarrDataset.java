@@ -4,7 +4,6 @@ import io.cubed.chunk.Chunk;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
-import io.cubed.storage.ChunkIo;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.zarr.DimensionNames;
@@ -319,7 +318,7 @@ final class ZarrDataset implements Serializable {
                 used.put(d, c);
             }
         }
-        Map<String, Chunk> values = readWhole(used);
+        Map<String, Chunk> values = CoordinateReads.readWhole(used);
         List<Dimension> dims = new ArrayList<>();
         for (int a = 0; a < names.size(); a++) {
             String d = names.get(a);
@@ -334,53 +333,6 @@ final class ZarrDataset implements Serializable {
             dims.add(new Dimension(d, shape[a], decoding.decode(raw), c.url(), decoding));
         }
         return dims;
-    }
-
-    /** At most this many bytes of coordinate chunks in flight at once. */
-    private static final long MAX_COORDINATE_IO_BYTES = 64L << 20;
-
-    /**
-     * The values of each 1-d array of {@code arrays}, read whole on the driver: on object stores the reads of all their
-     * chunks start together, through a {@link ChunkIo} slot bound to this thread (a sharded array, read by inner
-     * chunks with ranged reads, reads as it does).
-     */
-    static Map<String, Chunk> readWhole(Map<String, ChunkStore> arrays) {
-        long budget = 0;
-        for (ChunkStore c : arrays.values()) {
-            if (!sharded(c)) {
-                budget += c.inFlightBytes();
-            }
-        }
-        Map<String, Chunk> out = new LinkedHashMap<>();
-        if (budget <= 0) {
-            arrays.forEach((d, c) -> out.put(d, whole(c)));
-            return out;
-        }
-        ChunkIo io = new ChunkIo(Math.min(budget, MAX_COORDINATE_IO_BYTES));
-        try (ChunkIo.Binding bound = io.bind()) {
-            io.readAheadFor(0, () -> {
-                for (ChunkStore c : arrays.values()) {
-                    if (!sharded(c)) {
-                        for (long k = 0; k < c.grid().numChunks(); k++) {
-                            c.readAhead(c.grid().chunkCoordsOf(k));
-                        }
-                    }
-                }
-            });
-            arrays.forEach((d, c) -> out.put(d, whole(c)));
-        } finally {
-            io.finishTask(0);
-        }
-        return out;
-    }
-
-    private static Chunk whole(ChunkStore c) {
-        return c.readRegion(new long[] {0}, new int[] {(int) c.grid().shape()[0]});
-    }
-
-    /** A sharded array reads by inner chunks (ranged reads): nothing of it is read ahead. */
-    private static boolean sharded(ChunkStore array) {
-        return array instanceof ZarrV3Array z && z.metadata().shardingOnly() != null;
     }
 
     /**
