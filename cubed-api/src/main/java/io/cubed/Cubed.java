@@ -12,10 +12,14 @@ import io.cubed.runtime.Callback;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.RegroupedChunkStore;
 import io.cubed.storage.VirtualArray;
+import io.cubed.storage.zarr.DimensionNames;
 import io.cubed.storage.zarr.IncompleteMark;
 import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
+import io.cubed.storage.zarr.cf.CfDecodedArray;
+import io.cubed.storage.zarr.cf.CfDecoding;
+import io.cubed.storage.zarr.cf.CfOptions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
@@ -44,6 +48,22 @@ public final class Cubed {
         ChunkStore stored = Zarr.open(url, spec.storeOptions());
         IncompleteMark.requireComplete(stored, spec.storeOptions());
         return CubedArray.of(ArrayNode.source(stored), spec);
+    }
+
+    /**
+     * The Zarr array at {@code url} with its values CF-decoded as xarray decodes them ({@link CfDecoding}): fill
+     * values and missing values as NaN in a float32 or float64 array, {@code scale_factor} and {@code add_offset}
+     * applied, times ("hours since 1900-01-01") as int64 microseconds since 1970-01-01T00:00 with missing times
+     * {@code Long.MIN_VALUE} (numpy's {@code NaT}). {@code CfOptions.none()} reads the values as stored, as {@link
+     * #fromZarr(String, Spec)} does. The array keeps its stored chunks and dimension names.
+     */
+    public static CubedArray fromZarr(String url, Spec spec, CfOptions cf) {
+        ChunkStore stored = Zarr.open(url, spec.storeOptions());
+        IncompleteMark.requireComplete(stored, spec.storeOptions());
+        ChunkStore decoded = CfDecodedArray.of(stored, CfDecoding.of(stored, cf));
+        CubedArray a = CubedArray.of(ArrayNode.source(decoded), spec);
+        List<String> dims = DimensionNames.read(stored);
+        return dims == null || decoded == stored ? a : a.withDims(dims);
     }
 
     /**

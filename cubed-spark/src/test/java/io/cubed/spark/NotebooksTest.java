@@ -269,7 +269,8 @@ class NotebooksTest {
                     }
                 }
             }
-            assertThat((Long) tropics[t]._1()).isEqualTo(t);
+            assertThat(tropics[t]._1())
+                    .isEqualTo(java.time.LocalDateTime.of(2020, 1, 1, 0, 0).plusDays(t));
             assertThat((Double) tropics[t]._2()).isCloseTo(s / n, within(1e-9));
         }
         double hottest = Double.NEGATIVE_INFINITY;
@@ -300,7 +301,13 @@ class NotebooksTest {
         assertThat(strongest).hasSize(3);
         for (int k = 0; k < 3; k++) {
             assertThat(strongest[k].getDouble(3)).isCloseTo(anomalies.get(k), within(1e-9));
-            assertThat(strongest[k].getDouble(2)).isGreaterThanOrEqualTo(60.0);
+            assertThat(strongest[k].getDouble(1)).isGreaterThanOrEqualTo(60.0);
+            // The join on the decoded time found the table's row: its t2m at that day, latitude and longitude.
+            java.time.LocalDateTime day = strongest[k].getAs(0);
+            int t = (int) java.time.temporal.ChronoUnit.DAYS.between(java.time.LocalDate.of(2020, 1, 1), day);
+            int y = (int) Math.round((90.0 - strongest[k].getDouble(1)) / 2.0);
+            int x = (int) Math.round(strongest[k].getDouble(2) / 2.0);
+            assertThat(strongest[k].getDouble(4)).isEqualTo(t2m[(t * ny + y) * nx + x]);
         }
         assertThat(
                         Files.exists(dir.resolve("sql/work"))

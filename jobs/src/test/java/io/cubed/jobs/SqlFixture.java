@@ -2,6 +2,7 @@ package io.cubed.jobs;
 
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.zarr.ZarrArray;
@@ -23,6 +24,9 @@ public final class SqlFixture {
     public static final double[] LAT = {60, 45, 30, 15, 0};
     public static final double[] LON = {0, 90, 180, 270};
 
+    /** Floats get NaN as their fill value and integers none, as xarray's {@code to_zarr} writes them. */
+    private static final Scalar NAN = Scalar.ofDouble(Double.NaN);
+
     private SqlFixture() {}
 
     /** t2m at the indexes (t, y, x): exact in float32 (quarters and eighths). */
@@ -43,6 +47,7 @@ public final class SqlFixture {
         ZarrArray time = g.createArray(
                 "time",
                 ZarrCreateOptions.builder(new long[] {TIME.length}, new int[] {TIME.length}, DType.INT64)
+                        .fillValue(null)
                         .build());
         time.writeChunk(Chunk.wrap(DType.INT64, new int[] {TIME.length}, TIME.clone()), 0);
         time.writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of("time")));
@@ -50,6 +55,7 @@ public final class SqlFixture {
                 "t2m",
                 ZarrCreateOptions.builder(
                                 new long[] {TIME.length, LAT.length, LON.length}, new int[] {2, 3, 2}, DType.FLOAT32)
+                        .fillValue(NAN)
                         .build());
         t2m.writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of("time", "lat", "lon")));
         ChunkGrid grid = t2m.grid();
@@ -80,6 +86,7 @@ public final class SqlFixture {
                 "lsm",
                 ZarrCreateOptions.builder(
                                 new long[] {LAT.length, LON.length}, new int[] {LAT.length, LON.length}, DType.INT8)
+                        .fillValue(null)
                         .build());
         lsm.writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of("lat", "lon")));
         byte[] v = new byte[LAT.length * LON.length];
@@ -96,12 +103,14 @@ public final class SqlFixture {
         ZarrArray lat = g.createArray(
                 "lat",
                 ZarrCreateOptions.builder(new long[] {LAT.length}, new int[] {LAT.length}, DType.FLOAT64)
+                        .fillValue(NAN)
                         .build());
         lat.writeChunk(Chunk.wrap(DType.FLOAT64, new int[] {LAT.length}, LAT.clone()), 0);
         lat.writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of("lat")));
         ZarrArray lon = g.createArray(
                 "lon",
                 ZarrCreateOptions.builder(new long[] {LON.length}, new int[] {LON.length}, DType.FLOAT64)
+                        .fillValue(NAN)
                         .build());
         lon.writeChunk(Chunk.wrap(DType.FLOAT64, new int[] {LON.length}, LON.clone()), 0);
         lon.writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of("lon")));

@@ -8,6 +8,8 @@ import io.cubed.plan.ArrayNode;
 import io.cubed.plan.Computation;
 import io.cubed.plan.Spec;
 import io.cubed.storage.ChunkStore;
+import io.cubed.storage.zarr.cf.CfDecodedArray;
+import io.cubed.storage.zarr.cf.CfDecoding;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -119,7 +121,9 @@ public final class ArrayFrames {
                 SqlTypes.of(
                         store.dtype(),
                         "column '" + names.get(i) + "' (" + in.get(i).name() + ")");
-                variables.add(new ZarrDataset.Variable(names.get(i), store));
+                // Computed arrays hold values, not CF encodings: nothing to decode.
+                variables.add(
+                        new ZarrDataset.Variable(names.get(i), store, CfDecoding.identity(store.url(), store.dtype())));
             }
             List<ZarrDataset.Dimension> dimensions = new ArrayList<>();
             long[] shape = first.shape();
@@ -134,7 +138,12 @@ public final class ArrayFrames {
                     SqlTypes.of(coord.dtype(), "the coordinates of '" + dims.get(d) + "'");
                     values = coord.compute();
                 }
-                dimensions.add(new ZarrDataset.Dimension(dims.get(d), shape[d], values, "coordinates " + dims.get(d)));
+                dimensions.add(new ZarrDataset.Dimension(
+                        dims.get(d),
+                        shape[d],
+                        values,
+                        values == null ? null : "coordinates " + dims.get(d),
+                        values == null ? null : decodingOf(coord, "coordinates " + dims.get(d), values)));
             }
             ZarrDataset dataset = ZarrDataset.of(
                     "cubed:" + first.name(),
@@ -155,6 +164,18 @@ public final class ArrayFrames {
                 .format(ZarrDataSource.SHORT_NAME)
                 .option(DATASET_OPTION, id)
                 .load();
+    }
+
+    /**
+     * How the computed {@code values} of a coordinate array show in SQL: as the values of a stored array read CF-decoded
+     * ({@code Cubed.fromZarr(url, spec, CfOptions)}: decoded times as {@code timestamp_ntz}, as the {@code zarr}
+     * source shows them), else as they are.
+     */
+    private static CfDecoding decodingOf(CubedArray coord, String what, Chunk values) {
+        if (coord.node().source() instanceof CfDecodedArray d && d.dtype() == values.dtype()) {
+            return d.decoding();
+        }
+        return CfDecoding.identity(what, values.dtype());
     }
 
     /**

@@ -2,188 +2,338 @@ package io.cubed.spark.sql;
 
 import io.cubed.chunk.Chunk;
 import java.math.BigDecimal;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.BitSet;
-import org.apache.spark.sql.sources.AlwaysFalse;
-import org.apache.spark.sql.sources.AlwaysTrue;
-import org.apache.spark.sql.sources.And;
-import org.apache.spark.sql.sources.EqualNullSafe;
-import org.apache.spark.sql.sources.EqualTo;
-import org.apache.spark.sql.sources.Filter;
-import org.apache.spark.sql.sources.GreaterThan;
-import org.apache.spark.sql.sources.GreaterThanOrEqual;
-import org.apache.spark.sql.sources.In;
-import org.apache.spark.sql.sources.IsNotNull;
-import org.apache.spark.sql.sources.IsNull;
-import org.apache.spark.sql.sources.LessThan;
-import org.apache.spark.sql.sources.LessThanOrEqual;
-import org.apache.spark.sql.sources.Not;
-import org.apache.spark.sql.sources.Or;
+import org.apache.spark.sql.catalyst.util.DateTimeUtils;
+import org.apache.spark.sql.connector.expressions.Cast;
+import org.apache.spark.sql.connector.expressions.Expression;
+import org.apache.spark.sql.connector.expressions.Literal;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
 
 /**
- * Which indexes along one dimension a pushed filter can keep. The answer is a superset of the rows the filter keeps
- * (Spark evaluates every filter again on the rows read), so any filter this class does not understand, or that involves
- * other columns, keeps every index: pruning never drops a row the query needs. Comparisons follow Spark SQL: values of
- * integer coordinates (and dimension indexes) compare exactly as longs, others as doubles with NaN greater than every
- * number and equal to itself, and -0.0 equal to 0.0.
+ * Which indexes along one dimension a pushed predicate can keep, evaluated on the dimension's values as Spark would
+ * evaluate it on the rows. The answer is a superset of the rows the predicate keeps (Spark evaluates every predicate
+ * again on the rows read), so a predicate this class does not understand, or that involves other columns, keeps every
+ * index: pruning never drops a row the query needs. It understands comparisons ({@code =}, {@code <>}, {@code <},
+ * {@code <=}, {@code >}, {@code >=}, {@code <=>}, {@code IN}), {@code IS [NOT] NULL}, {@code AND}, {@code OR} and
+ * {@code NOT} of the column, or of the column cast as Spark casts it to compare it with a literal of another type:
+ * a {@code timestamp_ntz} column cast to {@code timestamp} in the session time zone ({@code time BETWEEN TIMESTAMP
+ * '…' AND TIMESTAMP '…'}), an integer or float column widened. Values compare as Spark SQL compares them: integers,
+ * timestamps and dimension indexes exactly as longs, floating values as doubles with NaN above every number and
+ * {@code -0.0 = 0.0}; a NULL value (NaN read as NULL, a missing time) satisfies no comparison.
  */
 final class DimensionFilters {
     private DimensionFilters() {}
 
-    /**
-     * The indexes of dimension {@code dim} (column {@code column}, length {@code size}, {@code coordinate} values or
-     * null for the index itself) that {@code filter} may keep, or null when it constrains nothing along it.
-     */
-    static BitSet mask(Filter filter, String column, long size, Chunk coordinate) {
-        int n = Math.toIntExact(size);
-        if (filter instanceof And a) {
-            BitSet l = mask(a.left(), column, size, coordinate);
-            BitSet r = mask(a.right(), column, size, coordinate);
-            if (l == null) {
-                return r;
-            }
-            if (r != null) {
-                l.and(r);
-            }
-            return l;
-        }
-        if (filter instanceof Or o) {
-            BitSet l = mask(o.left(), column, size, coordinate);
-            BitSet r = mask(o.right(), column, size, coordinate);
-            if (l == null || r == null) {
-                return null;
-            }
-            l.or(r);
-            return l;
-        }
-        if (filter instanceof Not not) {
-            if (!onlyOn(not.child(), column)) {
-                return null;
-            }
-            BitSet c = mask(not.child(), column, size, coordinate);
+    /** The values of one dimension column as predicates see them: longs or doubles, and which are NULL. */
+    record Values(String column, int size, DataType type, long[] longs, double[] doubles, BitSet nulls) {
+        /** The values of {@code dim} as the scan emits them (NaN as NULL when {@code nanAsNull}). */
+        static Values of(ZarrDataset.Dimension dim, boolean nanAsNull) {
+            int n = Math.toIntExact(dim.size());
+            Chunk c = dim.coordinate();
+            DataType type = dim.sqlType();
+            BitSet nulls = new BitSet(n);
             if (c == null) {
-                return null;
-            }
-            c.flip(0, n);
-            return c;
-        }
-        if (filter instanceof AlwaysFalse) {
-            return new BitSet();
-        }
-        if (filter instanceof AlwaysTrue) {
-            return null;
-        }
-        String[] refs = filter.references();
-        if (refs.length != 1 || !refs[0].equals(column)) {
-            return null;
-        }
-        if (filter instanceof IsNull) {
-            return new BitSet();
-        }
-        if (filter instanceof IsNotNull) {
-            return all(n);
-        }
-        if (filter instanceof In in) {
-            BitSet out = new BitSet();
-            for (Object v : in.values()) {
-                BitSet one = compare(n, coordinate, v, 0);
-                if (one == null) {
-                    return null;
+                long[] index = new long[n];
+                for (int i = 0; i < n; i++) {
+                    index[i] = i;
                 }
-                out.or(one);
+                return new Values(dim.name(), n, type, index, null, nulls);
             }
-            return out;
+            SqlTypes.Nulls rule = dim.nulls(nanAsNull);
+            for (int i = 0; i < n; i++) {
+                if (rule.isNull(c, i)) {
+                    nulls.set(i);
+                }
+            }
+            if (type instanceof FloatType || type instanceof DoubleType) {
+                double[] d = new double[n];
+                for (int i = 0; i < n; i++) {
+                    d[i] = c.getDouble(i);
+                }
+                return new Values(dim.name(), n, type, null, d, nulls);
+            }
+            if (isIntegral(type) || isTimestamp(type)) {
+                long[] l = new long[n];
+                for (int i = 0; i < n; i++) {
+                    l[i] = c.getLong(i);
+                }
+                return new Values(dim.name(), n, type, l, null, nulls);
+            }
+            // uint64 (decimal) and bool coordinates: no pruning.
+            return new Values(dim.name(), n, type, null, null, nulls);
         }
-        if (filter instanceof EqualTo e) {
-            return compare(n, coordinate, e.value(), 0);
-        }
-        if (filter instanceof EqualNullSafe e) {
-            return compare(n, coordinate, e.value(), 0);
-        }
-        if (filter instanceof LessThan f) {
-            return compare(n, coordinate, f.value(), -2);
-        }
-        if (filter instanceof LessThanOrEqual f) {
-            return compare(n, coordinate, f.value(), -1);
-        }
-        if (filter instanceof GreaterThan f) {
-            return compare(n, coordinate, f.value(), 2);
-        }
-        if (filter instanceof GreaterThanOrEqual f) {
-            return compare(n, coordinate, f.value(), 1);
-        }
-        return null;
     }
 
-    /** True when every column {@code filter} reads is {@code column}. */
-    private static boolean onlyOn(Filter filter, String column) {
-        for (String r : filter.references()) {
-            if (!r.equals(column)) {
+    /**
+     * The indexes of the dimension with {@code values} that {@code predicate} may keep, or null when it constrains
+     * nothing along it; {@code zone} is the session time zone (for casts of {@code timestamp_ntz} to {@code
+     * timestamp}).
+     */
+    static BitSet mask(Predicate predicate, Values values, ZoneId zone) {
+        int n = values.size();
+        Expression[] args = predicate.children();
+        switch (predicate.name()) {
+            case "AND": {
+                BitSet l = mask((Predicate) args[0], values, zone);
+                BitSet r = mask((Predicate) args[1], values, zone);
+                if (l == null) {
+                    return r;
+                }
+                if (r != null) {
+                    l.and(r);
+                }
+                return l;
+            }
+            case "OR": {
+                BitSet l = mask((Predicate) args[0], values, zone);
+                BitSet r = mask((Predicate) args[1], values, zone);
+                if (l == null || r == null) {
+                    return null;
+                }
+                l.or(r);
+                return l;
+            }
+            case "NOT": {
+                // The complement is exact only when the child's mask is: a predicate of this column alone. Where the
+                // child is NULL, so is NOT: keeping those indexes only costs reads.
+                if (!onlyOn(args[0], values.column())) {
+                    return null;
+                }
+                BitSet c = mask((Predicate) args[0], values, zone);
+                if (c == null) {
+                    return null;
+                }
+                c.flip(0, n);
+                return c;
+            }
+            case "ALWAYS_FALSE":
+                return new BitSet();
+            case "ALWAYS_TRUE":
+                return null;
+            case "IS_NULL":
+            case "IS_NOT_NULL": {
+                Values v = evaluate(args[0], values, zone);
+                if (v == null) {
+                    return null;
+                }
+                BitSet out = (BitSet) v.nulls().clone();
+                if (predicate.name().equals("IS_NOT_NULL")) {
+                    out.flip(0, n);
+                }
+                return out;
+            }
+            case "IN": {
+                Values v = evaluate(args[0], values, zone);
+                if (v == null) {
+                    return null;
+                }
+                BitSet out = new BitSet();
+                for (int i = 1; i < args.length; i++) {
+                    if (!(args[i] instanceof Literal<?> lit)) {
+                        return null;
+                    }
+                    if (lit.value() == null) {
+                        continue; // x IN (…, NULL) is never true because of the NULL
+                    }
+                    BitSet one = compare(v, lit, "=");
+                    if (one == null) {
+                        return null;
+                    }
+                    out.or(one);
+                }
+                return out;
+            }
+            case "=":
+            case "<>":
+            case "<=>":
+            case "<":
+            case "<=":
+            case ">":
+            case ">=": {
+                if (args.length != 2) {
+                    return null;
+                }
+                String op = predicate.name();
+                Expression column = args[0];
+                Expression other = args[1];
+                if (args[0] instanceof Literal<?>) {
+                    column = args[1];
+                    other = args[0];
+                    op = flip(op);
+                }
+                if (!(other instanceof Literal<?> lit)) {
+                    return null;
+                }
+                Values v = evaluate(column, values, zone);
+                if (v == null) {
+                    return null;
+                }
+                if (lit.value() == null) {
+                    // Comparisons with NULL are never true; NULL <=> NULL is.
+                    return op.equals("<=>") ? (BitSet) v.nulls().clone() : new BitSet();
+                }
+                return compare(v, lit, op);
+            }
+            default:
+                return null;
+        }
+    }
+
+    /** The operator with its operands swapped: {@code 3 < x} is {@code x > 3}. */
+    private static String flip(String op) {
+        switch (op) {
+            case "<":
+                return ">";
+            case "<=":
+                return ">=";
+            case ">":
+                return "<";
+            case ">=":
+                return "<=";
+            default:
+                return op;
+        }
+    }
+
+    /** True when every column {@code e} reads is {@code column}. */
+    private static boolean onlyOn(Expression e, String column) {
+        for (NamedReference r : e.references()) {
+            String[] names = r.fieldNames();
+            if (names.length != 1 || !names[0].equals(column)) {
                 return false;
             }
         }
         return true;
     }
 
-    private static BitSet all(int n) {
-        BitSet b = new BitSet(n);
-        b.set(0, n);
-        return b;
+    /**
+     * The values of {@code e} at every index, when {@code e} is the dimension's column or a cast of it this class
+     * evaluates as Spark does; else null.
+     */
+    private static Values evaluate(Expression e, Values base, ZoneId zone) {
+        if (e instanceof NamedReference r) {
+            String[] names = r.fieldNames();
+            return names.length == 1 && names[0].equals(base.column()) ? base : null;
+        }
+        if (!(e instanceof Cast cast)) {
+            return null;
+        }
+        Values in = evaluate(cast.expression(), base, zone);
+        if (in == null) {
+            return null;
+        }
+        DataType from = in.type();
+        DataType to = cast.dataType();
+        if (from.equals(to)) {
+            return in;
+        }
+        int n = in.size();
+        if (from instanceof TimestampNTZType && to instanceof TimestampType) {
+            // Spark's cast: the wall-clock time in the session time zone.
+            long[] out = new long[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = in.nulls().get(i) ? 0 : DateTimeUtils.convertTz(in.longs()[i], zone, ZoneOffset.UTC);
+            }
+            return new Values(in.column(), n, to, out, null, in.nulls());
+        }
+        if (isIntegral(from) && in.longs() != null) {
+            if (to instanceof LongType || (to instanceof IntegerType && !(from instanceof LongType))) {
+                return new Values(in.column(), n, to, in.longs(), null, in.nulls());
+            }
+            if (to instanceof DoubleType || to instanceof FloatType) {
+                double[] out = new double[n];
+                for (int i = 0; i < n; i++) {
+                    long l = in.longs()[i];
+                    out[i] = to instanceof FloatType ? (double) (float) l : (double) l;
+                }
+                return new Values(in.column(), n, to, null, out, in.nulls());
+            }
+        }
+        if (from instanceof FloatType && to instanceof DoubleType) {
+            return new Values(in.column(), n, to, null, in.doubles(), in.nulls());
+        }
+        return null;
     }
 
     /**
-     * The indexes whose value {@code v} relates to {@code literal} as {@code op} asks: 0 equal, -2 less, -1 less or
-     * equal, 2 greater, 1 greater or equal; null when the literal is not a number (no pruning).
+     * The non-NULL indexes whose value relates to {@code literal} as {@code op} asks; null when the literal does not
+     * compare exactly with the values (no pruning).
      */
-    private static BitSet compare(int n, Chunk coordinate, Object literal, int op) {
-        if (literal == null) {
-            // Comparisons with NULL are never true (EqualNullSafe with NULL: dimension values are never null).
-            return new BitSet();
-        }
-        if (coordinate != null && coordinate.dtype() == io.cubed.dtype.DType.UINT64) {
-            return null; // values above 2^63 compare neither as longs nor exactly as doubles: no pruning
-        }
-        boolean integral = coordinate == null || !coordinate.dtype().isFloating();
+    private static BitSet compare(Values v, Literal<?> literal, String op) {
+        Object x = literal.value();
+        DataType lt = literal.dataType();
+        int n = v.size();
         BitSet out = new BitSet(n);
-        if (integral && isIntegral(literal)) {
-            long x = ((Number) literal).longValue();
+        if (v.longs() != null) {
+            Long l = null;
+            if (isTimestamp(v.type()) || isTimestamp(lt)) {
+                if (lt.equals(v.type()) && x instanceof Long t) {
+                    l = t;
+                }
+            } else if (isIntegral(lt) && x instanceof Number num) {
+                l = num.longValue();
+            } else if (x instanceof Decimal d) {
+                BigDecimal b = d.toJavaBigDecimal();
+                try {
+                    l = b.longValueExact();
+                } catch (ArithmeticException e) {
+                    l = null;
+                }
+            }
+            if (l == null) {
+                return null;
+            }
+            long[] values = v.longs();
             for (int i = 0; i < n; i++) {
-                long v = coordinate == null ? i : coordinate.getLong(i);
-                if (holds(Long.compare(v, x), op)) {
+                if (!v.nulls().get(i) && holds(Long.compare(values[i], l), op)) {
                     out.set(i);
                 }
             }
             return out;
         }
-        if (!(literal instanceof Number)) {
+        if (v.doubles() == null) {
             return null;
         }
-        double x = ((Number) literal).doubleValue();
-        if (literal instanceof BigDecimal b && new BigDecimal(x).compareTo(b) != 0) {
-            // A decimal literal between two doubles: compare against the bracketing doubles conservatively.
+        double d;
+        if (x instanceof Decimal dec) {
+            BigDecimal b = dec.toJavaBigDecimal();
+            d = b.doubleValue();
+            if (new BigDecimal(d).compareTo(b) != 0) {
+                return null; // a decimal between two doubles: no pruning
+            }
+        } else if ((isIntegral(lt) || lt instanceof FloatType || lt instanceof DoubleType) && x instanceof Number num) {
+            d = num.doubleValue();
+        } else {
             return null;
         }
+        double[] values = v.doubles();
         for (int i = 0; i < n; i++) {
-            double v = coordinate == null ? i : coordinate.getDouble(i);
-            if (holds(sqlCompare(v, x), op)) {
+            if (!v.nulls().get(i) && holds(sqlCompare(values[i], d), op)) {
                 out.set(i);
             }
         }
         return out;
     }
 
-    private static boolean isIntegral(Object o) {
-        if (o instanceof Long || o instanceof Integer || o instanceof Short || o instanceof Byte) {
-            return true;
-        }
-        if (o instanceof BigDecimal b) {
-            try {
-                b.longValueExact();
-                return true;
-            } catch (ArithmeticException e) {
-                return false;
-            }
-        }
-        return false;
+    private static boolean isIntegral(DataType t) {
+        return t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType;
+    }
+
+    private static boolean isTimestamp(DataType t) {
+        return t instanceof TimestampType || t instanceof TimestampNTZType;
     }
 
     /** Spark SQL's order of doubles: NaN above everything and equal to itself, -0.0 equal to 0.0. */
@@ -194,17 +344,20 @@ final class DimensionFilters {
         return Double.compare(a, b);
     }
 
-    private static boolean holds(int cmp, int op) {
+    private static boolean holds(int cmp, String op) {
         switch (op) {
-            case 0:
+            case "=":
+            case "<=>":
                 return cmp == 0;
-            case -2:
+            case "<>":
+                return cmp != 0;
+            case "<":
                 return cmp < 0;
-            case -1:
+            case "<=":
                 return cmp <= 0;
-            case 2:
+            case ">":
                 return cmp > 0;
-            case 1:
+            case ">=":
                 return cmp >= 0;
             default:
                 throw new AssertionError(op);

@@ -3,6 +3,8 @@ package io.cubed.spark.sql;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.error.InvalidArgumentException;
+import io.cubed.storage.zarr.cf.CfDecoding;
+import io.cubed.storage.zarr.cf.CfTimeUnits;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
@@ -10,6 +12,8 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
 
 /**
  * Spark SQL column types of Zarr data types, and the copies of chunk elements into column vectors. Unsigned types
@@ -23,6 +27,109 @@ final class SqlTypes {
     private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
 
     private SqlTypes() {}
+
+    /** Which element values a column shows as SQL NULL. */
+    enum Nulls {
+        /** None: every value is shown. */
+        NONE,
+        /** NaN of a floating column. */
+        NAN,
+        /** {@link CfTimeUnits#NAT} of a time column. */
+        NAT;
+
+        /**
+         * The NULLs of values decoded by {@code cf}: missing times, and NaN of floating values when {@code nanAsNull};
+         * {@link #NONE} when no value can be missing.
+         */
+        static Nulls of(CfDecoding cf, boolean nanAsNull) {
+            if (cf.isTime()) {
+                return cf.canBeMissing() ? NAT : NONE;
+            }
+            return nanAsNull && cf.dtype().isFloating() ? NAN : NONE;
+        }
+
+        /** True when element {@code flat} of {@code values} shows as NULL. */
+        boolean isNull(Chunk values, int flat) {
+            switch (this) {
+                case NAN:
+                    return Double.isNaN(values.getDouble(flat));
+                case NAT:
+                    return values.longs()[flat] == CfTimeUnits.NAT;
+                default:
+                    return false;
+            }
+        }
+    }
+
+    /**
+     * The column type of values decoded by {@code cf}: {@code timestamp_ntz} for times (microseconds since
+     * 1970-01-01, no time zone), else the type of the decoded data type.
+     */
+    static DataType of(CfDecoding cf, String what) {
+        return cf.isTime() ? DataTypes.TimestampNTZType : of(cf.dtype(), what);
+    }
+
+    /** The field metadata of a column decoded by {@code cf}: its descriptive attributes, without a decoded time's units. */
+    static Metadata metadata(CfDecoding cf) {
+        MetadataBuilder b = new MetadataBuilder();
+        cf.descriptiveAttributes().forEach((k, v) -> {
+            if (!cf.isTime() || !(k.equals("units") || k.equals("calendar"))) {
+                b.putString(k, v);
+            }
+        });
+        return b.build();
+    }
+
+    /** As {@link #copy(Chunk, int, WritableColumnVector, int, int)}, then NULL where {@code nulls} says. */
+    static void copy(Chunk chunk, int from, WritableColumnVector v, int row, int count, Nulls nulls) {
+        copy(chunk, from, v, row, count);
+        switch (nulls) {
+            case NAN:
+                if (chunk.dtype() == DType.FLOAT32) {
+                    float[] f = chunk.floats();
+                    for (int i = 0; i < count; i++) {
+                        if (Float.isNaN(f[from + i])) {
+                            v.putNull(row + i);
+                        }
+                    }
+                } else {
+                    double[] d = chunk.doubles();
+                    for (int i = 0; i < count; i++) {
+                        if (Double.isNaN(d[from + i])) {
+                            v.putNull(row + i);
+                        }
+                    }
+                }
+                return;
+            case NAT:
+                long[] t = chunk.longs();
+                for (int i = 0; i < count; i++) {
+                    if (t[from + i] == CfTimeUnits.NAT) {
+                        v.putNull(row + i);
+                    }
+                }
+                return;
+            default:
+        }
+    }
+
+    /** As {@link #put(Chunk, int, WritableColumnVector, int)}, or NULL where {@code nulls} says. */
+    static void put(Chunk chunk, int flat, WritableColumnVector v, int row, Nulls nulls) {
+        if (nulls.isNull(chunk, flat)) {
+            v.putNull(row);
+        } else {
+            put(chunk, flat, v, row);
+        }
+    }
+
+    /** As {@link #fill(Chunk, int, WritableColumnVector, int, int)}, or NULLs where {@code nulls} says. */
+    static void fill(Chunk chunk, int flat, WritableColumnVector v, int row, int count, Nulls nulls) {
+        if (nulls.isNull(chunk, flat)) {
+            v.putNulls(row, count);
+        } else {
+            fill(chunk, flat, v, row, count);
+        }
+    }
 
     /** The column type of {@code dtype}; {@code what} names the array in the error for a type SQL cannot hold. */
     static DataType of(DType dtype, String what) {

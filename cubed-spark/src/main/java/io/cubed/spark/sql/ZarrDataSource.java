@@ -65,7 +65,8 @@ public final class ZarrDataSource implements TableProvider, DataSourceRegister {
         if (registered != null) {
             return ArrayFrames.dataset(registered);
         }
-        return ZarrDataset.open(options.path(), options.variables(), options.storeOptions());
+        return ZarrDataset.open(
+                options.path(), options.variables(), options.storeOptions(), options.cf(), options.nanAsNull());
     }
 
     private static ZarrReadOptions options(Map<String, String> properties) {

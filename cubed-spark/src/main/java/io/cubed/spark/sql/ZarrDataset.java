@@ -4,13 +4,14 @@ import io.cubed.chunk.Chunk;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
-import io.cubed.storage.ChunkIo;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.zarr.DimensionNames;
 import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrNode;
 import io.cubed.storage.zarr.ZarrV3Array;
+import io.cubed.storage.zarr.cf.CfDecoding;
+import io.cubed.storage.zarr.cf.CfOptions;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,15 +33,41 @@ import org.apache.spark.sql.types.StructType;
 final class ZarrDataset implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /** A dimension: its name, length, and coordinate values (null: the column holds the index). */
-    record Dimension(String name, long size, Chunk coordinate, String coordinateUrl) implements Serializable {
+    /**
+     * A dimension: its name, length, and coordinate values decoded by {@code cf} (null: the column holds the index,
+     * and {@code cf} is null too).
+     */
+    record Dimension(String name, long size, Chunk coordinate, String coordinateUrl, CfDecoding cf)
+            implements Serializable {
         DataType sqlType() {
-            return coordinate == null ? DataTypes.LongType : SqlTypes.of(coordinate.dtype(), coordinateUrl);
+            return coordinate == null ? DataTypes.LongType : SqlTypes.of(cf, coordinateUrl);
+        }
+
+        /** Which coordinate values show as NULL. */
+        SqlTypes.Nulls nulls(boolean nanAsNull) {
+            return coordinate == null ? SqlTypes.Nulls.NONE : SqlTypes.Nulls.of(cf, nanAsNull);
+        }
+
+        /** True when a coordinate value shows as NULL. */
+        boolean hasNulls(boolean nanAsNull) {
+            SqlTypes.Nulls nulls = nulls(nanAsNull);
+            if (nulls != SqlTypes.Nulls.NONE) {
+                for (int i = 0; i < coordinate.size(); i++) {
+                    if (nulls.isNull(coordinate, i)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
     }
 
-    /** A data variable: a column name and the array it reads. */
-    record Variable(String name, ChunkStore array) implements Serializable {}
+    /** A data variable: a column name, the array it reads, and how its values decode. */
+    record Variable(String name, ChunkStore array, CfDecoding cf) implements Serializable {
+        DataType sqlType() {
+            return SqlTypes.of(cf, array.url());
+        }
+    }
 
     private final String url;
     private final List<Dimension> dims;
@@ -49,9 +76,11 @@ final class ZarrDataset implements Serializable {
 
     private final List<String> requiredArrays;
     private final StoreOptions storeOptions;
+    private final boolean nanAsNull;
 
-    private ZarrDataset(String url, List<Dimension> dims, List<Variable> variables, ChunkGrid unitGrid) {
-        this(url, dims, variables, unitGrid, List.of(), StoreOptions.empty());
+    private ZarrDataset(
+            String url, List<Dimension> dims, List<Variable> variables, ChunkGrid unitGrid, boolean nanAsNull) {
+        this(url, dims, variables, unitGrid, List.of(), StoreOptions.empty(), nanAsNull);
     }
 
     private ZarrDataset(
@@ -60,13 +89,15 @@ final class ZarrDataset implements Serializable {
             List<Variable> variables,
             ChunkGrid unitGrid,
             List<String> requiredArrays,
-            StoreOptions storeOptions) {
+            StoreOptions storeOptions,
+            boolean nanAsNull) {
         this.url = url;
         this.dims = List.copyOf(dims);
         this.variables = List.copyOf(variables);
         this.unitGrid = unitGrid;
         this.requiredArrays = List.copyOf(requiredArrays);
         this.storeOptions = storeOptions;
+        this.nanAsNull = nanAsNull;
     }
 
     /**
@@ -83,7 +114,7 @@ final class ZarrDataset implements Serializable {
         }
     }
 
-    /** A dataset of arrays already open (computed ones included), for {@link ArrayFrames}. */
+    /** A dataset of arrays already open (computed ones included), for {@link ArrayFrames}; NaN shows as NULL. */
     static ZarrDataset of(
             String url,
             List<Dimension> dims,
@@ -91,7 +122,12 @@ final class ZarrDataset implements Serializable {
             ChunkGrid unitGrid,
             List<String> requiredArrays,
             StoreOptions storeOptions) {
-        return new ZarrDataset(url, dims, variables, unitGrid, requiredArrays, storeOptions);
+        return new ZarrDataset(url, dims, variables, unitGrid, requiredArrays, storeOptions, true);
+    }
+
+    /** True when NaN of floating columns shows as NULL. */
+    boolean nanAsNull() {
+        return nanAsNull;
     }
 
     String url() {
@@ -114,15 +150,20 @@ final class ZarrDataset implements Serializable {
         return unitGrid;
     }
 
-    /** Dimension columns first, then one column per variable. */
+    /**
+     * Dimension columns first, then one column per variable; a column is nullable when a value may show as NULL (a
+     * variable's NaN or missing time, a coordinate holding one), and carries the array's descriptive CF attributes
+     * ({@code units}, {@code long_name}, …) as metadata.
+     */
     StructType schema() {
         List<StructField> fields = new ArrayList<>();
         for (Dimension d : dims) {
-            fields.add(new StructField(d.name(), d.sqlType(), false, Metadata.empty()));
+            Metadata m = d.cf() == null ? Metadata.empty() : SqlTypes.metadata(d.cf());
+            fields.add(new StructField(d.name(), d.sqlType(), d.hasNulls(nanAsNull), m));
         }
         for (Variable v : variables) {
-            fields.add(new StructField(
-                    v.name(), SqlTypes.of(v.array().dtype(), v.array().url()), false, Metadata.empty()));
+            boolean nullable = SqlTypes.Nulls.of(v.cf(), nanAsNull) != SqlTypes.Nulls.NONE;
+            fields.add(new StructField(v.name(), v.sqlType(), nullable, SqlTypes.metadata(v.cf())));
         }
         return new StructType(fields.toArray(new StructField[0]));
     }
@@ -133,7 +174,7 @@ final class ZarrDataset implements Serializable {
      * node's documents together ({@link ZarrNode#read}), a group's consolidated metadata or one listing and its
      * members' documents together, then the coordinates' chunks together.
      */
-    static ZarrDataset open(String url, List<String> wanted, StoreOptions options) {
+    static ZarrDataset open(String url, List<String> wanted, StoreOptions options, CfOptions cf, boolean nanAsNull) {
         ZarrNode node;
         try {
             node = ZarrNode.read(url, options);
@@ -142,16 +183,17 @@ final class ZarrDataset implements Serializable {
         }
         switch (node.type()) {
             case ARRAY:
-                return openArray(url, node.array(), wanted, options);
+                return openArray(url, node.array(), wanted, options, cf, nanAsNull);
             case GROUP:
-                return openGroup(url, node.arrays(), wanted);
+                return openGroup(url, node.arrays(), wanted, cf, nanAsNull);
             default:
                 throw new StorageException("zarr data source: no Zarr array or group at " + url + " (neither " + url
                         + "/.zarray, " + url + "/.zgroup nor " + url + "/zarr.json exists)");
         }
     }
 
-    private static ZarrDataset openArray(String url, ChunkStore array, List<String> wanted, StoreOptions options) {
+    private static ZarrDataset openArray(
+            String url, ChunkStore array, List<String> wanted, StoreOptions options, CfOptions cf, boolean nanAsNull) {
         String name = lastSegment(url);
         if (wanted != null && !(wanted.size() == 1 && wanted.get(0).equals(name))) {
             throw new InvalidArgumentException("zarr data source: " + url + " is one array, read as the column '"
@@ -174,11 +216,20 @@ final class ZarrDataset implements Serializable {
                 // A parent that cannot be read (no permission above the array, say) just has no coordinates for us.
             }
         }
-        List<Dimension> dims = dimensions(url, List.of(new Variable(name, array)), names, siblings);
-        return new ZarrDataset(url, dims, List.of(new Variable(name, array)), unitGridOf(array));
+        List<Variable> variables = List.of(variable(name, array, cf));
+        List<Dimension> dims = dimensions(url, variables, names, siblings, cf);
+        return new ZarrDataset(url, dims, variables, unitGridOf(array), nanAsNull);
     }
 
-    private static ZarrDataset openGroup(String url, Map<String, ChunkStore> arrays, List<String> wanted) {
+    /** The variable {@code name} reading {@code array}, with its decoding (checked to have an SQL type). */
+    private static Variable variable(String name, ChunkStore array, CfOptions cf) {
+        CfDecoding decoding = CfDecoding.of(array, cf);
+        SqlTypes.of(decoding, array.url());
+        return new Variable(name, array, decoding);
+    }
+
+    private static ZarrDataset openGroup(
+            String url, Map<String, ChunkStore> arrays, List<String> wanted, CfOptions cf, boolean nanAsNull) {
         Map<String, ChunkStore> coordinates = new LinkedHashMap<>();
         Map<String, ChunkStore> data = new LinkedHashMap<>();
         for (Map.Entry<String, ChunkStore> e : arrays.entrySet()) {
@@ -191,7 +242,7 @@ final class ZarrDataset implements Serializable {
         }
         List<Variable> chosen = new ArrayList<>();
         if (wanted == null) {
-            data.forEach((n, a) -> chosen.add(new Variable(n, a)));
+            data.forEach((n, a) -> chosen.add(variable(n, a, cf)));
             if (chosen.isEmpty()) {
                 throw new InvalidArgumentException("zarr data source: the group " + url + " has no data variables"
                         + (coordinates.isEmpty()
@@ -201,7 +252,7 @@ final class ZarrDataset implements Serializable {
         } else {
             for (String n : wanted) {
                 if (data.containsKey(n)) {
-                    chosen.add(new Variable(n, data.get(n)));
+                    chosen.add(variable(n, data.get(n), cf));
                 } else if (coordinates.containsKey(n)) {
                     throw new InvalidArgumentException("zarr data source: '" + n + "' in " + url
                             + " is a coordinate array: it is the dimension column '" + n + "', not a variable");
@@ -232,11 +283,16 @@ final class ZarrDataset implements Serializable {
                         + "; choose variables of one shape with the option variables=NAME,NAME");
             }
         }
-        return new ZarrDataset(url, dimensions(url, chosen, names, coordinates), chosen, unitGridOf(first.array()));
+        return new ZarrDataset(
+                url, dimensions(url, chosen, names, coordinates, cf), chosen, unitGridOf(first.array()), nanAsNull);
     }
 
     private static List<Dimension> dimensions(
-            String url, List<Variable> variables, List<String> names, Map<String, ChunkStore> coordinates) {
+            String url,
+            List<Variable> variables,
+            List<String> names,
+            Map<String, ChunkStore> coordinates,
+            CfOptions cf) {
         long[] shape = variables.get(0).array().grid().shape();
         Map<String, ChunkStore> used = new LinkedHashMap<>();
         for (int a = 0; a < names.size(); a++) {
@@ -262,61 +318,21 @@ final class ZarrDataset implements Serializable {
                 used.put(d, c);
             }
         }
-        Map<String, Chunk> values = readWhole(used);
+        Map<String, Chunk> values = CoordinateReads.readWhole(used);
         List<Dimension> dims = new ArrayList<>();
         for (int a = 0; a < names.size(); a++) {
             String d = names.get(a);
             ChunkStore c = used.get(d);
-            dims.add(new Dimension(d, shape[a], values.get(d), c == null ? null : c.url()));
+            if (c == null) {
+                dims.add(new Dimension(d, shape[a], null, null, null));
+                continue;
+            }
+            Chunk raw = values.get(d);
+            CfDecoding decoding = CfDecoding.ofCoordinate(c, cf, raw);
+            SqlTypes.of(decoding, "the coordinate array " + c.url());
+            dims.add(new Dimension(d, shape[a], decoding.decode(raw), c.url(), decoding));
         }
         return dims;
-    }
-
-    /** At most this many bytes of coordinate chunks in flight at once. */
-    private static final long MAX_COORDINATE_IO_BYTES = 64L << 20;
-
-    /**
-     * The values of each 1-d array of {@code arrays}, read whole on the driver: on object stores the reads of all their
-     * chunks start together, through a {@link ChunkIo} slot bound to this thread (a sharded array, read by inner
-     * chunks with ranged reads, reads as it does).
-     */
-    static Map<String, Chunk> readWhole(Map<String, ChunkStore> arrays) {
-        long budget = 0;
-        for (ChunkStore c : arrays.values()) {
-            if (!sharded(c)) {
-                budget += c.inFlightBytes();
-            }
-        }
-        Map<String, Chunk> out = new LinkedHashMap<>();
-        if (budget <= 0) {
-            arrays.forEach((d, c) -> out.put(d, whole(c)));
-            return out;
-        }
-        ChunkIo io = new ChunkIo(Math.min(budget, MAX_COORDINATE_IO_BYTES));
-        try (ChunkIo.Binding bound = io.bind()) {
-            io.readAheadFor(0, () -> {
-                for (ChunkStore c : arrays.values()) {
-                    if (!sharded(c)) {
-                        for (long k = 0; k < c.grid().numChunks(); k++) {
-                            c.readAhead(c.grid().chunkCoordsOf(k));
-                        }
-                    }
-                }
-            });
-            arrays.forEach((d, c) -> out.put(d, whole(c)));
-        } finally {
-            io.finishTask(0);
-        }
-        return out;
-    }
-
-    private static Chunk whole(ChunkStore c) {
-        return c.readRegion(new long[] {0}, new int[] {(int) c.grid().shape()[0]});
-    }
-
-    /** A sharded array reads by inner chunks (ranged reads): nothing of it is read ahead. */
-    private static boolean sharded(ChunkStore array) {
-        return array instanceof ZarrV3Array z && z.metadata().shardingOnly() != null;
     }
 
     /**

@@ -16,7 +16,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * Reads one partition's units in order: for each unit, the box of every needed variable (one region read: the whole
  * chunk on Zarr v2, only the inner chunks touched on a sharded array), then emits the kept rows in C order as columnar
- * batches of up to {@code batchRows} rows. Memory: one box per variable plus one batch, and, on stores that serve many
+ * batches of up to {@code batchRows} rows, CF-decoding the stored values of each run as it copies it. Memory: one box
+ * per variable (stored values), one batch, a batch of decoded values per decoded column, and, on stores that serve many
  * requests at once (object stores), at most {@value #MAX_IO_BYTES} bytes of the next units' chunks read ahead while
  * this unit's rows are emitted ({@link ChunkIo}).
  */
@@ -38,7 +39,13 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     private int aheadUnit;
 
     private Span[] spans;
+    /** The stored values of each variable column's box (shared by columns of the same variable). */
     private Chunk[] boxes;
+    /** Per column, a batch of decoded values (null where the column's values need no decoding). */
+    private final Chunk[] decoded;
+    /** The positions of the missing values of a decoded run. */
+    private final int[] missing;
+
     private int[] strides;
     private int[] pos;
     private long rowsLeft;
@@ -55,6 +62,14 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
             fields[i] = new StructField(c.name(), c.type(), false, org.apache.spark.sql.types.Metadata.empty());
         }
         this.vectors = OnHeapColumnVector.allocateColumns(batchRows, new StructType(fields));
+        this.decoded = new Chunk[fields.length];
+        this.missing = new int[batchRows];
+        for (int i = 0; i < fields.length; i++) {
+            ReadColumns.Column c = columns.columns().get(i);
+            if (c.variable() != null && !c.variable().cf().isIdentity()) {
+                decoded[i] = Chunk.allocate(c.variable().cf().dtype(), batchRows);
+            }
+        }
         this.batch = new ColumnarBatch(vectors);
         this.partitionName = dataset.url() + " partition " + partition.index();
         dataset.requireInputs(partitionName);
@@ -231,11 +246,30 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
                 WritableColumnVector v = vectors[i];
                 if (c.variable() != null) {
                     Chunk box = boxes[i];
+                    Chunk out = decoded[i];
                     if (spans[last].picks() == null) {
-                        SqlTypes.copy(box, base + pos[last], v, row, run);
+                        if (out == null) {
+                            SqlTypes.copy(box, base + pos[last], v, row, run, c.nulls());
+                        } else {
+                            // Decoded a run at a time into a batch-sized buffer that stays in cache; the decoding
+                            // says where the missing values are.
+                            int k = c.variable().cf().decodeRun(box, base + pos[last], out.data(), 0, run, missing);
+                            SqlTypes.copy(out, 0, v, row, run);
+                            if (c.nulls() != SqlTypes.Nulls.NONE) {
+                                for (int j = 0; j < k; j++) {
+                                    v.putNull(row + missing[j]);
+                                }
+                            }
+                        }
                     } else {
                         for (int k = 0; k < run; k++) {
-                            SqlTypes.put(box, base + spans[last].local(pos[last] + k), v, row + k);
+                            int flat = base + spans[last].local(pos[last] + k);
+                            if (out == null) {
+                                SqlTypes.put(box, flat, v, row + k, c.nulls());
+                            } else {
+                                c.variable().cf().decodeRun(box, flat, out.data(), k, 1);
+                                SqlTypes.put(out, k, v, row + k, c.nulls());
+                            }
                         }
                     }
                 } else if (c.dim() < last) {
@@ -244,7 +278,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
                     if (s.coordinates() == null) {
                         v.putLongs(row, run, s.start() + local);
                     } else {
-                        SqlTypes.fill(s.coordinates(), local, v, row, run);
+                        SqlTypes.fill(s.coordinates(), local, v, row, run, c.nulls());
                     }
                 } else {
                     Span s = spans[last];
@@ -253,7 +287,7 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
                         if (s.coordinates() == null) {
                             v.putLong(row + k, s.start() + local);
                         } else {
-                            SqlTypes.put(s.coordinates(), local, v, row + k);
+                            SqlTypes.put(s.coordinates(), local, v, row + k, c.nulls());
                         }
                     }
                 }
@@ -277,7 +311,12 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     /** A 0-d array: one row of its variables. */
     private void fillScalarRow(int row) {
         for (int i = 0; i < vectors.length; i++) {
-            SqlTypes.put(boxes[i], 0, vectors[i], row);
+            Chunk values = boxes[i];
+            if (decoded[i] != null) {
+                columns.columns().get(i).variable().cf().decodeRun(values, 0, decoded[i].data(), 0, 1);
+                values = decoded[i];
+            }
+            SqlTypes.put(values, 0, vectors[i], row, columns.columns().get(i).nulls());
         }
     }
 }

@@ -3,6 +3,7 @@ package io.cubed.spark.sql;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.memory.MemorySize;
 import io.cubed.storage.StoreOptions;
+import io.cubed.storage.zarr.cf.CfOptions;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,9 @@ import java.util.TreeMap;
  * The options of {@code spark.read.format("zarr")}: {@code path}, {@code variables} (comma-separated names; default
  * every data variable), {@code chunksPerPartition} (units per Spark partition; default: as many as reach the target
  * size), {@code maxPartitionBytes} (the target; default {@code spark.sql.files.maxPartitionBytes}), {@code batchRows}
- * (rows per columnar batch, default 4096), any {@code fs.*} Hadoop file system setting for the store (added to the
+ * (rows per columnar batch, default 4096), the CF decoding ({@code decodeCf}, default true; finer: {@code
+ * maskAndScale}, {@code decodeTimes}, {@code zarrFillValueAsMask}, as xarray's arguments), {@code nanAsNull} (NaN of
+ * floating columns as SQL NULL, default true), any {@code fs.*} Hadoop file system setting for the store (added to the
  * session's Hadoop configuration), and Cubed's store options ({@code cubed.store.concurrency}: requests in flight per
  * Spark task, {@code cubed.store.s3.client}, …).
  */
@@ -23,6 +26,8 @@ record ZarrReadOptions(
         int chunksPerPartition,
         long maxPartitionBytes,
         int batchRows,
+        CfOptions cf,
+        boolean nanAsNull,
         StoreOptions storeOptions)
         implements Serializable {
     static final String PATH = "path";
@@ -30,6 +35,11 @@ record ZarrReadOptions(
     static final String CHUNKS_PER_PARTITION = "chunksPerPartition";
     static final String MAX_PARTITION_BYTES = "maxPartitionBytes";
     static final String BATCH_ROWS = "batchRows";
+    static final String DECODE_CF = "decodeCf";
+    static final String MASK_AND_SCALE = "maskAndScale";
+    static final String DECODE_TIMES = "decodeTimes";
+    static final String ZARR_FILL_VALUE_AS_MASK = "zarrFillValueAsMask";
+    static final String NAN_AS_NULL = "nanAsNull";
 
     /** The id of arrays registered by {@link ArrayFrames#toDataFrame}, or null for a stored array or group. */
     static String registeredId(Map<String, String> options) {
@@ -75,6 +85,15 @@ record ZarrReadOptions(
             }
         }
         int batch = positiveInt(options, BATCH_ROWS, 4096);
+        boolean decode = bool(options, DECODE_CF, true);
+        CfOptions cf = CfOptions.defaults()
+                .withMaskAndScale(bool(options, MASK_AND_SCALE, decode))
+                .withDecodeTimes(bool(options, DECODE_TIMES, decode))
+                .withZarrFillValueAsMask(
+                        get(options, ZARR_FILL_VALUE_AS_MASK) == null
+                                ? null
+                                : bool(options, ZARR_FILL_VALUE_AS_MASK, true));
+        boolean nanAsNull = bool(options, NAN_AS_NULL, true);
         Map<String, String> store = new TreeMap<>(session.asMap());
         options.forEach((k, val) -> {
             String lower = k.toLowerCase(java.util.Locale.ROOT);
@@ -85,7 +104,7 @@ record ZarrReadOptions(
                 store.put(lower, val);
             }
         });
-        return new ZarrReadOptions(path, variables, chunks, maxBytes, batch, StoreOptions.of(store));
+        return new ZarrReadOptions(path, variables, chunks, maxBytes, batch, cf, nanAsNull, StoreOptions.of(store));
     }
 
     private static String get(Map<String, String> options, String key) {
@@ -95,6 +114,22 @@ record ZarrReadOptions(
             }
         }
         return null;
+    }
+
+    private static boolean bool(Map<String, String> options, String key, boolean dflt) {
+        String s = get(options, key);
+        if (s == null) {
+            return dflt;
+        }
+        switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true":
+                return true;
+            case "false":
+                return false;
+            default:
+                throw new InvalidArgumentException(
+                        "zarr data source: the option " + key + " must be true or false, got '" + s + "'");
+        }
     }
 
     private static int positiveInt(Map<String, String> options, String key, int dflt) {

@@ -8,6 +8,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -15,7 +16,6 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
-import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -28,10 +28,10 @@ final class ZarrScan implements Scan, Batch, SupportsReportStatistics {
     private final ZarrReadOptions options;
     private final StructType readSchema;
     private final BitSet[] masks;
-    private final Filter[] pushed;
+    private final Predicate[] pushed;
     private final ReadColumns columns;
 
-    ZarrScan(ZarrDataset dataset, ZarrReadOptions options, StructType readSchema, BitSet[] masks, Filter[] pushed) {
+    ZarrScan(ZarrDataset dataset, ZarrReadOptions options, StructType readSchema, BitSet[] masks, Predicate[] pushed) {
         this.dataset = dataset;
         this.options = options;
         this.readSchema = readSchema;
@@ -178,10 +178,11 @@ final class ZarrScan implements Scan, Batch, SupportsReportStatistics {
             return new InputPartition[0];
         }
         long rowBytes = Math.max(1, columns.rowBytes());
-        long target = targetBytes(selectedRows() * rowBytes);
+        long totalBytes = multiplySaturated(selectedRows(), rowBytes);
+        long count = Math.min(units, partitionCount(totalBytes));
         List<InputPartition> partitions = new ArrayList<>();
         List<ZarrInputPartition.Span[]> current = new ArrayList<>();
-        long currentBytes = 0;
+        long doneBytes = 0;
         int[] pos = new int[nd];
         for (long u = 0; u < units; u++) {
             ZarrInputPartition.Span[] unit = new ZarrInputPartition.Span[nd];
@@ -191,14 +192,15 @@ final class ZarrScan implements Scan, Batch, SupportsReportStatistics {
                 rows *= unit[d].count();
             }
             current.add(unit);
-            currentBytes += rows * rowBytes;
+            doneBytes += rows * rowBytes;
+            // By size, partition k ends where the units read so far reach (k + 1) / count of the bytes: partitions
+            // of equal size, to within one unit.
             boolean full = options.chunksPerPartition() > 0
                     ? current.size() >= options.chunksPerPartition()
-                    : currentBytes >= target;
+                    : doneBytes >= (double) (partitions.size() + 1) * totalBytes / count;
             if (full) {
                 partitions.add(new ZarrInputPartition(partitions.size(), current));
                 current = new ArrayList<>();
-                currentBytes = 0;
             }
             for (int d = nd - 1; d >= 0; d--) {
                 if (++pos[d] < spans.get(d).size()) {
@@ -214,17 +216,24 @@ final class ZarrScan implements Scan, Batch, SupportsReportStatistics {
     }
 
     /**
-     * Bytes per partition as Spark's file sources choose them: at most {@code maxPartitionBytes}, but small enough to
-     * give every core of the session a partition when the data is small (never below 4 MB of rows).
+     * How many partitions of equal size {@code totalBytes} of rows make: partitions of at most {@code
+     * maxPartitionBytes}, but small enough to give every core of the session a partition when the data is small (never
+     * below 4 MB of rows), as Spark's file sources choose them; when there are more partitions than cores, a whole
+     * number of waves of them (a multiple of the cores), so that no core reads a last partition alone.
      */
-    private long targetBytes(long totalBytes) {
+    private long partitionCount(long totalBytes) {
         int parallelism = 1;
         SparkSession session = SparkSession.getActiveSession().getOrElse(() -> null);
         if (session != null) {
             parallelism = Math.max(1, session.sparkContext().defaultParallelism());
         }
         long open = 4L << 20;
-        return Math.min(options.maxPartitionBytes(), Math.max(open, totalBytes / parallelism));
+        long target = Math.min(options.maxPartitionBytes(), Math.max(open, totalBytes / parallelism));
+        long count = Math.max(1, (totalBytes + target - 1) / target);
+        if (count > parallelism) {
+            count = (count + parallelism - 1) / parallelism * parallelism;
+        }
+        return count;
     }
 
     @Override

@@ -1,25 +1,29 @@
 package io.cubed.spark.sql;
 
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import org.apache.spark.sql.catalyst.util.DateTimeUtils;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
-import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
-import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Takes the filters on dimension columns (to prune chunks and rows before anything is read) and the columns the query
- * needs (to read only those variables). Spark evaluates every filter again on what is read, so pushdown only ever
- * saves reads.
+ * Takes the predicates on dimension columns (to prune chunks and rows before anything is read) and the columns the
+ * query needs (to read only those variables). Predicates come in Spark's V2 form, which keeps the casts Spark puts
+ * around a column (a {@code timestamp_ntz} column compared with a {@code TIMESTAMP} literal), so that those prune
+ * too. Spark evaluates every predicate again on what is read, so pushdown only ever saves reads.
  */
-final class ZarrScanBuilder implements ScanBuilder, SupportsPushDownFilters, SupportsPushDownRequiredColumns {
+final class ZarrScanBuilder implements ScanBuilder, SupportsPushDownV2Filters, SupportsPushDownRequiredColumns {
     private final ZarrDataset dataset;
     private final ZarrReadOptions options;
     private StructType required;
-    private Filter[] pushed = new Filter[0];
+    private Predicate[] pushed = new Predicate[0];
     private final BitSet[] masks;
 
     ZarrScanBuilder(ZarrDataset dataset, ZarrReadOptions options) {
@@ -30,13 +34,17 @@ final class ZarrScanBuilder implements ScanBuilder, SupportsPushDownFilters, Sup
     }
 
     @Override
-    public Filter[] pushFilters(Filter[] filters) {
-        List<Filter> used = new ArrayList<>();
-        for (Filter f : filters) {
+    public Predicate[] pushPredicates(Predicate[] predicates) {
+        ZoneId zone = DateTimeUtils.getZoneId(SQLConf.get().sessionLocalTimeZone());
+        DimensionFilters.Values[] values = new DimensionFilters.Values[masks.length];
+        List<Predicate> used = new ArrayList<>();
+        for (Predicate p : predicates) {
             boolean constrains = false;
             for (int d = 0; d < masks.length; d++) {
-                ZarrDataset.Dimension dim = dataset.dims().get(d);
-                BitSet m = DimensionFilters.mask(f, dim.name(), dim.size(), dim.coordinate());
+                if (values[d] == null) {
+                    values[d] = DimensionFilters.Values.of(dataset.dims().get(d), dataset.nanAsNull());
+                }
+                BitSet m = DimensionFilters.mask(p, values[d], zone);
                 if (m == null) {
                     continue;
                 }
@@ -48,16 +56,16 @@ final class ZarrScanBuilder implements ScanBuilder, SupportsPushDownFilters, Sup
                 }
             }
             if (constrains) {
-                used.add(f);
+                used.add(p);
             }
         }
-        pushed = used.toArray(new Filter[0]);
-        // Everything is evaluated again after the scan: pruning is by whole index, and a filter may involve more.
-        return filters;
+        pushed = used.toArray(new Predicate[0]);
+        // Everything is evaluated again after the scan: pruning is by whole index, and a predicate may involve more.
+        return predicates;
     }
 
     @Override
-    public Filter[] pushedFilters() {
+    public Predicate[] pushedPredicates() {
         return pushed.clone();
     }
 

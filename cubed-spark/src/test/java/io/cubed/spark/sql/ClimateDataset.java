@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A small climate-like dataset written as an xarray-style Zarr group: coordinates {@code time} (int64, 0, 1, ...),
+ * A small climate-like dataset written as an xarray-style Zarr group (fill values as xarray writes them): coordinates {@code time} (int64, 0, 1, ...),
  * {@code lat} (float64, descending from 60) and {@code lon} (float32, ascending from 0 in steps of 15), and the
  * variables {@code flag} (uint8), {@code t2m} (float64) and {@code tp} (float32) over (time, lat, lon), each value a
  * formula of its indexes (the reference of the tests).
@@ -63,18 +63,21 @@ public final class ClimateDataset {
                 g.createArray(
                         "time",
                         ZarrCreateOptions.builder(new long[] {nt}, new int[] {nt}, DType.INT64)
+                                .fillValue(xarrayFill(DType.INT64))
                                 .build()),
                 List.of("time"));
         write(
                 g.createArray(
                         "lat",
                         ZarrCreateOptions.builder(new long[] {ny}, new int[] {ny}, DType.FLOAT64)
+                                .fillValue(xarrayFill(DType.FLOAT64))
                                 .build()),
                 List.of("lat"));
         write(
                 g.createArray(
                         "lon",
                         ZarrCreateOptions.builder(new long[] {nx}, new int[] {nx}, DType.FLOAT32)
+                                .fillValue(xarrayFill(DType.FLOAT32))
                                 .build()),
                 List.of("lon"));
         long[] shape = {nt, ny, nx};
@@ -82,7 +85,9 @@ public final class ClimateDataset {
             write(
                     g.createArray(
                             v,
-                            ZarrCreateOptions.builder(shape, chunks, dtypeOf(v)).build()),
+                            ZarrCreateOptions.builder(shape, chunks, dtypeOf(v))
+                                    .fillValue(xarrayFill(dtypeOf(v)))
+                                    .build()),
                     List.of("time", "lat", "lon"));
         }
     }
@@ -114,6 +119,14 @@ public final class ClimateDataset {
                     .withDimensionNames(List.of("time", "lat", "lon"));
             write(g.createArray(v, md, false), null);
         }
+    }
+
+    /**
+     * The Zarr v2 fill value xarray writes for a variable without one: NaN for floats, none ({@code null}) for
+     * integers. A fill value that elements take (zarr-python's default 0) reads as missing, as xarray reads it.
+     */
+    static Scalar xarrayFill(DType dtype) {
+        return dtype.isFloating() ? Scalar.ofDouble(Double.NaN) : null;
     }
 
     static DType dtypeOf(String variable) {

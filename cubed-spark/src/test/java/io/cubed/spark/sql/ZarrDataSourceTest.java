@@ -225,6 +225,15 @@ class ZarrDataSourceTest {
                 .load(v2)
                 .where("time = 9");
         assertThat(pruned.rdd().getNumPartitions()).isEqualTo(3 * 2);
+        // By size: 28,800 rows of 34 bytes (979,200 bytes) in partitions of at most 200,000 bytes is 5 partitions,
+        // made 6 (whole waves of the session's 2 cores) of equal size: 5 chunks of 960 rows each.
+        Dataset<Row> bySize = spark.read()
+                .format("zarr")
+                .option("maxPartitionBytes", "200000")
+                .load(v2);
+        assertThat(bySize.rdd().getNumPartitions()).isEqualTo(6);
+        List<Integer> rowsPerPartition = bySize.javaRDD().glom().map(List::size).collect();
+        assertThat(rowsPerPartition).containsOnly(5 * 960);
     }
 
     @Test
@@ -243,14 +252,26 @@ class ZarrDataSourceTest {
                 ZarrCreateOptions.builder(new long[] {5, 3}, new int[] {2, 2}, DType.INT32)
                         .build());
         a.writeChunk(io.cubed.chunk.Chunk.wrap(DType.INT32, new int[] {2, 2}, new int[] {0, 1, 3, 4}), 0, 0);
-        Dataset<Row> df = spark.read().format("zarr").load(url);
-        assertThat(df.schema().fieldNames()).containsExactly("dim_0", "dim_1", "plain");
+        Dataset<Row> raw =
+                spark.read().format("zarr").option("decodeCf", "false").load(url);
+        assertThat(raw.schema().fieldNames()).containsExactly("dim_0", "dim_1", "plain");
         List<String> got = new ArrayList<>();
-        for (Row r : df.where("dim_0 >= 1 AND dim_1 < 2").collectAsList()) {
+        for (Row r : raw.where("dim_0 >= 1 AND dim_1 < 2").collectAsList()) {
             got.add(r.getLong(0) + "," + r.getLong(1) + "," + r.getInt(2));
         }
         // Unwritten chunks read as the fill value, 0.
         assertThat(got).containsExactly("1,0,3", "1,1,4", "2,0,0", "2,1,0", "3,0,0", "3,1,0", "4,0,0", "4,1,0");
+        // Decoded (the default), the Zarr v2 fill value 0 is a _FillValue, as xarray reads it: values equal to it,
+        // unwritten chunks included, are NULL in a double column (xarray: float64 with NaN).
+        Dataset<Row> df = spark.read().format("zarr").load(url);
+        assertThat(df.schema().apply("plain").dataType()).isEqualTo(DataTypes.DoubleType);
+        assertThat(df.schema().apply("plain").nullable()).isTrue();
+        List<String> decoded = new ArrayList<>();
+        for (Row r : df.where("dim_0 <= 1 AND dim_1 < 2").collectAsList()) {
+            decoded.add(r.getLong(0) + "," + r.getLong(1) + "," + r.get(2));
+        }
+        assertThat(decoded).containsExactly("0,0,null", "0,1,1.0", "1,0,3.0", "1,1,4.0");
+        assertThat(df.selectExpr("count(plain)").first().getLong(0)).isEqualTo(3);
     }
 
     @Test

@@ -42,9 +42,14 @@ final class SqlBench {
                 new Query(
                         "Q3",
                         "one time step (1/" + nt + " of time)",
-                        "SELECT avg(t2m), max(t2m) FROM t WHERE time = " + oneTime),
-                new Query(
-                        "Q4", "one grid column, all times", "SELECT time, t2m FROM t WHERE lat = 45.0 AND lon = 7.0"));
+                        "SELECT avg(t2m), max(t2m) FROM t WHERE time = TIMESTAMP_NTZ '" + day(oneTime) + "'"),
+                new Query("Q4", "one grid column, all times", "SELECT time, t2m FROM t WHERE lat = 45.0 AND lon = 7.0"),
+                new Query("Q5", "full scan of the packed int16 copy, decoded", "SELECT avg(t2m_packed) FROM t"));
+    }
+
+    /** The label of time step {@code t}: {@code "days since 2000-01-01"}, as SQL shows the decoded time. */
+    static String day(int t) {
+        return java.time.LocalDate.of(2000, 1, 1).plusDays(t) + " 00:00:00";
     }
 
     static void run(Path dir, double scale, int rounds, int threads, PrintWriter log) throws Exception {
@@ -57,10 +62,10 @@ final class SqlBench {
         SparkSession spark = b.getOrCreate();
         try {
             int nt = Math.max(2, (int) Math.round(96 * scale));
-            Path zarr = dir.resolve("climate-" + nt + ".zarr").toAbsolutePath();
-            Path parquet = dir.resolve("climate-" + nt + ".parquet").toAbsolutePath();
+            Path zarr = dir.resolve("climate-cf-" + nt + ".zarr").toAbsolutePath();
+            Path parquet = dir.resolve("climate-cf-" + nt + ".parquet").toAbsolutePath();
             Files.createDirectories(dir);
-            if (!Files.exists(zarr.resolve(".zgroup")) || !Files.exists(zarr.resolve("t2m/.zarray"))) {
+            if (!Files.exists(zarr.resolve(".zgroup")) || !Files.exists(zarr.resolve("t2m_packed/.zarray"))) {
                 log.println("writing " + zarr + " ...");
                 log.flush();
                 writeZarr(zarr.toString(), nt, threads);
@@ -84,8 +89,10 @@ final class SqlBench {
             md.append("# cubed sql-bench\n\n")
                     .append(String.format(
                             Locale.ROOT,
-                            "%s, %d x %d x %d float32 (%,d rows), Zarr %s (Blosc-LZ4, chunks 1 x 181 x 360: %d) vs"
-                                    + " Parquet %s (Spark, snappy); %d rounds each, alternating; %s.%n%n",
+                            "%s, %d x %d x %d float32 (%,d rows), and the same field packed as int16"
+                                    + " (t2m_packed: scale_factor, add_offset, _FillValue), Zarr %s (Blosc-LZ4, chunks"
+                                    + " 1 x 181 x 360: %d per variable) vs Parquet %s (Spark, snappy, the decoded"
+                                    + " values); %d rounds each, alternating; %s.%n%n",
                             spark.sparkContext().master(),
                             nt,
                             NY,
@@ -150,6 +157,7 @@ final class SqlBench {
                 md.append("- ").append(q.id()).append(": `").append(q.sql()).append("`\n");
             }
             md.append("\nAnswers checked equal between the two formats (rounded to 6 significant digits).\n");
+            SqlDecodingBench.run(spark, zarr.toString(), rounds, md, log);
             Files.writeString(dir.resolve("sql-report.md"), md.toString(), StandardCharsets.UTF_8);
             log.println();
             log.print(md);
@@ -186,7 +194,16 @@ final class SqlBench {
                 + noise);
     }
 
-    /** Writes the group: coordinates time (int64), lat, lon (float64) and t2m (float32), chunks of 1 x 181 x 360. */
+    /** The packing of {@code t2m_packed}: stored = round((t2m - OFFSET) / SCALE), -32767 for missing values. */
+    static final double SCALE = 0.002;
+
+    static final double OFFSET = 260.0;
+
+    /**
+     * Writes the group as xarray writes one: coordinates time (int64 "days since 2000-01-01", no fill value), lat, lon
+     * (float64, fill NaN), t2m (float32, fill NaN) and t2m_packed (the same field packed as int16 with scale_factor,
+     * add_offset and _FillValue), chunks of 1 x 181 x 360.
+     */
     static void writeZarr(String url, int nt, int threads) throws Exception {
         StoreOptions options = StoreOptions.empty();
         if (Zarr.arrayExists(url + "/t2m", options)) {
@@ -196,6 +213,7 @@ final class SqlBench {
         ZarrArray time = g.createArray(
                 "time",
                 ZarrCreateOptions.builder(new long[] {nt}, new int[] {nt}, DType.INT64)
+                        .fillValue(null)
                         .overwrite(true)
                         .build());
         long[] tv = new long[nt];
@@ -207,6 +225,7 @@ final class SqlBench {
         ZarrArray lat = g.createArray(
                 "lat",
                 ZarrCreateOptions.builder(new long[] {NY}, new int[] {NY}, DType.FLOAT64)
+                        .fillValue(io.cubed.dtype.Scalar.ofDouble(Double.NaN))
                         .overwrite(true)
                         .build());
         double[] yv = new double[NY];
@@ -218,6 +237,7 @@ final class SqlBench {
         ZarrArray lon = g.createArray(
                 "lon",
                 ZarrCreateOptions.builder(new long[] {NX}, new int[] {NX}, DType.FLOAT64)
+                        .fillValue(io.cubed.dtype.Scalar.ofDouble(Double.NaN))
                         .overwrite(true)
                         .build());
         double[] xv = new double[NX];
@@ -229,9 +249,25 @@ final class SqlBench {
         ZarrArray t2m = g.createArray(
                 "t2m",
                 ZarrCreateOptions.builder(new long[] {nt, NY, NX}, new int[] {1, 181, 360}, DType.FLOAT32)
+                        .fillValue(io.cubed.dtype.Scalar.ofDouble(Double.NaN))
                         .overwrite(true)
                         .build());
         t2m.writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of("time", "lat", "lon"), "units", "K"));
+        ZarrArray packed = g.createArray(
+                "t2m_packed",
+                ZarrCreateOptions.builder(new long[] {nt, NY, NX}, new int[] {1, 181, 360}, DType.INT16)
+                        .fillValue(io.cubed.dtype.Scalar.ofLong(-32767))
+                        .overwrite(true)
+                        .build());
+        packed.writeAttributes(Map.of(
+                "_ARRAY_DIMENSIONS",
+                List.of("time", "lat", "lon"),
+                "units",
+                "K",
+                "scale_factor",
+                SCALE,
+                "add_offset",
+                OFFSET));
         ChunkGrid grid = t2m.grid();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
@@ -248,15 +284,19 @@ final class SqlBench {
                     int[] shape = grid.chunkShapeAt(c);
                     long[] off = grid.chunkOffset(c);
                     float[] v = new float[shape[0] * shape[1] * shape[2]];
+                    short[] p = new short[v.length];
                     int k = 0;
                     for (int t = 0; t < shape[0]; t++) {
                         for (int y = 0; y < shape[1]; y++) {
                             for (int x = 0; x < shape[2]; x++) {
-                                v[k++] = t2m((int) off[0] + t, (int) off[1] + y, (int) off[2] + x);
+                                v[k] = t2m((int) off[0] + t, (int) off[1] + y, (int) off[2] + x);
+                                p[k] = (short) Math.round((v[k] - OFFSET) / SCALE);
+                                k++;
                             }
                         }
                     }
                     t2m.writeChunk(Chunk.wrap(DType.FLOAT32, shape, v), c);
+                    packed.writeChunk(Chunk.wrap(DType.INT16, shape, p), c);
                 }));
             }
             for (Future<?> f : done) {

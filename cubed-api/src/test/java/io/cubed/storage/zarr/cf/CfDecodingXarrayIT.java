@@ -1,0 +1,153 @@
+package io.cubed.storage.zarr.cf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.zarr.Json;
+import io.cubed.storage.zarr.Zarr;
+import io.cubed.testing.ExternalTool;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The decoding rules against live xarray: {@code cf-decoding/cases.py} writes arrays with CF attributes through
+ * zarr-python and prints what xarray decodes each to; every array read here decoded has xarray's dtype and, value
+ * for value, its numbers (float32 bit for bit), its missing values and its times. Arrays whose cftime dates are not
+ * all Gregorian ones stay numeric here and equal xarray's values decoded without times. The interpreter is {@code
+ * -Dcubed.test.python} (default {@code /usr/bin/python3}); skipped without xarray, failed in CI.
+ */
+class CfDecodingXarrayIT {
+    private static final String PYTHON = System.getProperty("cubed.test.python", "/usr/bin/python3");
+
+    /** Cases read as coordinates (every value known), by the name cases.py gives them. */
+    private static final Set<String> COORDINATES =
+            Set.of("time_360_coordinate", "time_360_coordinate_feb30", "time_julian_coordinate");
+
+    /** Cases whose times stay numeric: a 360-day or all-leap data variable, a coordinate holding February 30. */
+    private static final Set<String> NUMERIC_TIMES =
+            Set.of("time_360_variable", "time_all_leap_variable", "time_360_coordinate_feb30");
+
+    private static final DateTimeFormatter LABEL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyCaseDecodesAsXarrayDecodesIt() throws Exception {
+        String probe = run(List.of(PYTHON, "-c", "import xarray, zarr"));
+        ExternalTool.require(
+                probe == null,
+                PYTHON + " cannot import xarray and zarr (" + probe
+                        + "); install python3-xarray or set -Dcubed.test.python");
+        Path script = Path.of(getClass().getResource("/cf-decoding/cases.py").toURI());
+        Process p = new ProcessBuilder(PYTHON, script.toString(), tmp.toString()).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(err).isZero();
+        Map<String, Object> cases = (Map<String, Object>) Json.parse(out.strip());
+        assertThat(cases).hasSizeGreaterThan(20);
+        for (Map.Entry<String, Object> e : cases.entrySet()) {
+            check(e.getKey(), (Map<String, Object>) e.getValue());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void check(String name, Map<String, Object> want) {
+        ChunkStore stored = Zarr.open(tmp.resolve(name + ".zarr").resolve("v").toString(), StoreOptions.empty());
+        Chunk raw =
+                stored.readRegion(new long[] {0}, new int[] {(int) stored.grid().shape()[0]});
+        CfDecoding d = COORDINATES.contains(name)
+                ? CfDecoding.ofCoordinate(stored, CfOptions.defaults(), raw)
+                : CfDecoding.of(stored, CfOptions.defaults());
+        Chunk got = CfDecodedArray.of(stored, d).readRegion(new long[] {0}, new int[] {raw.size()});
+        String dtype = (String) want.get("dtype");
+        List<Object> values = (List<Object>) want.get("values");
+        if (NUMERIC_TIMES.contains(name)) {
+            assertThat(dtype).as(name).isEqualTo("object");
+            assertThat(d.isTime()).as(name).isFalse();
+            assertThat(d.keptTimeUnits()).as(name).isNotNull();
+            assertNumbers(name, got, (List<Object>) want.get("numeric"));
+        } else if (dtype.startsWith("datetime64") || dtype.equals("object")) {
+            assertThat(d.isTime()).as(name).isTrue();
+            for (int i = 0; i < values.size(); i++) {
+                long m = got.longs()[i];
+                Object w = values.get(i);
+                if (w == null) {
+                    assertThat(m).as("%s[%d]", name, i).isEqualTo(CfTimeUnits.NAT);
+                } else if (w instanceof String label) {
+                    assertThat(label(m)).as("%s[%d]", name, i).isEqualTo(label);
+                } else {
+                    assertThat(m).as("%s[%d]", name, i).isEqualTo(((Number) w).longValue());
+                }
+            }
+        } else {
+            assertThat(got.dtype().typeName()).as(name).isEqualTo(dtype);
+            assertNumbers(name, got, values);
+        }
+    }
+
+    private static String label(long micros) {
+        return LocalDateTime.ofEpochSecond(
+                        Math.floorDiv(micros, 1_000_000L),
+                        (int) Math.floorMod(micros, 1_000_000L) * 1000,
+                        ZoneOffset.UTC)
+                .format(LABEL);
+    }
+
+    private static void assertNumbers(String name, Chunk got, List<Object> want) {
+        assertThat(got.size()).as(name).isEqualTo(want.size());
+        for (int i = 0; i < want.size(); i++) {
+            Object w = want.get(i);
+            String where = name + "[" + i + "]";
+            switch (got.dtype()) {
+                case FLOAT32 -> {
+                    if (w == null) {
+                        assertThat(Float.isNaN(got.floats()[i])).as(where).isTrue();
+                    } else {
+                        assertThat(Float.floatToIntBits(got.floats()[i]))
+                                .as(where)
+                                .isEqualTo(Float.floatToIntBits((float) ((Number) w).doubleValue()));
+                    }
+                }
+                case FLOAT64 -> {
+                    if (w == null) {
+                        assertThat(Double.isNaN(got.doubles()[i])).as(where).isTrue();
+                    } else {
+                        assertThat(got.doubles()[i]).as(where).isEqualTo(((Number) w).doubleValue());
+                    }
+                }
+                case BOOL -> assertThat(got.booleans()[i]).as(where).isEqualTo(w);
+                default -> assertThat(got.getLong(i)).as(where).isEqualTo(((Number) w).longValue());
+            }
+        }
+    }
+
+    /** Runs a command; null when it exits 0, else what it printed. */
+    private static String run(List<String> command) throws InterruptedException {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return "timed out";
+            }
+            return p.exitValue() == 0 ? null : out.strip();
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+}

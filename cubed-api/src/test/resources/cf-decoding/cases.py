@@ -1,0 +1,77 @@
+"""Writes Zarr v2 arrays with CF attributes and prints, as JSON, what xarray decodes them to.
+
+Usage: cases.py OUT_DIR
+Each case is a group OUT_DIR/NAME.zarr holding the array 'v' (dimension 'x', or 'v' itself for a coordinate). For each
+case the output gives xarray's decoded dtype and values: numbers (NaN as null), datetime64 values as microseconds since
+1970-01-01 (NaT as null), cftime dates as 'YYYY-MM-DD HH:MM:SS.ffffff' labels, and the values decoded without times
+('numeric', for arrays whose dates a Gregorian timestamp may not hold).
+"""
+import json
+import sys
+import warnings
+
+import numpy as np
+import xarray as xr
+import zarr
+
+warnings.simplefilter("ignore")
+out = sys.argv[1]
+
+CASES = [
+    # name, dtype, zarr fill_value, stored values, attributes, coordinate?
+    ("i2_fill_scale_offset", "i2", -32767, [-32767, 0, 1, 2, 12345, -32000], {"scale_factor": 0.0018, "add_offset": 265.0}, False),
+    ("i2_attr_fill_scale_offset", "i2", None, [-32767, 0, 1, -5], {"_FillValue": -32767, "scale_factor": 0.01, "add_offset": 270.0}, False),
+    ("i2_scale_offset", "i2", None, [-3, 0, 1, 2], {"scale_factor": 0.01, "add_offset": 270.0}, False),
+    ("i2_scale", "i2", None, [-3, 0, 1, 2], {"scale_factor": 0.1}, False),
+    ("i2_missing_list", "i2", None, [0, 1, 2, 3], {"missing_value": [1, 2]}, False),
+    ("i4_fill", "i4", 0, [0, 1, -2, 2147483647], {}, False),
+    ("i8_fill", "i8", 7, [7, 1, -2, 123456789012], {}, False),
+    ("u1_fill", "u1", 255, [255, 0, 1, 254], {}, False),
+    ("u2_fill_scale", "u2", 65535, [65535, 0, 1, 40000], {"scale_factor": 0.5}, False),
+    ("i1_fill", "i1", 0, [0, 1, -128, 127], {}, False),
+    ("i4_scale_offset", "i4", None, [0, 1, 2, -7], {"scale_factor": 0.5, "add_offset": 1.0}, False),
+    ("f4_fill0", "f4", 0.0, [0.0, 1.5, -2.25, float("nan")], {}, False),
+    ("f4_nan_fill", "f4", float("nan"), [float("nan"), 1.5, -2.25, 0.0], {}, False),
+    ("f4_scale_offset", "f4", float("nan"), [0.0, 1.5, -2.25, 3.0], {"scale_factor": 0.1, "add_offset": 2.0}, False),
+    ("f8_fill_scale", "f8", -9999.0, [-9999.0, 1.5, 0.1, 3.0], {"scale_factor": 3.0}, False),
+    ("i1_bool", "i1", None, [0, 1, 2, 0], {"dtype": "bool"}, False),
+    ("time_hours_1900", "i8", None, [1053096, 1053097, 0, 876576], {"units": "hours since 1900-01-01", "calendar": "proleptic_gregorian"}, False),
+    ("time_days_fill", "i8", -1, [0, -1, 31, 366], {"units": "days since 2000-01-01"}, False),
+    ("time_float_tz", "f8", float("nan"), [0.0, 1.5, float("nan"), -0.25], {"units": "days since 2000-01-01 12:00:00 +05:00"}, False),
+    ("time_seconds_epoch", "f4", float("nan"), [0.0, 86400.0, float("nan"), 1.5], {"units": "seconds since 1970-01-01", "calendar": "standard"}, False),
+    ("time_packed", "i2", -1, [0, -1, 2, 100], {"units": "hours since 2020-01-01", "scale_factor": 6.0}, False),
+    ("time_noleap", "i4", None, [0, 59, 365, 730], {"units": "days since 2000-01-01", "calendar": "noleap"}, False),
+    ("time_360_variable", "i4", None, [0, 30, 59, 365], {"units": "days since 2000-01-01", "calendar": "360_day"}, False),
+    ("time_360_coordinate", "i4", None, [0, 30, 60, 90], {"units": "days since 2000-01-01", "calendar": "360_day"}, True),
+    ("time_360_coordinate_feb30", "i4", None, [0, 30, 59], {"units": "days since 2000-01-01", "calendar": "360_day"}, True),
+    ("time_julian_coordinate", "i8", None, [0, 59, 365], {"units": "days since 2000-01-01", "calendar": "julian"}, True),
+    ("time_all_leap_variable", "i8", None, [0, 59, 365], {"units": "days since 2001-01-01 06:00", "calendar": "all_leap"}, False),
+]
+
+
+def plain(values):
+    return [None if (isinstance(x, float) and x != x) else x for x in values]
+
+
+result = {}
+for name, dtype, fill, values, attrs, coordinate in CASES:
+    path = f"{out}/{name}.zarr"
+    var = "v"
+    dim = "v" if coordinate else "x"
+    g = zarr.open_group(path, mode="w")
+    a = g.create(var, shape=(len(values),), chunks=(3,), dtype=dtype, fill_value=fill)
+    a[:] = np.array(values, dtype=dtype)
+    a.attrs.update(dict(attrs, _ARRAY_DIMENSIONS=[dim]))
+    decoded = xr.open_zarr(path, consolidated=False)[var]
+    numeric = xr.open_zarr(path, consolidated=False, decode_times=False)[var].values
+    v = decoded.values
+    entry = {"dtype": str(v.dtype), "numeric": plain(numeric.tolist())}
+    if v.dtype.kind == "M":
+        micros = v.astype("datetime64[us]").astype("int64")
+        entry["values"] = [None if np.isnat(t) else int(m) for t, m in zip(v, micros)]
+    elif v.dtype == object:
+        entry["values"] = [x.strftime("%Y-%m-%d %H:%M:%S") + ".%06d" % x.microsecond for x in v]
+    else:
+        entry["values"] = plain(v.tolist())
+    result[name] = entry
+print(json.dumps(result))

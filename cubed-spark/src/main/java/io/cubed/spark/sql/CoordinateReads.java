@@ -1,0 +1,60 @@
+package io.cubed.spark.sql;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.storage.ChunkIo;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.zarr.ZarrV3Array;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Reads the coordinate arrays of a table whole on the driver, their chunks' reads in flight together. */
+final class CoordinateReads {
+    private CoordinateReads() {}
+
+    /** At most this many bytes of coordinate chunks in flight at once. */
+    private static final long MAX_COORDINATE_IO_BYTES = 64L << 20;
+
+    /**
+     * The values of each 1-d array of {@code arrays}, read whole on the driver: on object stores the reads of all their
+     * chunks start together, through a {@link ChunkIo} slot bound to this thread (a sharded array, read by inner
+     * chunks with ranged reads, reads as it does).
+     */
+    static Map<String, Chunk> readWhole(Map<String, ChunkStore> arrays) {
+        long budget = 0;
+        for (ChunkStore c : arrays.values()) {
+            if (!sharded(c)) {
+                budget += c.inFlightBytes();
+            }
+        }
+        Map<String, Chunk> out = new LinkedHashMap<>();
+        if (budget <= 0) {
+            arrays.forEach((d, c) -> out.put(d, whole(c)));
+            return out;
+        }
+        ChunkIo io = new ChunkIo(Math.min(budget, MAX_COORDINATE_IO_BYTES));
+        try (ChunkIo.Binding bound = io.bind()) {
+            io.readAheadFor(0, () -> {
+                for (ChunkStore c : arrays.values()) {
+                    if (!sharded(c)) {
+                        for (long k = 0; k < c.grid().numChunks(); k++) {
+                            c.readAhead(c.grid().chunkCoordsOf(k));
+                        }
+                    }
+                }
+            });
+            arrays.forEach((d, c) -> out.put(d, whole(c)));
+        } finally {
+            io.finishTask(0);
+        }
+        return out;
+    }
+
+    private static Chunk whole(ChunkStore c) {
+        return c.readRegion(new long[] {0}, new int[] {(int) c.grid().shape()[0]});
+    }
+
+    /** A sharded array reads by inner chunks (ranged reads): nothing of it is read ahead. */
+    private static boolean sharded(ChunkStore array) {
+        return array instanceof ZarrV3Array z && z.metadata().shardingOnly() != null;
+    }
+}
