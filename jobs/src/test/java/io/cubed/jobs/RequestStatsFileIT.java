@@ -90,7 +90,9 @@ class RequestStatsFileIT {
         assertThat(stats.get("requests")).isEqualTo(9L);
         assertThat(stats.get("client")).isEqualTo("cubed");
         long max = (Long) stats.get("maxInFlight");
-        assertThat(max).isBetween(1L, (long) server.maxInFlight() + 1);
+        // The client counts a request from before it is sent until its body is read, so over a span that holds the
+        // server's: at the server's busiest moment the client had at least as many; more may wait in the client.
+        assertThat(max).isBetween((long) Math.max(1, server.maxInFlight()), 9L);
         assertThat((Double) stats.get("meanInFlight")).isBetween(1.0, (double) max);
         assertThat((Double) stats.get("busyMs")).isPositive();
     }
