@@ -1,0 +1,89 @@
+package io.cubed.storage.zarr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.luben.zstd.Zstd;
+import io.cubed.chunk.ArrayRecycler;
+import io.cubed.storage.zarr.codec.Codec;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import net.jpountz.lz4.LZ4Factory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The byte codecs that compress a whole chunk at once (zstd, numcodecs' LZ4) write their frames into a recycled
+ * worst-case buffer and decode into a recycled array: the frames are the ones their own libraries read, and the arrays
+ * come back for the task's next chunk instead of new ones.
+ */
+class SimpleCodecsTest {
+    /** Half noise, half runs, so that the frames are neither trivial nor incompressible. */
+    private static byte[] data(int n, long seed) {
+        byte[] b = new byte[n];
+        Random r = new Random(seed);
+        for (int i = 0; i < n; i++) {
+            b[i] = (i / 64) % 2 == 0 ? (byte) r.nextInt() : (byte) (i / 1024);
+        }
+        return b;
+    }
+
+    @Test
+    void zstdFramesAreZstdsAndTheirBuffersComeBack() {
+        for (boolean checksum : new boolean[] {false, true}) {
+            Codec zstd = new SimpleCodecs.ZstdCodec(3, checksum);
+            byte[] raw = data(300_000, 1);
+            byte[] exact = zstd.encode(raw);
+            // The library itself reads the frame back (an independent decoder of the same format).
+            assertThat(Zstd.decompress(exact, raw.length)).isEqualTo(raw);
+            assertThat(Zstd.getFrameContentSize(exact)).isEqualTo(raw.length);
+            assertRecycled(zstd, raw, exact, (int) Zstd.compressBound(raw.length));
+        }
+    }
+
+    @Test
+    void lz4FramesAreNumcodecsAndTheirBuffersComeBack() {
+        Codec lz4 = new SimpleCodecs.Lz4Codec(1);
+        byte[] raw = data(200_000, 2);
+        byte[] exact = lz4.encode(raw);
+        // numcodecs' layout: the raw length, little-endian, then one LZ4 block.
+        int length = (exact[0] & 0xff) | (exact[1] & 0xff) << 8 | (exact[2] & 0xff) << 16 | (exact[3] & 0xff) << 24;
+        assertThat(length).isEqualTo(raw.length);
+        byte[] back = new byte[raw.length];
+        LZ4Factory.safeInstance().safeDecompressor().decompress(exact, 4, exact.length - 4, back, 0);
+        assertThat(back).isEqualTo(raw);
+        assertRecycled(
+                lz4,
+                raw,
+                exact,
+                4 + LZ4Factory.fastestInstance().fastCompressor().maxCompressedLength(raw.length));
+    }
+
+    /**
+     * In a task's scope: the untrimmed frame is {@code exact} at the front of a worst-case buffer of {@code bound}
+     * bytes, decodes to {@code raw}, and the buffer and the decoded array handed back serve the next chunk.
+     */
+    private static void assertRecycled(Codec codec, byte[] raw, byte[] exact, int bound) {
+        List<Object> first;
+        try (ArrayRecycler.Scope s = ArrayRecycler.open("codec test " + codec, 4L * bound)) {
+            Codec.Encoded e = codec.encodeUntrimmed(raw);
+            assertThat(e.buffer()).hasSize(bound);
+            assertThat(Arrays.copyOf(e.buffer(), e.length())).isEqualTo(exact);
+            byte[] decoded = codec.decode(exact, raw.length);
+            assertThat(decoded).isEqualTo(raw);
+            first = List.of(e.buffer(), decoded);
+            ArrayRecycler.giveBack(e.buffer());
+            ArrayRecycler.giveBack(decoded);
+            long reused = ArrayRecycler.reusedBytes();
+            // The next chunk of the same size: the same two arrays, overwritten.
+            byte[] other = data(raw.length, 3);
+            Codec.Encoded again = codec.encodeUntrimmed(other);
+            byte[] decodedAgain = codec.decode(Arrays.copyOf(again.buffer(), again.length()), raw.length);
+            assertThat(again.buffer()).isSameAs(first.get(0));
+            assertThat(decodedAgain).isSameAs(first.get(1)).isEqualTo(other);
+            assertThat(ArrayRecycler.reusedBytes() - reused).isEqualTo((long) bound + raw.length);
+        }
+        // Outside a task's scope nothing is kept: new arrays each time.
+        assertThat(codec.encodeUntrimmed(raw).buffer()).isNotSameAs(first.get(0));
+        assertThat(codec.decode(exact, raw.length)).isNotSameAs(first.get(1)).isEqualTo(raw);
+    }
+}
