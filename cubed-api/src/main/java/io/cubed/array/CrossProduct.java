@@ -37,7 +37,7 @@ final class CrossProduct {
         CubedArray u2 = x2.chunks().chunksPerAxis(a2) > 1 ? Manipulation.rechunk(x2, Map.of(a2, 3)) : x2;
         long e1 = u1.chunks().chunkSize();
         long e2 = u2.chunks().chunkSize();
-        long out = Searching.broadcastChunkElements(List.of(u1, u2));
+        long out = ElementwiseOps.chunkElements(List.of(u1, u2));
         // The components of both chunks (one chunk's worth each), the six products and three differences (three output
         // chunks' worth at most), and the kernels' conversions to the promoted type.
         long extra = e1 * x1.dtype().itemSizeBytes()
