@@ -62,18 +62,12 @@ public final class Elementwise {
 
     /** {@code clip} with an array lower bound and a scalar upper bound (either may be null), as NumPy mixes them. */
     public static CubedArray clip(CubedArray x, CubedArray min, Scalar max) {
-        return ElementwiseOps.clip(x, min, max == null ? null : scalarBound("max", x, max));
+        return ElementwiseOps.clip(x, min, max);
     }
 
     /** {@code clip} with a scalar lower bound and an array upper bound (either may be null). */
     public static CubedArray clip(CubedArray x, Scalar min, CubedArray max) {
-        return ElementwiseOps.clip(x, min == null ? null : scalarBound("min", x, min), max);
-    }
-
-    /** A scalar bound as a 0-d array of {@code x}'s type (checked as the scalar form of clip checks it). */
-    private static CubedArray scalarBound(String which, CubedArray x, Scalar bound) {
-        ElementwiseOps.checkScalarBounds(x, which.equals("min") ? bound : null, which.equals("max") ? bound : null);
-        return Creation.full(new long[0], bound, new int[0], x.dtype(), x.spec());
+        return ElementwiseOps.clip(x, min, max);
     }
 
     /**
@@ -404,20 +398,17 @@ public final class Elementwise {
      * float64, as NumPy's true division does (the standard leaves integer inputs to the implementation).
      */
     public static CubedArray divide(CubedArray a, CubedArray b) {
-        if (a.dtype().isInteger() && b.dtype().isInteger()) {
-            return binary(BinaryFunction.DIVIDE, astype(a, DType.FLOAT64), astype(b, DType.FLOAT64));
-        }
-        return binary(BinaryFunction.DIVIDE, a, b);
+        return ElementwiseOps.divide(a, b);
     }
 
     /** {@link #divide(CubedArray, CubedArray)} with a scalar {@code b} (an integer array gives float64). */
     public static CubedArray divide(CubedArray a, Scalar b) {
-        return binary(BinaryFunction.DIVIDE, a.dtype().isInteger() ? astype(a, DType.FLOAT64) : a, b);
+        return ElementwiseOps.divide(a, b);
     }
 
     /** {@link #divide(CubedArray, CubedArray)} with a scalar {@code a} (an integer array gives float64). */
     public static CubedArray divide(Scalar a, CubedArray b) {
-        return binary(BinaryFunction.DIVIDE, a, b.dtype().isInteger() ? astype(b, DType.FLOAT64) : b);
+        return ElementwiseOps.divide(a, b);
     }
 
     /** {@code equal(a, b)}: true where a equals b. */

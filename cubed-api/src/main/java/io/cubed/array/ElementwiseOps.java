@@ -15,12 +15,13 @@ import java.util.List;
  * checked at the call (domains, promotions, scalar ranges, broadcasting), the memory the chunk kernels need beyond
  * the input and output chunks is added to the task's projection, and the chunk functions apply the kernels of
  * {@link io.cubed.chunk.Elementwise}. Shared by every function of the tables {@link UnaryFunction} and
- * {@link BinaryFunction}, and by {@code clip} and {@code astype}.
+ * {@link BinaryFunction}, by every form of {@code clip}, by {@code astype}, and by {@code divide} (which widens integers
+ * first).
  */
 final class ElementwiseOps {
     private ElementwiseOps() {}
 
-    /** {@code f} applied to every element of {@code x}; the result type is {@link UnaryFunction#resultType}. */
+    /** {@link Elementwise#unary}: the domain checked, then one task per chunk. */
     static CubedArray unary(UnaryFunction f, CubedArray x) {
         DType t = x.dtype();
         if (!f.domain().accepts(t)) {
@@ -34,7 +35,7 @@ final class ElementwiseOps {
                 .withDimsOf(x);
     }
 
-    /** {@code f} applied to corresponding elements of {@code a} and {@code b} after promotion and broadcasting. */
+    /** {@link Elementwise#binary(BinaryFunction, CubedArray, CubedArray)}: promotion and domain checked first. */
     static CubedArray binary(BinaryFunction f, CubedArray a, CubedArray b) {
         DType pt;
         try {
@@ -85,9 +86,8 @@ final class ElementwiseOps {
     }
 
     /**
-     * {@code x} with every element clamped to {@code [min, max]}; either bound may be null. The bounds broadcast to the
-     * shape of {@code x} and must not change its type: NaN in any input gives NaN, and where min exceeds max the
-     * result is max.
+     * {@link Elementwise#clip(CubedArray, CubedArray, CubedArray)}: each bound given must keep x's type and broadcast
+     * to x's shape; the bounds' chunks follow x's in each task.
      */
     static CubedArray clip(CubedArray x, CubedArray min, CubedArray max) {
         checkClipInput(x);
@@ -125,7 +125,7 @@ final class ElementwiseOps {
                 .withDimsOf(x, min, max);
     }
 
-    /** {@link #clip(CubedArray, CubedArray, CubedArray)} with scalar bounds (either may be null). */
+    /** {@link Elementwise#clip(CubedArray, Scalar, Scalar)}: the scalars travel inside the chunk function. */
     static CubedArray clip(CubedArray x, Scalar min, Scalar max) {
         checkScalarBounds(x, min, max);
         long n = chunkElements(List.of(x));
@@ -137,11 +137,7 @@ final class ElementwiseOps {
                 .withDimsOf(x);
     }
 
-    /**
-     * {@code x} converted to {@code dtype} as NumPy's {@code astype} does (see
-     * {@link io.cubed.chunk.Elementwise#astype}): {@code x} itself when it already has that type. Complex to a real
-     * numeric type is refused, as the standard requires.
-     */
+    /** {@link Elementwise#astype}: no operation at all when the type is already {@code dtype}. */
     static CubedArray astype(CubedArray x, DType dtype) {
         if (x.dtype() == dtype) {
             return x;
@@ -157,8 +153,52 @@ final class ElementwiseOps {
                 .withDimsOf(x);
     }
 
+    /** {@code clip} with an array lower bound and a scalar upper one (either may be null). */
+    static CubedArray clip(CubedArray x, CubedArray min, Scalar max) {
+        return clip(x, min, max == null ? null : scalarBound(x, null, max));
+    }
+
+    /** {@code clip} with a scalar lower bound and an array upper one (either may be null). */
+    static CubedArray clip(CubedArray x, Scalar min, CubedArray max) {
+        return clip(x, min == null ? null : scalarBound(x, min, null), max);
+    }
+
+    /**
+     * The one scalar bound given ({@code min} or {@code max}) as a 0-d array of {@code x}'s type, once it has passed
+     * the check the all-scalar {@code clip} makes.
+     */
+    private static CubedArray scalarBound(CubedArray x, Scalar min, Scalar max) {
+        checkScalarBounds(x, min, max);
+        return Creation.full(new long[0], min != null ? min : max, new int[0], x.dtype(), x.spec());
+    }
+
+    /**
+     * {@link Elementwise#divide(CubedArray, CubedArray)}: NumPy's true division, so two integer operands are cast to
+     * float64 first.
+     */
+    static CubedArray divide(CubedArray a, CubedArray b) {
+        if (a.dtype().isInteger() && b.dtype().isInteger()) {
+            return binary(BinaryFunction.DIVIDE, toFloat64IfInteger(a), toFloat64IfInteger(b));
+        }
+        return binary(BinaryFunction.DIVIDE, a, b);
+    }
+
+    /** {@code divide} with a scalar divisor: an integer array is cast to float64 first. */
+    static CubedArray divide(CubedArray a, Scalar b) {
+        return binary(BinaryFunction.DIVIDE, toFloat64IfInteger(a), b);
+    }
+
+    /** {@code divide} with a scalar dividend: an integer array is cast to float64 first. */
+    static CubedArray divide(Scalar a, CubedArray b) {
+        return binary(BinaryFunction.DIVIDE, a, toFloat64IfInteger(b));
+    }
+
+    private static CubedArray toFloat64IfInteger(CubedArray x) {
+        return x.dtype().isInteger() ? astype(x, DType.FLOAT64) : x;
+    }
+
     /** Refuses scalar clip bounds (either may be null) that {@code x}'s type cannot take, naming {@code x}. */
-    static void checkScalarBounds(CubedArray x, Scalar min, Scalar max) {
+    private static void checkScalarBounds(CubedArray x, Scalar min, Scalar max) {
         checkClipInput(x);
         try {
             io.cubed.chunk.Elementwise.clip(zero(x), min, max);

@@ -63,11 +63,6 @@ final class MatrixOps {
         return DType.FLOAT64;
     }
 
-    /** The real type of the same precision: float32 for complex64, float64 for complex128. */
-    static DType realOf(DType t) {
-        return t == DType.COMPLEX64 ? DType.FLOAT32 : t == DType.COMPLEX128 ? DType.FLOAT64 : t;
-    }
-
     /** Checks that {@code x} is a stack of matrices (rank 2 or more), square when {@code square}. */
     static void checkMatrices(String op, CubedArray x, boolean square) {
         long[] s = x.shape();

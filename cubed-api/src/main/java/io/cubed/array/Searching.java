@@ -43,7 +43,7 @@ public final class Searching {
                     e);
         }
         Layout.broadcastShape("where", List.of(condition, x1, x2));
-        long out = broadcastChunkElements(List.of(condition, x1, x2));
+        long out = ElementwiseOps.chunkElements(List.of(condition, x1, x2));
         long scratch = out * (1 + 3L * t.itemSizeBytes());
         return Blockwise.mapBlocks(
                 "where",
@@ -72,26 +72,6 @@ public final class Searching {
                     op + ": scalar " + s + " cannot be combined with " + x.name() + " " + x.dtype(), e);
         }
         return Creation.full(new long[0], s, new int[0], t, x.spec());
-    }
-
-    /** Elements in one output chunk of the broadcast of {@code arrays} (the largest chunk length per axis). */
-    static long broadcastChunkElements(List<CubedArray> arrays) {
-        int nd = 0;
-        for (CubedArray a : arrays) {
-            nd = Math.max(nd, a.ndim());
-        }
-        long n = 1;
-        for (int o = 0; o < nd; o++) {
-            int c = 1;
-            for (CubedArray a : arrays) {
-                int i = o - (nd - a.ndim());
-                if (i >= 0) {
-                    c = Math.max(c, a.chunkShape()[i]);
-                }
-            }
-            n *= c;
-        }
-        return n;
     }
 
     /**
