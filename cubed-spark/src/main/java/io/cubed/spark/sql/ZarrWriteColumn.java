@@ -41,6 +41,10 @@ final class ZarrWriteColumn implements Serializable {
             return this == TIMESTAMP || this == TIMESTAMP_NTZ;
         }
 
+        boolean isInteger() {
+            return this == INT8 || this == INT16 || this == INT32 || this == INT64;
+        }
+
         boolean isFloating() {
             return this == FLOAT32 || this == FLOAT64;
         }

@@ -3,8 +3,11 @@ package io.cubed.spark.sql;
 import static org.apache.spark.sql.functions.bool_and;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.collect_set;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.unix_micros;
 
+import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -86,10 +89,21 @@ final class ZarrWriteLayout {
             }
         }
 
-        // One aggregation: the distinct values of each dimension without given coordinates, and for each timestamp
-        // variable whether every value is whole seconds, whole milliseconds.
+        // One aggregation: the distinct values of each dimension without given coordinates, for each timestamp
+        // variable whether every value is whole seconds, whole milliseconds, and for each integer variable without a
+        // given fill value its non-null values (with the rows: whether it needs a fill value at all).
         List<Column> aggs = new ArrayList<>();
         Map<String, Integer> at = new LinkedHashMap<>();
+        for (StructField f : varFields) {
+            if (ZarrWriteColumn.kindOf(path, f.name(), f.dataType()).isInteger() && fillGiven(o, f.name()) == null) {
+                if (!at.containsKey("rows")) {
+                    at.put("rows", aggs.size());
+                    aggs.add(count(lit(1)));
+                }
+                at.put("n:" + f.name(), aggs.size());
+                aggs.add(count(col(quote(f.name()))));
+            }
+        }
         for (StructField f : dimFields) {
             if (!o.coords.containsKey(f.name())) {
                 at.put("set:" + f.name(), aggs.size());
@@ -126,17 +140,24 @@ final class ZarrWriteLayout {
             long unit = kind.isTime() ? unitOf(values) : 1;
             dims.add(ZarrWriteCoordinate.of(path, new ZarrWriteColumn(f.name(), kind, null, unit), values, sort));
         }
+        long cells = 1;
+        for (ZarrWriteCoordinate d : dims) {
+            cells *= d.size();
+        }
         List<ZarrWriteColumn> vars = new ArrayList<>();
         for (StructField f : varFields) {
             ZarrWriteColumn.Kind kind = ZarrWriteColumn.kindOf(path, f.name(), f.dataType());
-            String given = null;
-            for (Map.Entry<String, String> e : o.fillValues.entrySet()) {
-                if (e.getKey().equalsIgnoreCase(f.name())) {
-                    given = e.getValue();
-                }
-            }
+            String given = fillGiven(o, f.name());
             long unit = kind.isTime() ? unit(agg, at, f.name()) : 1;
-            vars.add(new ZarrWriteColumn(f.name(), kind, ZarrWriteColumn.fillOf(path, f.name(), kind, given), unit));
+            Scalar fill = ZarrWriteColumn.fillOf(path, f.name(), kind, given);
+            if (at.containsKey("n:" + f.name())
+                    && agg.getLong(at.get("n:" + f.name())) == cells
+                    && agg.getLong(at.get("rows")) == cells) {
+                // Every cell gets a value: no fill value, so that readers that mask it (xarray, this source) keep the
+                // integer type instead of promoting it to floating point to hold NaN.
+                fill = null;
+            }
+            vars.add(new ZarrWriteColumn(f.name(), kind, fill, unit));
         }
         int widest =
                 vars.stream().mapToInt(v -> v.dtype().itemSizeBytes()).max().orElse(8);
@@ -176,6 +197,16 @@ final class ZarrWriteLayout {
                     + " hold " + cells + " cells, more than a chunk can (2^31 - 9); give smaller chunks");
         }
         return c;
+    }
+
+    private static String fillGiven(ZarrWriteOptions o, String column) {
+        String given = null;
+        for (Map.Entry<String, String> e : o.fillValues.entrySet()) {
+            if (e.getKey().equalsIgnoreCase(column)) {
+                given = e.getValue();
+            }
+        }
+        return given;
     }
 
     /** The unit of a timestamp variable: seconds when every value is whole seconds, else milliseconds, else µs. */

@@ -65,7 +65,15 @@ final class ZarrWriteStore {
             names.add(d.column.name);
         }
         a = DimensionNames.write(a, names);
-        a = withAttributes(a, v.cfAttributes());
+        Map<String, Object> attrs = new LinkedHashMap<>(v.cfAttributes());
+        if (o.zarrFormat == 3 && v.fill != null && !v.kind.isFloating() && v.kind != ZarrWriteColumn.Kind.BOOL) {
+            // Zarr v3's fill_value is no _FillValue to xarray (nor to the zarr source by default): say it, so that
+            // cells
+            // without a row read as missing there too. A NaN fill needs none (NaN is missing already), nor booleans,
+            // which are never masked.
+            attrs.put("_FillValue", v.fill.longValue());
+        }
+        a = withAttributes(a, attrs);
         return IncompleteMark.set(a, BY, "write the DataFrame again with mode overwrite");
     }
 

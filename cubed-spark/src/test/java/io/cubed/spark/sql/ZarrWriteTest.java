@@ -9,9 +9,15 @@ import io.cubed.storage.StoreOptions;
 import io.cubed.storage.zarr.ZarrArray;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -95,15 +101,18 @@ class ZarrWriteTest {
         assertThat(Path.of(url, ".zmetadata")).exists();
         assertThat(t2m.attributes()).doesNotContainKey("cubed:incomplete");
 
+        // Read back CF-decoded (the default): NaN and the int fill value are NULL; n, with a fill value, is double.
         Dataset<Row> back = spark.read().format("zarr").load(url);
         assertThat(back.schema().fieldNames()).containsExactly("time", "lat", "n", "t2m");
+        assertThat(back.schema().apply("n").dataType()).isEqualTo(DataTypes.DoubleType);
+        assertThat(back.where("t2m IS NULL AND n IS NULL").count()).isEqualTo(35 - grid().count());
         List<String> got = new ArrayList<>();
-        for (Row r : back.where("NOT isnan(t2m)").collectAsList()) {
-            got.add(r.getLong(0) + "," + r.getDouble(1) + "," + r.getFloat(3) + "," + r.getInt(2));
+        for (Row r : back.where("t2m IS NOT NULL").collectAsList()) {
+            got.add(r.getLong(0) + "," + r.getDouble(1) + "," + r.getFloat(3) + "," + r.getDouble(2));
         }
         List<String> want = new ArrayList<>();
         for (Row r : grid().collectAsList()) {
-            want.add(r.getLong(0) + "," + r.getDouble(1) + "," + r.getFloat(2) + "," + r.getInt(3));
+            want.add(r.getLong(0) + "," + r.getDouble(1) + "," + r.getFloat(2) + "," + (double) r.getInt(3));
         }
         assertThat(got).containsExactlyInAnyOrderElementsOf(want);
     }
@@ -173,6 +182,94 @@ class ZarrWriteTest {
                         .save(url))
                 .hasStackTraceContaining("the dimension column lat has the value 20.0");
         assertThat(Path.of(url)).doesNotExist();
+    }
+
+    /**
+     * A DataFrame written and read back through the source with CF decoding on (the default) gives its rows: NULLs and
+     * cells without a row are NULL (float NaN, integer and time fill values masked), an integer column with missing
+     * cells comes back as double (xarray's promotion), timestamps as timestamp_ntz of their UTC time, dates as
+     * timestamp_ntz at midnight; on Zarr v2 and v3. The expected rows are built in Java from the values generated.
+     */
+    @Test
+    void roundTripThroughCfDecoding() {
+        StructType schema = new StructType()
+                .add("time", DataTypes.TimestampNTZType)
+                .add("lat", DataTypes.DoubleType)
+                .add("f", DataTypes.FloatType)
+                .add("i", DataTypes.IntegerType)
+                .add("ts", DataTypes.TimestampType)
+                .add("day", DataTypes.DateType);
+        LocalDateTime t0 = LocalDateTime.of(2021, 3, 1, 0, 0);
+        List<Row> rows = new ArrayList<>();
+        Map<String, String> want = new TreeMap<>();
+        for (int t = 0; t < 5; t++) {
+            for (int y = 0; y < 4; y++) {
+                LocalDateTime time = t0.plusHours(6L * t);
+                double lat = 45.0 - 1.5 * y;
+                String key = time + "|" + lat;
+                if ((t * 4 + y) % 7 == 5) {
+                    want.put(key, key + "|null|null|null|null");
+                    continue;
+                }
+                Float f = (t + y) % 3 == 0 ? null : (float) (t * 10 + y) / 4;
+                Integer i = (t * y) % 4 == 1 ? null : t * 1000 - y;
+                Instant ts =
+                        y == 2 ? null : Instant.parse("2020-01-01T00:00:00Z").plusMillis(t * 86_400_123L + y);
+                LocalDate day = LocalDate.of(2022, 1 + t, 1 + y);
+                rows.add(RowFactory.create(
+                        time, lat, f, i, ts == null ? null : Timestamp.from(ts), java.sql.Date.valueOf(day)));
+                want.put(
+                        key,
+                        key + "|" + f + "|" + (i == null ? null : (double) i) + "|"
+                                + (ts == null ? null : LocalDateTime.ofInstant(ts, ZoneOffset.UTC)) + "|"
+                                + day.atStartOfDay());
+            }
+        }
+        Dataset<Row> df = spark.createDataFrame(rows, schema);
+        for (String format : List.of("2", "3")) {
+            String url = tmp.resolve("roundtrip-v" + format + ".zarr").toString();
+            df.write()
+                    .format("zarr")
+                    .option("dims", "time,lat")
+                    .option("coords.lat", "45,43.5,42,40.5")
+                    .option("chunks", "time:2,lat:3")
+                    .option("zarrFormat", format)
+                    .save(url);
+            Dataset<Row> back = spark.read().format("zarr").load(url);
+            assertThat(back.schema().fieldNames()).containsExactly("time", "lat", "day", "f", "i", "ts");
+            assertThat(back.schema().apply("time").dataType()).isEqualTo(DataTypes.TimestampNTZType);
+            assertThat(back.schema().apply("i").dataType()).isEqualTo(DataTypes.DoubleType);
+            assertThat(back.schema().apply("ts").dataType()).isEqualTo(DataTypes.TimestampNTZType);
+            Map<String, String> got = new TreeMap<>();
+            for (Row r : back.collectAsList()) {
+                String key = r.get(0) + "|" + r.get(1);
+                got.put(key, key + "|" + r.get(3) + "|" + r.get(4) + "|" + r.get(5) + "|" + r.get(2));
+            }
+            assertThat(got).as("Zarr v" + format).isEqualTo(want);
+        }
+    }
+
+    /** An integer column that fills every cell gets no fill value, so it reads back as its type, exactly. */
+    @Test
+    void completeIntegerColumnKeepsItsType() throws Exception {
+        String url = tmp.resolve("complete.zarr").toString();
+        spark.sql("SELECT id DIV 4 AS t, id % 4 AS y, id * 1000000007 + 9007199254740993 AS k FROM range(12)")
+                .write()
+                .format("zarr")
+                .option("dims", "t,y")
+                .save(url);
+        assertThat(Files.readString(Path.of(url, "k", ".zarray"))).containsPattern("\"fill_value\"\\s*:\\s*null");
+        Dataset<Row> back = spark.read().format("zarr").load(url);
+        assertThat(back.schema().apply("k").dataType()).isEqualTo(DataTypes.LongType);
+        Map<String, Long> got = new TreeMap<>();
+        for (Row r : back.collectAsList()) {
+            got.put(r.getLong(0) + "," + r.getLong(1), r.getLong(2));
+        }
+        Map<String, Long> want = new TreeMap<>();
+        for (long id = 0; id < 12; id++) {
+            want.put(id / 4 + "," + id % 4, id * 1000000007L + 9007199254740993L);
+        }
+        assertThat(got).isEqualTo(want);
     }
 
     @Test
