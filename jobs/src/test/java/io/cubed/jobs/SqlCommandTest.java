@@ -6,6 +6,8 @@ import static io.cubed.jobs.SqlFixture.TIME;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.cubed.chunk.Chunk;
+import io.cubed.storage.zarr.ZarrArray;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -253,6 +255,64 @@ class SqlCommandTest {
                 .startsWith("cubed: sql: --table era=" + missing + ": zarr data source: no Zarr array or group at");
     }
 
+    /**
+     * {@code --output x.zarr --dims time,lat,lon}: the result written as a Zarr group, whose arrays hold the query's
+     * values: coordinates the sorted distinct values of the rows, t2m and a derived column in every cell the query
+     * gives, checked against the reference loop; the cells the query leaves out hold the fill value (NaN).
+     */
+    @Test
+    void aResultWrittenAsZarrHoldsTheQuerysValues() {
+        String out = tmp.resolve("anomaly.zarr").toString();
+        CliRun r = sql(
+                "SELECT time, lat, lon, t2m, t2m - 273.15D AS celsius FROM era"
+                        + " WHERE time BETWEEN 101 AND 103 AND NOT (lon = 180 AND lat = 30)",
+                "--table",
+                "era=" + era,
+                "--output",
+                out,
+                "--dims",
+                "time,lat,lon",
+                "--option",
+                "chunks=time:2,lat:2");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out().strip()).isEqualTo("wrote " + out + " (zarr)");
+        ZarrArray time = ZarrArray.open(out + "/time");
+        ZarrArray lat = ZarrArray.open(out + "/lat");
+        ZarrArray lon = ZarrArray.open(out + "/lon");
+        ZarrArray t2m = ZarrArray.open(out + "/t2m");
+        ZarrArray celsius = ZarrArray.open(out + "/celsius");
+        assertThat(t2m.grid().shape()).containsExactly(3, LAT.length, LON.length);
+        assertThat(t2m.grid().chunkShape()).containsExactly(2, 2, LON.length);
+        Chunk tc = time.readRegion(new long[] {0}, new int[] {3});
+        Chunk yc = lat.readRegion(new long[] {0}, new int[] {LAT.length});
+        Chunk xc = lon.readRegion(new long[] {0}, new int[] {LON.length});
+        Chunk tv = t2m.readRegion(new long[] {0, 0, 0}, new int[] {3, LAT.length, LON.length});
+        Chunk cv = celsius.readRegion(new long[] {0, 0, 0}, new int[] {3, LAT.length, LON.length});
+        for (int i = 0; i < 3; i++) {
+            assertThat(tc.getLong(i)).isEqualTo(TIME[i + 1]);
+        }
+        int k = 0;
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < LAT.length; j++) {
+                // ascending: the sorted distinct values of the rows, where the table has them descending
+                int y = LAT.length - 1 - j;
+                assertThat(yc.getDouble(j)).isEqualTo(LAT[y]);
+                for (int x = 0; x < LON.length; x++) {
+                    assertThat(xc.getDouble(x)).isEqualTo(LON[x]);
+                    if (LON[x] == 180 && LAT[y] == 30) {
+                        assertThat(tv.getDouble(k)).isNaN();
+                        assertThat(cv.getDouble(k)).isNaN();
+                    } else {
+                        float v = SqlFixture.t2m(i + 1, y, x);
+                        assertThat(tv.getDouble(k)).isEqualTo(v);
+                        assertThat(cv.getDouble(k)).isEqualTo(v - 273.15D);
+                    }
+                    k++;
+                }
+            }
+        }
+    }
+
     @Test
     void anOutputInsideATableOrInZarrIsRefusedAndNothingIsWritten() throws IOException {
         List<Path> before;
@@ -282,13 +342,12 @@ class SqlCommandTest {
                 "--table",
                 "era=" + era,
                 "--output",
-                tmp.resolve("o.zarr").toString(),
-                "--option",
-                "dims=time,lat,lon");
+                tmp.resolve("o.zarr").toString());
         assertThat(zarr.code()).isEqualTo(2);
         assertThat(zarr.err().strip())
-                .isEqualTo("cubed: sql: --format zarr: the zarr data source of this build reads but cannot write;"
-                        + " write the result as csv, parquet or json");
+                .isEqualTo("cubed: sql: --output " + tmp.resolve("o.zarr") + " is Zarr, which needs the result's"
+                        + " dimension columns: give --dims, outermost first (e.g. --dims time,lat,lon); every other"
+                        + " column becomes a variable over them");
         try (Stream<Path> files = Files.walk(tmp)) {
             assertThat(files.sorted().toList()).isEqualTo(before);
         }

@@ -20,6 +20,11 @@ final class ZarrTable implements SupportsRead {
         this.registered = registered;
     }
 
+    /** The URL of the array or group read (a write checks it is not the one it replaces). */
+    String url() {
+        return dataset.url();
+    }
+
     /** The id of the computed arrays behind this table ({@link ArrayFrames}), or null. */
     String registered() {
         return registered;

@@ -52,7 +52,12 @@ final class SqlBench {
         return java.time.LocalDate.of(2000, 1, 1).plusDays(t) + " 00:00:00";
     }
 
-    static void run(Path dir, double scale, int rounds, int threads, PrintWriter log) throws Exception {
+    /**
+     * Runs the queries (when {@code queries}) and the write measurement of {@code writeRows} rows (none when 0), and
+     * writes {@code sql-report.md} in {@code dir}.
+     */
+    static void run(Path dir, double scale, int rounds, int threads, boolean queries, long writeRows, PrintWriter log)
+            throws Exception {
         boolean exists = SparkSession.getActiveSession().isDefined() || System.getProperty("spark.master") != null;
         SparkSession.Builder b = SparkSession.builder().appName("cubed-sql-bench");
         if (!exists) {
@@ -61,103 +66,16 @@ final class SqlBench {
         boolean created = SparkSession.getActiveSession().isEmpty();
         SparkSession spark = b.getOrCreate();
         try {
-            int nt = Math.max(2, (int) Math.round(96 * scale));
-            Path zarr = dir.resolve("climate-cf-" + nt + ".zarr").toAbsolutePath();
-            Path parquet = dir.resolve("climate-cf-" + nt + ".parquet").toAbsolutePath();
             Files.createDirectories(dir);
-            if (!Files.exists(zarr.resolve(".zgroup")) || !Files.exists(zarr.resolve("t2m_packed/.zarray"))) {
-                log.println("writing " + zarr + " ...");
-                log.flush();
-                writeZarr(zarr.toString(), nt, threads);
-            }
-            if (!Files.exists(parquet.resolve("_SUCCESS"))) {
-                log.println("writing " + parquet + " (Spark, snappy) ...");
-                log.flush();
-                spark.read()
-                        .format("zarr")
-                        .load(zarr.toString())
-                        .write()
-                        .mode("overwrite")
-                        .option("compression", "snappy")
-                        .parquet(parquet.toString());
-            }
-            long zarrBytes = sizeOf(zarr);
-            long parquetBytes = sizeOf(parquet);
-            long totalChunks =
-                    ZarrArray.open(zarr.resolve("t2m").toString()).grid().numChunks();
             StringBuilder md = new StringBuilder();
-            md.append("# cubed sql-bench\n\n")
-                    .append(String.format(
-                            Locale.ROOT,
-                            "%s, %d x %d x %d float32 (%,d rows), and the same field packed as int16"
-                                    + " (t2m_packed: scale_factor, add_offset, _FillValue), Zarr %s (Blosc-LZ4, chunks"
-                                    + " 1 x 181 x 360: %d per variable) vs Parquet %s (Spark, snappy, the decoded"
-                                    + " values); %d rounds each, alternating; %s.%n%n",
-                            spark.sparkContext().master(),
-                            nt,
-                            NY,
-                            NX,
-                            (long) nt * NY * NX,
-                            mb(zarrBytes),
-                            totalChunks,
-                            mb(parquetBytes),
-                            rounds,
-                            "best and every round in seconds"))
-                    .append("| query | what | zarr s | parquet s | zarr / parquet | zarr chunks read | rounds zarr |"
-                            + " rounds parquet |\n")
-                    .append("|---|---|---|---|---|---|---|---|\n");
-            for (Query q : queries(nt)) {
-                List<Double> zt = new ArrayList<>();
-                List<Double> pt = new ArrayList<>();
-                long chunks = 0;
-                String zAnswer = null;
-                String pAnswer = null;
-                for (int r = 0; r < rounds + 1; r++) {
-                    // Round 0 warms both up and is not counted.
-                    spark.read().format("zarr").load(zarr.toString()).createOrReplaceTempView("t");
-                    long t0 = System.nanoTime();
-                    Dataset<Row> zdf = spark.sql(q.sql());
-                    List<Row> zr = zdf.collectAsList();
-                    double zs = (System.nanoTime() - t0) / 1e9;
-                    chunks = ZarrScanMetrics.chunksRead(zdf);
-                    spark.read().parquet(parquet.toString()).createOrReplaceTempView("t");
-                    t0 = System.nanoTime();
-                    List<Row> pr = spark.sql(q.sql()).collectAsList();
-                    double ps = (System.nanoTime() - t0) / 1e9;
-                    zAnswer = canonical(zr);
-                    pAnswer = canonical(pr);
-                    if (r > 0) {
-                        zt.add(zs);
-                        pt.add(ps);
-                    }
-                }
-                if (!zAnswer.equals(pAnswer)) {
-                    throw new IllegalStateException(q.id() + ": the answers differ between Zarr and Parquet:\n"
-                            + abbreviate(zAnswer) + "\nvs\n" + abbreviate(pAnswer));
-                }
-                double zb = zt.stream().mapToDouble(x -> x).min().orElseThrow();
-                double pb = pt.stream().mapToDouble(x -> x).min().orElseThrow();
-                md.append(String.format(
-                        Locale.ROOT,
-                        "| %s | %s | %.2f | %.2f | %.2f | %d of %d | %s | %s |%n",
-                        q.id(),
-                        q.what(),
-                        zb,
-                        pb,
-                        zb / pb,
-                        chunks,
-                        totalChunks,
-                        list(zt),
-                        list(pt)));
-                log.println(q.id() + " zarr " + list(zt) + " s, parquet " + list(pt) + " s, chunks " + chunks);
-                log.flush();
+            if (queries) {
+                runQueries(spark, dir, scale, rounds, threads, md, log);
+            } else {
+                md.append("# cubed sql-bench\n");
             }
-            md.append("\nQueries (over the view `t`):\n\n");
-            for (Query q : queries(nt)) {
-                md.append("- ").append(q.id()).append(": `").append(q.sql()).append("`\n");
+            if (writeRows > 0) {
+                SqlWriteBench.run(spark, dir, writeRows, rounds, md, log);
             }
-            md.append("\nAnswers checked equal between the two formats (rounded to 6 significant digits).\n");
-            SqlDecodingBench.run(spark, zarr.toString(), rounds, md, log);
             Files.writeString(dir.resolve("sql-report.md"), md.toString(), StandardCharsets.UTF_8);
             log.println();
             log.print(md);
@@ -167,6 +85,106 @@ final class SqlBench {
                 spark.stop();
             }
         }
+    }
+
+    private static void runQueries(
+            SparkSession spark, Path dir, double scale, int rounds, int threads, StringBuilder md, PrintWriter log)
+            throws Exception {
+        int nt = Math.max(2, (int) Math.round(96 * scale));
+        Path zarr = dir.resolve("climate-cf-" + nt + ".zarr").toAbsolutePath();
+        Path parquet = dir.resolve("climate-cf-" + nt + ".parquet").toAbsolutePath();
+        Files.createDirectories(dir);
+        if (!Files.exists(zarr.resolve(".zgroup")) || !Files.exists(zarr.resolve("t2m_packed/.zarray"))) {
+            log.println("writing " + zarr + " ...");
+            log.flush();
+            writeZarr(zarr.toString(), nt, threads);
+        }
+        if (!Files.exists(parquet.resolve("_SUCCESS"))) {
+            log.println("writing " + parquet + " (Spark, snappy) ...");
+            log.flush();
+            spark.read()
+                    .format("zarr")
+                    .load(zarr.toString())
+                    .write()
+                    .mode("overwrite")
+                    .option("compression", "snappy")
+                    .parquet(parquet.toString());
+        }
+        long zarrBytes = sizeOf(zarr);
+        long parquetBytes = sizeOf(parquet);
+        long totalChunks = ZarrArray.open(zarr.resolve("t2m").toString()).grid().numChunks();
+        md.append("# cubed sql-bench\n\n")
+                .append(String.format(
+                        Locale.ROOT,
+                        "%s, %d x %d x %d float32 (%,d rows), and the same field packed as int16"
+                                + " (t2m_packed: scale_factor, add_offset, _FillValue), Zarr %s (Blosc-LZ4, chunks"
+                                + " 1 x 181 x 360: %d per variable) vs Parquet %s (Spark, snappy, the decoded"
+                                + " values); %d rounds each, alternating; %s.%n%n",
+                        spark.sparkContext().master(),
+                        nt,
+                        NY,
+                        NX,
+                        (long) nt * NY * NX,
+                        mb(zarrBytes),
+                        totalChunks,
+                        mb(parquetBytes),
+                        rounds,
+                        "best and every round in seconds"))
+                .append("| query | what | zarr s | parquet s | zarr / parquet | zarr chunks read | rounds zarr |"
+                        + " rounds parquet |\n")
+                .append("|---|---|---|---|---|---|---|---|\n");
+        for (Query q : queries(nt)) {
+            List<Double> zt = new ArrayList<>();
+            List<Double> pt = new ArrayList<>();
+            long chunks = 0;
+            String zAnswer = null;
+            String pAnswer = null;
+            for (int r = 0; r < rounds + 1; r++) {
+                // Round 0 warms both up and is not counted.
+                spark.read().format("zarr").load(zarr.toString()).createOrReplaceTempView("t");
+                long t0 = System.nanoTime();
+                Dataset<Row> zdf = spark.sql(q.sql());
+                List<Row> zr = zdf.collectAsList();
+                double zs = (System.nanoTime() - t0) / 1e9;
+                chunks = ZarrScanMetrics.chunksRead(zdf);
+                spark.read().parquet(parquet.toString()).createOrReplaceTempView("t");
+                t0 = System.nanoTime();
+                List<Row> pr = spark.sql(q.sql()).collectAsList();
+                double ps = (System.nanoTime() - t0) / 1e9;
+                zAnswer = canonical(zr);
+                pAnswer = canonical(pr);
+                if (r > 0) {
+                    zt.add(zs);
+                    pt.add(ps);
+                }
+            }
+            if (!zAnswer.equals(pAnswer)) {
+                throw new IllegalStateException(q.id() + ": the answers differ between Zarr and Parquet:\n"
+                        + abbreviate(zAnswer) + "\nvs\n" + abbreviate(pAnswer));
+            }
+            double zb = zt.stream().mapToDouble(x -> x).min().orElseThrow();
+            double pb = pt.stream().mapToDouble(x -> x).min().orElseThrow();
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %.2f | %.2f | %.2f | %d of %d | %s | %s |%n",
+                    q.id(),
+                    q.what(),
+                    zb,
+                    pb,
+                    zb / pb,
+                    chunks,
+                    totalChunks,
+                    list(zt),
+                    list(pt)));
+            log.println(q.id() + " zarr " + list(zt) + " s, parquet " + list(pt) + " s, chunks " + chunks);
+            log.flush();
+        }
+        md.append("\nQueries (over the view `t`):\n\n");
+        for (Query q : queries(nt)) {
+            md.append("- ").append(q.id()).append(": `").append(q.sql()).append("`\n");
+        }
+        md.append("\nAnswers checked equal between the two formats (rounded to 6 significant digits).\n");
+        SqlDecodingBench.run(spark, zarr.toString(), rounds, md, log);
     }
 
     static final int NY = 361;

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code cubed sql-bench}: Spark SQL over the same climate-like values stored as Zarr (read with the {@code zarr}
  * data source) and as Parquet (written by Spark, snappy), the same queries in the same run, alternating; writes {@code
- * sql-report.md}. Needs Spark on the classpath (spark-submit, or {@code bin/cubed}, which adds it).
+ * sql-report.md}; and the same DataFrame written as Parquet and as Zarr ({@link SqlWriteBench}). Needs Spark on the classpath (spark-submit, or {@code bin/cubed}, which adds it).
  */
 @Command(
         name = "sql-bench",
@@ -27,6 +27,19 @@ public final class SqlBenchCommand implements Callable<Integer> {
 
     @Option(names = "--rounds", description = "Timed rounds of each query on each format (default: ${DEFAULT-VALUE}).")
     int rounds = 3;
+
+    @Option(
+            names = "--write-rows",
+            paramLabel = "N",
+            description = "Rows of the DataFrame written as Parquet and as Zarr (default: 10^7 x --scale; 0: no write"
+                    + " measurement).")
+    Long writeRows;
+
+    @Option(
+            names = "--part",
+            description = "What to measure: all (default), queries (the queries and the decoding cost), write (the"
+                    + " DataFrame written as Parquet and as Zarr).")
+    String part = "all";
 
     @Option(names = "--threads", description = "Spark task slots of local[N] when not under spark-submit.")
     int threads = Runtime.getRuntime().availableProcessors();
@@ -45,6 +58,13 @@ public final class SqlBenchCommand implements Callable<Integer> {
         if (threads < 1) {
             throw new InvalidArgumentException("sql-bench: --threads must be a positive whole number, got " + threads);
         }
+        if (!part.equals("all") && !part.equals("queries") && !part.equals("write")) {
+            throw new InvalidArgumentException("sql-bench: --part is all, queries or write, got " + part);
+        }
+        long rows = writeRows != null ? writeRows : Math.round(10_000_000 * scale);
+        if (rows < 0) {
+            throw new InvalidArgumentException("sql-bench: --write-rows must be 0 or more, got " + rows);
+        }
         PrintWriter log = cli.commandLine().getOut();
         try {
             Class.forName("org.apache.spark.sql.SparkSession");
@@ -53,7 +73,7 @@ public final class SqlBenchCommand implements Callable<Integer> {
                     + " (which adds the build's Spark jars, or $SPARK_HOME's), or spark-submit --class"
                     + " io.cubed.jobs.CubedCli jobs/target/cubed-jobs-spark.jar sql-bench");
         }
-        SqlBench.run(dir, scale, rounds, threads, log);
+        SqlBench.run(dir, scale, rounds, threads, !part.equals("write"), part.equals("queries") ? 0 : rows, log);
         return 0;
     }
 }

@@ -110,7 +110,7 @@ final class SqlDecodingBench {
     }
 
     /** Sums the CPU time of the tasks that end (Spark's executorCpuTime, nanoseconds). */
-    private static final class TaskCpu extends org.apache.spark.scheduler.SparkListener {
+    static final class TaskCpu extends org.apache.spark.scheduler.SparkListener {
         final java.util.concurrent.atomic.LongAdder nanos = new java.util.concurrent.atomic.LongAdder();
 
         @Override

@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
         name = "sql",
         description = {
             "Run a Spark SQL query over Zarr arrays and groups (each a table: one column per dimension and per"
-                    + " variable) and print the result or write it as CSV, Parquet or JSON.",
+                    + " variable) and print the result or write it as CSV, Parquet, JSON or Zarr.",
             "Runs on local[N] Spark from the build's jars (no Spark installation needed), on $SPARK_HOME's jars when"
                     + " set, or on spark-submit's session (docs/sql.md).",
             "",
@@ -80,10 +80,18 @@ public final class SqlCommand implements Callable<Integer> {
 
     @Option(
             names = "--format",
-            paramLabel = "csv|parquet|json",
+            paramLabel = "csv|parquet|json|zarr",
             description = "Format of --output (default: the path's suffix); CSV has a header line unless"
-                    + " --option header=false.")
+                    + " --option header=false; Zarr needs --dims.")
     String format;
+
+    @Option(
+            names = "--dims",
+            paramLabel = "DIM,...",
+            description = "For a Zarr --output: the result's dimension columns, outermost first (time,lat,lon); every"
+                    + " other column becomes a variable over them (docs/sql.md lists the zarr writer's --option"
+                    + " keys: chunks, coords.DIM, zarrFormat, codec, fillValue.COLUMN).")
+    String dims;
 
     @Option(
             names = "--mode",
@@ -97,7 +105,8 @@ public final class SqlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        SqlRequest request = SqlRequest.parse(query(), tables, options, conf, threads, limit, output, format, mode);
+        SqlRequest request =
+                SqlRequest.parse(query(), tables, options, conf, threads, limit, output, format, mode, dims);
         try {
             Class.forName("org.apache.spark.sql.SparkSession");
         } catch (ClassNotFoundException e) {

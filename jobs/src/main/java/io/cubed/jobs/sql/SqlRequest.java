@@ -43,7 +43,8 @@ record SqlRequest(
             int limit,
             String output,
             String format,
-            String mode) {
+            String mode,
+            String dims) {
         if (query == null || query.isBlank()) {
             throw new InvalidArgumentException("sql: the query is empty");
         }
@@ -93,11 +94,18 @@ record SqlRequest(
             e.setValue(Collections.unmodifiableMap(merged));
         }
         Output out = output(output, format, mode);
+        Map<String, String> writer = out == null ? Map.of() : writerOptions(out.format(), general);
+        if (out != null && out.format() == OutputFormat.ZARR) {
+            writer = zarrWriterOptions(out.path(), writer, dims);
+        } else if (dims != null) {
+            throw new InvalidArgumentException("sql: --dims " + dims + " names the dimensions of a Zarr output; give"
+                    + " it with --output PATH.zarr (or --format zarr)");
+        }
         return new SqlRequest(
                 query.strip(),
                 Collections.unmodifiableMap(named),
                 Collections.unmodifiableMap(readers),
-                out == null ? Map.of() : writerOptions(out.format(), general),
+                writer,
                 Collections.unmodifiableMap(settings),
                 threads,
                 limit,
@@ -139,6 +147,33 @@ record SqlRequest(
     private static Map<String, String> writerOptions(OutputFormat format, Map<String, String> general) {
         Map<String, String> w = new TreeMap<>(format.defaults());
         w.putAll(general);
+        return Collections.unmodifiableMap(w);
+    }
+
+    /**
+     * The options of a Zarr output: {@code --dims} (or {@code --option dims=...}), which a Zarr output needs: the
+     * result's columns that index the grid, outermost first; every other column becomes a variable.
+     */
+    private static Map<String, String> zarrWriterOptions(String path, Map<String, String> writer, String dims) {
+        String given = null;
+        for (Map.Entry<String, String> e : writer.entrySet()) {
+            if (e.getKey().equalsIgnoreCase("dims")) {
+                given = e.getValue();
+            }
+        }
+        if (dims != null && given != null && !dims.equals(given)) {
+            throw new InvalidArgumentException(
+                    "sql: --dims " + dims + " and --option dims=" + given + " differ; give" + " one");
+        }
+        String d = dims != null ? dims : given;
+        if (d == null || d.isBlank()) {
+            throw new InvalidArgumentException("sql: --output " + path + " is Zarr, which needs the result's dimension"
+                    + " columns: give --dims, outermost first (e.g. --dims time,lat,lon); every other column becomes"
+                    + " a variable over them");
+        }
+        Map<String, String> w = new TreeMap<>(writer);
+        w.keySet().removeIf(k -> k.equalsIgnoreCase("dims"));
+        w.put("dims", d);
         return Collections.unmodifiableMap(w);
     }
 

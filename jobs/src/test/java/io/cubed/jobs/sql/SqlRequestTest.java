@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class SqlRequestTest {
     private static SqlRequest parse(
             List<String> tables, List<String> options, List<String> conf, String output, String format, String mode) {
-        return SqlRequest.parse("SELECT 1", tables, options, conf, 2, 20, output, format, mode);
+        return SqlRequest.parse("SELECT 1", tables, options, conf, 2, 20, output, format, mode, null);
     }
 
     @Test
@@ -75,7 +75,8 @@ class SqlRequestTest {
     void aQueryWithoutTablesIsAllowedButAnEmptyOneIsNot() {
         assertThat(parse(List.of(), List.of(), List.of(), null, null, null).tables())
                 .isEmpty();
-        assertThatThrownBy(() -> SqlRequest.parse(" \n", List.of(), List.of(), List.of(), 2, 20, null, null, null))
+        assertThatThrownBy(
+                        () -> SqlRequest.parse(" \n", List.of(), List.of(), List.of(), 2, 20, null, null, null, null))
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessage("sql: the query is empty");
     }
