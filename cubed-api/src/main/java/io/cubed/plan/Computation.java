@@ -31,7 +31,9 @@ import java.util.UUID;
 /**
  * One run of a plan: checks every operation against the memory budget, creates the output arrays (targets at their
  * URLs, intermediates under {@code workDir/cubed-<computeId>/}), runs the stages on the spec's executor, and deletes
- * the intermediates when {@link #cleanup} is called (unless the spec keeps them).
+ * the intermediates when {@link #cleanup} is called (unless the spec keeps them). While it runs, the intermediates
+ * directory names its owner ({@link IntermediatesOwner}), so that {@link WorkDirCleaner} can tell the directory of a
+ * killed driver from that of a live or resumable computation.
  */
 public final class Computation {
     private static final DateTimeFormatter ID_FORMAT = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss");
@@ -53,6 +55,7 @@ public final class Computation {
     private final java.util.Set<ArrayNode> deferred = new HashSet<>();
     private final Fusion fusion;
     private final SiblingReads siblings;
+    private IntermediatesOwner owner;
 
     private Computation(
             Spec spec,
@@ -392,6 +395,17 @@ public final class Computation {
             }
         }
         List<Stage> stages = new ArrayList<>();
+        if (owner == null && !storedIntermediates().isEmpty()) {
+            // Before the first intermediate: a directory without an owner is one that cubed clean leaves alone.
+            String dir = intermediateDir();
+            owner = IntermediatesOwner.start(
+                    Stores.supplier(spec.workDir(), spec.storeOptions()).open(),
+                    dir.substring(dir.lastIndexOf('/') + 1),
+                    computeId,
+                    resume,
+                    spec.keepIntermediates(),
+                    IntermediatesOwner.HEARTBEAT);
+        }
         for (OpNode op : plan.ops()) {
             if (fusion.isFused(op) || isDeferred(op)) {
                 continue;
@@ -847,7 +861,11 @@ public final class Computation {
      * a resumable computation that failed keeps them for the next attempt.
      */
     public void cleanup(boolean succeeded) {
-        if (spec.keepIntermediates() || (resume && !succeeded)) {
+        boolean leaving = spec.keepIntermediates() || (resume && !succeeded);
+        if (owner != null) {
+            owner.end(leaving);
+        }
+        if (leaving) {
             return;
         }
         String dir = intermediateDir();

@@ -232,6 +232,11 @@ public final class RetryingStore implements Store {
     }
 
     @Override
+    public long sizeBelow(String prefix) {
+        return retry("reading the sizes below " + prefix, () -> store.sizeBelow(prefix));
+    }
+
+    @Override
     public void put(String key, byte[] value) {
         retry("writing " + key, () -> {
             store.put(key, value);

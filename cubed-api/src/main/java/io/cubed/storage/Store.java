@@ -152,6 +152,19 @@ public interface Store extends AutoCloseable {
     List<String> list(String prefix);
 
     /**
+     * The total size in bytes of the values below {@code prefix} (as {@link #list} finds them), for reporting what
+     * deleting them frees. The default asks {@link #size} of each; stores override it to take the sizes from their
+     * listing (one request per page on object stores, one per tree on HDFS).
+     */
+    default long sizeBelow(String prefix) {
+        long total = 0;
+        for (String key : list(prefix)) {
+            total += Math.max(0, size(key));
+        }
+        return total;
+    }
+
+    /**
      * The names one level below {@code prefix} ({@code ""}: the root), sorted, each once: the last part of each key
      * {@code prefix/name} and the first part below {@code prefix} of each longer key ({@link #list} cut after one
      * level). Object stores answer with a delimiter listing, which pages through the names instead of every key below

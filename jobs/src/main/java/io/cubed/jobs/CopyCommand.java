@@ -137,7 +137,7 @@ final class CopyCommand implements Callable<Integer> {
         try {
             copied = copy(source, target, run, resume);
         } catch (CubedException e) {
-            throw leftIncomplete(e, dst, options);
+            throw leftIncomplete(e, src, dst, options);
         }
         IncompleteMark.clear(target);
         long nanos = System.nanoTime() - start;
@@ -251,7 +251,7 @@ final class CopyCommand implements Callable<Integer> {
         try {
             y.toZarr(dst, options.build(), tally);
         } catch (CubedException e) {
-            throw leftIncomplete(e, dst, plan.storeOptions());
+            throw leftIncomplete(e, src, dst, plan.storeOptions());
         }
         long nanos = System.nanoTime() - start;
         double bytes = (double) x.nbytes();
@@ -272,9 +272,9 @@ final class CopyCommand implements Callable<Integer> {
 
     /**
      * {@code e}, with what to do about {@code dst} when the failure left it marked incomplete: finish it with {@code
-     * --resume}, or delete it.
+     * --resume}, or delete it; when a chunk of {@code src} is corrupt, mend it first (resuming reads it again).
      */
-    static CubedException leftIncomplete(CubedException e, String dst, StoreOptions options) {
+    static CubedException leftIncomplete(CubedException e, String src, String dst, StoreOptions options) {
         if (e instanceof InvalidArgumentException) {
             return e;
         }
@@ -286,10 +286,35 @@ final class CopyCommand implements Callable<Integer> {
         } catch (RuntimeException notThere) {
             return e;
         }
+        String corrupt = corruptInputChunk(e, src);
+        if (corrupt != null) {
+            return new CubedException(
+                    e.getMessage() + "; " + dst + " is left incomplete (marked so in its attributes), and --resume"
+                            + " alone cannot finish it: the input chunk " + corrupt + " is corrupt, and every run"
+                            + " reads it again. Mend the input first (write that chunk, or " + src + ", again from"
+                            + " where it came from, or restore it from a copy), then run the same command with"
+                            + " --resume to finish " + dst + "; or delete " + dst,
+                    e);
+        }
         return new CubedException(
                 e.getMessage() + "; " + dst + " is left incomplete (marked so in its attributes):"
                         + " run the same command with --resume to finish it, or delete it",
                 e);
+    }
+
+    /** The chunk of the input array {@code src} that {@code e} found corrupt, or null (none, or not of the input). */
+    static String corruptInputChunk(Throwable e, String src) {
+        io.cubed.error.CorruptDataException c = io.cubed.error.CorruptDataException.in(e);
+        String chunk = c == null ? null : c.chunk();
+        if (chunk == null) {
+            return null;
+        }
+        try {
+            StoreLocation.Relation r = StoreLocation.of(chunk).relationTo(StoreLocation.of(src));
+            return r == StoreLocation.Relation.INSIDE ? chunk : null;
+        } catch (RuntimeException notALocation) {
+            return null;
+        }
     }
 
     /** The compressor of {@code --codec}: a bad spec names the flag. */

@@ -35,6 +35,7 @@ public final class CubedCli implements Runnable {
         m.put("demo", DemoCommand::new);
         m.put("quadratic-means", QuadraticMeansCommand::new);
         m.put("resume", ResumeCommand::new);
+        m.put("clean", CleanCommand::new);
         m.put("bench", io.cubed.jobs.bench.BenchCommand::new);
         m.put("sql", io.cubed.jobs.sql.SqlCommand::new);
         m.put("sql-bench", io.cubed.jobs.bench.SqlBenchCommand::new);

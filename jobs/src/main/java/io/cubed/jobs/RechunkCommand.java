@@ -171,7 +171,7 @@ public class RechunkCommand implements Callable<Integer> {
                 y.toZarr(dst, options.build(), tally);
             }
         } catch (io.cubed.error.CubedException e) {
-            throw CopyCommand.leftIncomplete(e, dst, spec.storeOptions());
+            throw CopyCommand.leftIncomplete(e, src, dst, spec.storeOptions());
         }
         long nanos = System.nanoTime() - start;
         out.println(tally.summary());

@@ -42,8 +42,9 @@ class IncompleteCopyIT {
         assertThat(failed.code()).as(failed.err()).isEqualTo(1);
         assertThat(failed.err())
                 .contains("corrupt chunk " + src + "/2.0")
-                .contains(dst + " is left incomplete (marked so in its attributes): run the same command with"
-                        + " --resume to finish it, or delete it");
+                .contains(dst + " is left incomplete (marked so in its attributes), and --resume alone cannot finish"
+                        + " it: the input chunk " + src + "/2.0 is corrupt")
+                .contains("then run the same command with --resume to finish " + dst + "; or delete " + dst);
         CliRun info = CliRun.of("info", dst);
         assertThat(info.out())
                 .containsPattern("status: +INCOMPLETE \\(being written by cubed copy since \\d{4}-[^;]+; to finish"

@@ -393,6 +393,18 @@ public final class HadoopStore implements Store {
         return keys;
     }
 
+    /** The file system's content summary of the directory: one request on HDFS, a listing on object stores. */
+    @Override
+    public long sizeBelow(String prefix) {
+        try {
+            return fs.getContentSummary(path(prefix)).getLength();
+        } catch (FileNotFoundException e) {
+            return 0;
+        } catch (IOException e) {
+            throw failure("measure", prefix, e);
+        }
+    }
+
     /** One {@code listStatus} of the directory (a delimiter listing on object stores): its files and directories. */
     @Override
     public List<String> listChildren(String prefix) {

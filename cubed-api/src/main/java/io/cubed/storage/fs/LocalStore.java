@@ -435,6 +435,38 @@ public final class LocalStore implements Store {
         return keys;
     }
 
+    /** One walk of the directory's tree; temporary files of unfinished writes count too, as deleting frees them. */
+    @Override
+    public long sizeBelow(String prefix) {
+        Path start = path(prefix);
+        if (!Files.exists(start)) {
+            return 0;
+        }
+        long[] total = {0};
+        try {
+            Files.walkFileTree(start, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    if (attrs.isRegularFile()) {
+                        total[0] += attrs.size();
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+            });
+        } catch (IOException e) {
+            throw failure("measure", prefix, e);
+        }
+        return total[0];
+    }
+
     /** One directory listing: its files (temporary ones left out) and its subdirectories, by name. */
     @Override
     public List<String> listChildren(String prefix) {
