@@ -44,7 +44,18 @@ final class HeapFitMain {
         executor.execute(small, List.of());
         long committedAfter =
                 ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
-        System.out.println("heap " + committedBefore + " " + committedAfter + " " + bound + " " + rssBefore + " "
-                + HeapBound.residentBytes());
+        // G1 uncommits the regions it gave up on a thread of its own, shortly after the collection.
+        long rssAfter = HeapBound.residentBytes();
+        for (int k = 0; k < 50 && rssBefore - rssAfter < committedBefore - committedAfter - 50_000_000L; k++) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            rssAfter = HeapBound.residentBytes();
+        }
+        System.out.println(
+                "heap " + committedBefore + " " + committedAfter + " " + bound + " " + rssBefore + " " + rssAfter);
     }
 }
