@@ -36,6 +36,20 @@ public final class ExecutionPlan {
         return stages;
     }
 
+    /**
+     * The projected memory of the plan's largest task, in bytes ({@link Stage#projectedMemBytes}, the reserve
+     * included); 0 for a plan without tasks.
+     */
+    public long largestTaskBytes() {
+        long max = 0;
+        for (Stage s : stages) {
+            if (s.numTasks() > 0) {
+                max = Math.max(max, s.projectedMemBytes());
+            }
+        }
+        return max;
+    }
+
     /** Total number of tasks over all stages. */
     public long numTasks() {
         long n = 0;

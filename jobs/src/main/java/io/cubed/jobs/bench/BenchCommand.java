@@ -378,6 +378,10 @@ public final class BenchCommand implements Callable<Integer> {
                     (System.nanoTime() - start) / 1e9);
             log.flush();
         }
+        // The JVM's resident set at rest, the baseline of the resident-memory bound: after the warm-up (its classes
+        // loaded and compiled) and a full collection (its garbage gone, the heap shrunk as the collector shrinks it).
+        System.gc();
+        long residentBaseline = io.cubed.memory.HeapBound.residentBytes();
         List<BenchSuite.Result> results =
                 BenchSuite.run(chosen, spec, measuring, size, dir, threads, dask, rounds, log);
         DaskPeer.Floors floors = null;
@@ -419,9 +423,12 @@ public final class BenchCommand implements Callable<Integer> {
                                         + ")");
         Path report = out != null ? out : dir.resolve("report");
         Files.createDirectories(report);
-        String md = BenchReport.markdown(results, header, reserved, baseline, floors, threads);
+        String md = BenchReport.markdown(results, header, reserved, baseline, floors, threads, residentBaseline);
         Files.writeString(report.resolve("report.md"), md, StandardCharsets.UTF_8);
-        Files.writeString(report.resolve("results.csv"), BenchReport.csv(results), StandardCharsets.UTF_8);
+        Files.writeString(
+                report.resolve("results.csv"),
+                BenchReport.csv(results, threads, residentBaseline),
+                StandardCharsets.UTF_8);
         Files.writeString(
                 report.resolve("memory.csv"), BenchReport.memoryCsv(results, reserved), StandardCharsets.UTF_8);
         Files.writeString(report.resolve("report.svg"), BenchReport.svg(results, reserved), StandardCharsets.UTF_8);

@@ -36,7 +36,7 @@ final class BenchReport {
     }
 
     static String markdown(List<BenchSuite.Result> results, String header, long reserved, long baselineHeap) {
-        return markdown(results, header, reserved, baselineHeap, null, 1);
+        return markdown(results, header, reserved, baselineHeap, null, 1, -1);
     }
 
     /**
@@ -49,7 +49,8 @@ final class BenchReport {
             long reserved,
             long baselineHeap,
             DaskPeer.Floors floors,
-            int threads) {
+            int threads,
+            long residentBaseline) {
         StringBuilder sb = new StringBuilder(header).append("\n\n");
         boolean peer = results.stream().anyMatch(r -> r.peer() != null);
         sb.append("| workload | what | wall s | input MB | MB/s of input | read MB | written MB | intermediate MB"
@@ -117,6 +118,7 @@ final class BenchReport {
             }
             sb.append('\n');
         }
+        resident(sb, results, threads, residentBaseline, peer);
         sb.append("\nMemory per task: the projection (with and without reservedMem ")
                 .append(mb(reserved))
                 .append(" MB) against the measured peak live heap of a task (the first tasks of each operation, run"
@@ -163,14 +165,68 @@ final class BenchReport {
         return sb.toString();
     }
 
+    /**
+     * The table of resident memory: each workload's peak resident set against the bound its plan sets, {@code
+     * residentBaseline} (the JVM's resident set at rest, in bytes; -1: unknown) + threads × the largest projected task
+     * × 1.2, and, with a peer, against the peer's.
+     */
+    private static void resident(
+            StringBuilder sb, List<BenchSuite.Result> results, int threads, long residentBaseline, boolean peer) {
+        sb.append("\nResident memory: the peak resident set of our JVM during the timed runs (VmHWM, reset before"
+                        + " each) against the bound of the workload's plan: the JVM's resident set at rest after the"
+                        + " warm-up and a full collection (")
+                .append(residentBaseline < 0 ? "unknown here" : mb(residentBaseline) + " MB")
+                .append(") + ")
+                .append(threads)
+                .append(" threads × the largest projected task × ")
+                .append(io.cubed.memory.HeapBound.HEADROOM)
+                .append(".\n\n");
+        sb.append("| workload | largest projected task MB | bound MB | our RSS MB | RSS / bound |")
+                .append(peer ? " Dask RSS MB | our RSS / Dask's |\n" : "\n");
+        sb.append("|---|---|---|---|---|").append(peer ? "---|---|\n" : "\n");
+        for (BenchSuite.Result r : results) {
+            double bound = r.boundMb(residentBaseline, threads);
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s | %s |",
+                    r.id(),
+                    mb(r.largestTaskBytes()),
+                    Double.isNaN(bound) ? "n/a" : String.format(Locale.ROOT, "%.0f", bound),
+                    Double.isNaN(r.rssMb()) ? "n/a" : String.format(Locale.ROOT, "%.0f", r.rssMb()),
+                    Double.isNaN(bound) || Double.isNaN(r.rssMb())
+                            ? "n/a"
+                            : String.format(Locale.ROOT, "%.2f", r.rssMb() / bound)));
+            if (peer) {
+                sb.append(
+                        r.peer() == null || Double.isNaN(r.rssMb())
+                                ? " n/a | n/a |"
+                                : String.format(
+                                        Locale.ROOT,
+                                        " %.0f | %.2f |",
+                                        r.peer().maxRssMb(),
+                                        r.rssMb() / r.peer().maxRssMb()));
+            }
+            sb.append('\n');
+        }
+    }
+
     static String csv(List<BenchSuite.Result> results) {
+        return csv(results, 1, -1);
+    }
+
+    /**
+     * One row per workload; {@code largest_task_mb} and {@code rss_bound_mb} (empty when {@code residentBaseline} is
+     * -1) are those of the resident-memory table.
+     */
+    static String csv(List<BenchSuite.Result> results, int threads, long residentBaseline) {
         StringBuilder sb = new StringBuilder(
                 "workload,seconds,input_bytes,bytes_read,bytes_written,intermediate_bytes,output_bytes,tasks,"
-                        + "limit_seconds,efficiency,rss_mb,peer_seconds,ours_over_peer,peer_rss_mb\n");
+                        + "limit_seconds,efficiency,rss_mb,peer_seconds,ours_over_peer,peer_rss_mb,largest_task_mb,"
+                        + "rss_bound_mb\n");
         for (BenchSuite.Result r : results) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "%s,%.6f,%d,%d,%d,%d,%d,%d,%.6f,%.6f,%s,%s,%s,%s%n",
+                    "%s,%.6f,%d,%d,%d,%d,%d,%d,%.6f,%.6f,%s,%s,%s,%s,%.1f,%s%n",
                     r.id(),
                     r.seconds(),
                     r.inputBytes(),
@@ -188,7 +244,11 @@ final class BenchReport {
                     r.peer() == null ? "" : String.format(Locale.ROOT, "%.4f", r.peerRatio()),
                     r.peer() == null
                             ? ""
-                            : String.format(Locale.ROOT, "%.1f", r.peer().maxRssMb())));
+                            : String.format(Locale.ROOT, "%.1f", r.peer().maxRssMb()),
+                    r.largestTaskBytes() / 1e6,
+                    residentBaseline < 0
+                            ? ""
+                            : String.format(Locale.ROOT, "%.1f", r.boundMb(residentBaseline, threads))));
         }
         return sb.toString();
     }

@@ -47,6 +47,29 @@ final class BenchSuite {
             return limitSeconds / seconds;
         }
 
+        /** The projected memory of the workload's largest task, in bytes (the reserve included; 0: no task). */
+        long largestTaskBytes() {
+            long max = 0;
+            for (StageRecorder.StageFigures s : stages) {
+                if (s.tasks > 0) {
+                    max = Math.max(max, s.projectedMemBytes);
+                }
+            }
+            return max;
+        }
+
+        /**
+         * The resident memory the plan bounds the run to, in MB: {@code residentBaselineBytes} + threads × the largest
+         * projected task × 1.2 ({@link io.cubed.memory.HeapBound}); NaN when the baseline is unknown.
+         */
+        double boundMb(long residentBaselineBytes, int threads) {
+            return residentBaselineBytes < 0
+                    ? Double.NaN
+                    : io.cubed.memory.HeapBound.of(residentBaselineBytes, threads, largestTaskBytes())
+                                    .bytes()
+                            / 1e6;
+        }
+
         /** Our wall time over the peer's (below 1: faster than the peer); NaN without a peer. */
         double peerRatio() {
             return peer == null ? Double.NaN : seconds / peer.seconds();

@@ -1,7 +1,6 @@
 package io.cubed.jobs.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -12,7 +11,6 @@ import java.nio.file.Path;
  */
 final class PeakRss {
     private static final Path CLEAR_REFS = Path.of("/proc/self/clear_refs");
-    private static final Path STATUS = Path.of("/proc/self/status");
 
     private PeakRss() {}
 
@@ -28,16 +26,6 @@ final class PeakRss {
 
     /** The peak resident set, in bytes, since the last {@link #reset()} (or since the start); -1 when unknown. */
     static long peakBytes() {
-        try {
-            for (String line : Files.readAllLines(STATUS, StandardCharsets.UTF_8)) {
-                if (line.startsWith("VmHWM:")) {
-                    String[] f = line.substring(6).trim().split("\\s+");
-                    return Long.parseLong(f[0]) * 1024;
-                }
-            }
-            return -1;
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
+        return io.cubed.memory.HeapBound.peakResidentBytes();
     }
 }

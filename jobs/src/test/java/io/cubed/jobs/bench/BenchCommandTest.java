@@ -211,7 +211,8 @@ class BenchCommandTest {
         assertThat(run.code()).as(run.err()).isZero();
         assertThat(run.out()).contains("W2: ours ").contains("(same results)").doesNotContain("results: ");
         List<String> rows = Files.readAllLines(tmp.resolve("peer-report/results.csv"));
-        assertThat(rows.get(0)).endsWith(",rss_mb,peer_seconds,ours_over_peer,peer_rss_mb");
+        assertThat(rows.get(0))
+                .endsWith(",rss_mb,peer_seconds,ours_over_peer,peer_rss_mb,largest_task_mb,rss_bound_mb");
         assertThat(rows).hasSize(4);
         for (String row : rows.subList(1, rows.size())) {
             String[] f = row.split(",", -1);
@@ -224,10 +225,14 @@ class BenchCommandTest {
             // Resident sets: a JVM and a Python process with NumPy hold tens of MB at the least.
             assertThat(Double.parseDouble(f[10])).as(row).isGreaterThan(20);
             assertThat(Double.parseDouble(f[13])).as(row).isGreaterThan(20);
+            // The bound: the JVM's resident set at rest (tens of MB at the least) + 2 threads × the largest task × 1.2.
+            assertThat(Double.parseDouble(f[15])).as(row).isGreaterThan(20 + 2 * Double.parseDouble(f[14]) * 1.2);
         }
         String md = Files.readString(tmp.resolve("peer-report/report.md"));
         assertThat(md)
                 .contains("| Dask s | ours / Dask | our RSS MB | Dask RSS MB | Blosc floor s |")
+                .contains("| workload | largest projected task MB | bound MB | our RSS MB | RSS / bound | Dask RSS MB"
+                        + " | our RSS / Dask's |")
                 .contains("best of 2 rounds")
                 .contains("cold JVM (--no-warmup)")
                 .containsPattern("read from the page cache at \\d+ MB/s")

@@ -77,6 +77,36 @@ class BenchReportTest {
         assertThat(BenchReport.memoryCsv(results, 0)).contains(",NO\n").contains(",yes\n");
     }
 
+    /**
+     * The resident-memory table puts each workload's peak resident set beside the bound of its plan: the resident
+     * baseline + threads × its largest projected task (the projection of the largest stage that ran tasks) × 1.2.
+     */
+    @Test
+    void residentMemoryIsReportedBesideThePlansBound() {
+        StageRecorder.StageFigures add = new StageRecorder.StageFigures("op-001", "add", 150_300_000L);
+        add.tasks = 200;
+        StageRecorder.StageFigures copy = new StageRecorder.StageFigures("op-002", "rechunk", 284_500_000L);
+        copy.tasks = 16;
+        StageRecorder.StageFigures none = new StageRecorder.StageFigures("op-003", "never ran", 900_000_000L);
+        BenchSuite.Result r = new BenchSuite.Result(
+                "W3", "W3", 1.0, 320_000, 0, 0, 0, 216, 0.5, List.of(add, copy, none), 700.0, null);
+        assertThat(r.largestTaskBytes()).isEqualTo(284_500_000L);
+        long baseline = 180_000_000L;
+        // 180 MB + 2 × 284.5 MB × 1.2 = 862.8 MB
+        assertThat(r.boundMb(baseline, 2)).isCloseTo(180 + 2 * 284.5 * 1.2, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(r.boundMb(-1, 2)).isNaN();
+        String md = BenchReport.markdown(List.of(r), "## test", 100_000_000L, 40_000_000L, null, 2, baseline);
+        assertThat(md)
+                .contains("at rest after the warm-up and a full collection (180.0 MB) + 2 threads × the largest"
+                        + " projected task × 1.2")
+                .contains("| workload | largest projected task MB | bound MB | our RSS MB | RSS / bound |\n")
+                .contains("| W3 | 284.5 | 863 | 700 | 0.81 |\n");
+        String csv = BenchReport.csv(List.of(r), 2, baseline);
+        assertThat(csv.lines().toList().get(0))
+                .endsWith(",rss_mb,peer_seconds,ours_over_peer,peer_rss_mb," + "largest_task_mb,rss_bound_mb");
+        assertThat(csv.lines().toList().get(1)).endsWith(",700.0,,,,284.5,862.8");
+    }
+
     private static Chunk negate(Chunk in) {
         Chunk out = Chunk.allocate(DType.FLOAT64, in.shape());
         double[] a = in.doubles();
