@@ -7,22 +7,13 @@ import io.cubed.runtime.Executor;
 import io.cubed.runtime.LocalExecutor;
 import io.cubed.storage.RetryingStore;
 import io.cubed.storage.StoreOptions;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.net.URL;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -51,6 +42,10 @@ import java.util.TreeMap;
  * <p>Every value is checked when loaded; a bad one fails with an {@link InvalidArgumentException} naming the key, the
  * source (file, variable, Spark conf entry or option) and the value. Unknown keys fail the same way, so that a typo
  * does not silently fall back to a default. No Spark dependency: the Spark conf comes in as a map. Immutable.
+ *
+ * <p>This class is the entry callers use: the keys and the types of a setting, the resolved values, and the spec built
+ * from them. The catalog of settings is in {@code SettingKeys}, the reading of the sources in precedence order in
+ * {@code SettingSources}, and the check of a value against its kind in {@code SettingCheck}.
  */
 public final class SpecConfig {
     public static final String WORK_DIR = "workDir";
@@ -130,7 +125,7 @@ public final class SpecConfig {
     public record Key(String name, String defaultValue, String description, Kind kind) {
         /** {@code CUBED_ALLOWED_MEM} for {@code allowedMem}. */
         public String envName() {
-            return "CUBED_" + snake(name);
+            return "CUBED_" + SettingKeys.snake(name);
         }
 
         /** {@code spark.cubed.allowedMem}. */
@@ -154,67 +149,7 @@ public final class SpecConfig {
     }
 
     /** Every setting in documentation order. */
-    public static final List<Key> KEYS = List.of(
-            new Key(
-                    WORK_DIR,
-                    "<java.io.tmpdir>/cubed-<user.name>",
-                    "Directory or URI for intermediate arrays",
-                    Kind.STRING),
-            new Key(ALLOWED_MEM, Spec.DEFAULT_ALLOWED_MEM.toString(), "Memory one task may use", Kind.MEMORY),
-            new Key(
-                    RESERVED_MEM,
-                    Spec.DEFAULT_RESERVED_MEM.toString(),
-                    "Part of allowedMem taken by the runtime itself",
-                    Kind.MEMORY),
-            new Key(EXECUTOR, "local", "local (threads in this JVM) or spark", Kind.EXECUTOR),
-            new Key(
-                    THREADS,
-                    "<cores>",
-                    "Tasks at a time on the local executor; N of local[N] when Cubed starts Spark itself",
-                    Kind.POSITIVE_INT),
-            new Key(
-                    MAX_ATTEMPTS,
-                    "3",
-                    "Attempts per task on the local executor (Spark: spark.task.maxFailures)",
-                    Kind.POSITIVE_INT),
-            new Key(OPTIMIZE, "true", "Fuse blockwise operations", Kind.BOOLEAN),
-            new Key(KEEP_INTERMEDIATES, "false", "Keep intermediate arrays after a computation", Kind.BOOLEAN),
-            new Key(
-                    INTERMEDIATE_CODEC,
-                    "auto",
-                    "Compressor of intermediate arrays: auto (none on a local work directory, Blosc-LZ4 elsewhere),"
-                            + " none, or a codec spec such as lz4 or blosc:zstd:3:shuffle",
-                    Kind.CODEC),
-            new Key(
-                    STORE_RETRY_ATTEMPTS,
-                    "4",
-                    "Attempts per store operation on transient errors (1: no retries)",
-                    Kind.POSITIVE_INT),
-            new Key(
-                    STORE_RETRY_BASE_DELAY_MS,
-                    "200",
-                    "First delay between store attempts in ms, doubling",
-                    Kind.NON_NEGATIVE_INT),
-            new Key(
-                    STORE_CONCURRENCY,
-                    "auto",
-                    "Store requests a task keeps in flight: auto (32 on object stores, 1 on local disk and HDFS) or a"
-                            + " number",
-                    Kind.CONCURRENCY));
-
-    private static final Map<String, Key> BY_NAME;
-    private static final Map<String, Key> BY_ENV;
-
-    static {
-        Map<String, Key> byName = new LinkedHashMap<>();
-        Map<String, Key> byEnv = new LinkedHashMap<>();
-        for (Key k : KEYS) {
-            byName.put(k.name(), k);
-            byEnv.put(k.envName(), k);
-        }
-        BY_NAME = Collections.unmodifiableMap(byName);
-        BY_ENV = Collections.unmodifiableMap(byEnv);
-    }
+    public static final List<Key> KEYS = SettingKeys.ALL;
 
     /** A resolved value, its source and a description of exactly where it was set. */
     public record Value(String value, Source source, String origin) {}
@@ -223,7 +158,7 @@ public final class SpecConfig {
     private final Map<String, Value> storeOptions;
     private final String configFile;
 
-    private SpecConfig(Map<String, Value> values, Map<String, Value> storeOptions, String configFile) {
+    SpecConfig(Map<String, Value> values, Map<String, Value> storeOptions, String configFile) {
         this.values = Collections.unmodifiableMap(values);
         this.storeOptions = Collections.unmodifiableMap(storeOptions);
         this.configFile = configFile;
@@ -246,7 +181,7 @@ public final class SpecConfig {
     public Value get(String key) {
         Value v = values.get(key);
         if (v == null) {
-            throw new InvalidArgumentException("unknown setting '" + key + "'; known: " + BY_NAME.keySet());
+            throw new InvalidArgumentException("unknown setting '" + key + "'; known: " + SettingKeys.BY_NAME.keySet());
         }
         return v;
     }
@@ -418,11 +353,6 @@ public final class SpecConfig {
         return "SpecConfig" + values;
     }
 
-    /** {@code allowedMem} → {@code ALLOWED_MEM}, {@code store.retry.baseDelayMs} → {@code STORE_RETRY_BASE_DELAY_MS}. */
-    static String snake(String key) {
-        return key.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('.', '_').toUpperCase(Locale.ROOT);
-    }
-
     /** Collects the sources; {@link #load} resolves and checks them. Not thread-safe. */
     public static final class Loader {
         private final Map<String, String> defaults = new LinkedHashMap<>();
@@ -482,269 +412,16 @@ public final class SpecConfig {
         }
 
         private static void requireKnown(String key, String where) {
-            if (!BY_NAME.containsKey(key)) {
+            if (!SettingKeys.BY_NAME.containsKey(key)) {
                 throw new InvalidArgumentException(
-                        "unknown setting '" + key + "' from " + where + "; known: " + BY_NAME.keySet());
+                        "unknown setting '" + key + "' from " + where + "; known: " + SettingKeys.BY_NAME.keySet());
             }
         }
 
         /** Resolves every setting; fails on an unknown key, a bad value or a missing named file. */
         public SpecConfig load() {
-            Map<String, Value> values = new LinkedHashMap<>();
-            Map<String, Value> store = new TreeMap<>();
-            for (Key k : KEYS) {
-                String d = defaults.containsKey(k.name()) ? defaults.get(k.name()) : cubedDefault(k);
-                values.put(k.name(), check(k, d, Source.DEFAULT, "default"));
-            }
-            String file = loadFile(values, store);
-            loadSpark(values, store);
-            loadEnv(values);
-            for (Map.Entry<String, String> e : options.entrySet()) {
-                Key k = BY_NAME.get(e.getKey());
-                values.put(k.name(), check(k, e.getValue(), Source.COMMAND_LINE, "option " + k.optionName()));
-            }
-            for (Map.Entry<String, String> e : storeOptionArgs.entrySet()) {
-                putStore(values, store, e.getKey(), e.getValue(), Source.COMMAND_LINE, "option --conf " + e.getKey());
-            }
-            Value allowed = values.get(ALLOWED_MEM);
-            Value reserved = values.get(RESERVED_MEM);
-            if (MemorySize.parse(reserved.value()).compareTo(MemorySize.parse(allowed.value())) >= 0) {
-                throw new InvalidArgumentException("reservedMem " + reserved.value() + " (from " + reserved.origin()
-                        + ") must be less than allowedMem " + allowed.value() + " (from " + allowed.origin()
-                        + "); raise allowedMem (--allowed-mem, CUBED_ALLOWED_MEM) or lower reservedMem"
-                        + " (--reserved-mem, CUBED_RESERVED_MEM)");
-            }
-            return new SpecConfig(values, store, file);
-        }
-
-        private static String cubedDefault(Key k) {
-            switch (k.name()) {
-                case WORK_DIR:
-                    return Spec.defaultWorkDir();
-                case THREADS:
-                    return Integer.toString(Runtime.getRuntime().availableProcessors());
-                case OPTIMIZE:
-                    // The system property cubed.optimize=false (for tests and debugging) is Spec's own default.
-                    return Boolean.toString(!"false".equalsIgnoreCase(System.getProperty("cubed.optimize")));
-                default:
-                    return k.defaultValue();
-            }
-        }
-
-        /** Reads the named or classpath properties file into {@code values}; returns its name, or null. */
-        private String loadFile(Map<String, Value> values, Map<String, Value> store) {
-            String named;
-            String namedBy;
-            if (configPath != null) {
-                named = configPath.toString();
-                namedBy = "option --config";
-            } else if (env.get(ENV_CONFIG) != null && !env.get(ENV_CONFIG).isBlank()) {
-                named = env.get(ENV_CONFIG);
-                namedBy = "environment variable " + ENV_CONFIG;
-            } else if (sparkConf.get(SPARK_CONFIG) != null) {
-                named = sparkConf.get(SPARK_CONFIG);
-                namedBy = "Spark conf " + SPARK_CONFIG;
-            } else {
-                named = null;
-                namedBy = null;
-            }
-            Properties p = new Properties();
-            String name;
-            if (named != null) {
-                Path path = Path.of(named);
-                if (!Files.isRegularFile(path)) {
-                    throw new InvalidArgumentException(
-                            "config file '" + named + "' (from " + namedBy + ") does not exist or is not a file");
-                }
-                try (Reader r = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-                    p.load(r);
-                } catch (IOException | IllegalArgumentException e) {
-                    throw new InvalidArgumentException(
-                            "config file '" + named + "' (from " + namedBy + ") cannot be read: " + e.getMessage(), e);
-                }
-                name = path.toString();
-            } else {
-                URL url = classLoader == null ? null : classLoader.getResource(RESOURCE);
-                if (url == null) {
-                    return null;
-                }
-                try (InputStream in = url.openStream();
-                        Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
-                    p.load(r);
-                } catch (IOException | IllegalArgumentException e) {
-                    throw new InvalidArgumentException(
-                            "config file '" + url + "' (cubed.properties on the classpath) cannot be read: "
-                                    + e.getMessage(),
-                            e);
-                }
-                name = url.toString();
-            }
-            for (String key : new TreeMap<>(mapOf(p)).keySet()) {
-                String value = p.getProperty(key).trim();
-                String origin = "properties file " + name + ", key " + key;
-                if (key.startsWith(STORE_PREFIX) && !BY_NAME.containsKey(key)) {
-                    putStore(
-                            values, store, key.substring(STORE_PREFIX.length()), value, Source.PROPERTIES_FILE, origin);
-                } else if (BY_NAME.containsKey(key)) {
-                    values.put(key, check(BY_NAME.get(key), value, Source.PROPERTIES_FILE, origin));
-                } else {
-                    throw unknown(key, "properties file " + name, value, BY_NAME.keySet());
-                }
-            }
-            return name;
-        }
-
-        private static Map<String, String> mapOf(Properties p) {
-            Map<String, String> m = new TreeMap<>();
-            for (String k : p.stringPropertyNames()) {
-                m.put(k, p.getProperty(k));
-            }
-            return m;
-        }
-
-        private void loadSpark(Map<String, Value> values, Map<String, Value> store) {
-            for (Map.Entry<String, String> e : new TreeMap<>(sparkConf).entrySet()) {
-                if (!e.getKey().startsWith(SPARK_PREFIX)
-                        || e.getKey().equals(SPARK_CONFIG)
-                        || SPARK_EXECUTOR_CONF.contains(e.getKey())) {
-                    continue;
-                }
-                String key = e.getKey().substring(SPARK_PREFIX.length());
-                String value = e.getValue() == null ? "" : e.getValue().trim();
-                String origin = "Spark conf " + e.getKey();
-                if (key.startsWith(STORE_PREFIX) && !BY_NAME.containsKey(key)) {
-                    putStore(values, store, key.substring(STORE_PREFIX.length()), value, Source.SPARK_CONF, origin);
-                } else if (BY_NAME.containsKey(key)) {
-                    values.put(key, check(BY_NAME.get(key), value, Source.SPARK_CONF, origin));
-                } else {
-                    List<String> known = new ArrayList<>();
-                    for (Key k : KEYS) {
-                        known.add(k.sparkName());
-                    }
-                    known.add(SPARK_PREFIX + STORE_PREFIX + "<option>");
-                    throw unknown(e.getKey(), "the Spark conf", value, known);
-                }
-            }
-        }
-
-        private void loadEnv(Map<String, Value> values) {
-            for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
-                String name = e.getKey();
-                if (!name.startsWith("CUBED_") || OTHER_ENV.contains(name)) {
-                    continue;
-                }
-                Key k = BY_ENV.get(name);
-                if (k == null) {
-                    throw unknown(name, "the environment", e.getValue(), BY_ENV.keySet());
-                }
-                values.put(k.name(), check(k, e.getValue().trim(), Source.ENVIRONMENT, "environment variable " + name));
-            }
-        }
-
-        private static InvalidArgumentException unknown(
-                String key, String where, String value, java.util.Collection<String> known) {
-            return new InvalidArgumentException("unknown setting '" + key + "' (value '" + value + "') in " + where
-                    + "; known settings: " + String.join(", ", known));
-        }
-
-        /** A store option; the retry and concurrency settings go to their keys, so that their values are checked. */
-        private static void putStore(
-                Map<String, Value> values,
-                Map<String, Value> store,
-                String option,
-                String value,
-                Source source,
-                String origin) {
-            String key = STORE_PREFIX + option;
-            if (BY_NAME.containsKey(key)) {
-                values.put(key, check(BY_NAME.get(key), value, source, origin));
-            } else if (option.equals(RetryingStore.ATTEMPTS)) {
-                values.put(STORE_RETRY_ATTEMPTS, check(BY_NAME.get(STORE_RETRY_ATTEMPTS), value, source, origin));
-            } else if (option.equals(RetryingStore.BASE_DELAY_MS)) {
-                values.put(
-                        STORE_RETRY_BASE_DELAY_MS,
-                        check(BY_NAME.get(STORE_RETRY_BASE_DELAY_MS), value, source, origin));
-            } else if (option.equals(io.cubed.storage.Store.CONCURRENCY_OPTION)) {
-                values.put(STORE_CONCURRENCY, check(BY_NAME.get(STORE_CONCURRENCY), value, source, origin));
-            } else if (option.isEmpty()) {
-                throw new InvalidArgumentException("empty store option name in " + origin);
-            } else {
-                store.put(option, new Value(value, source, origin));
-            }
-        }
-
-        /** The value checked against the key's kind; the error names the key, where it was set and the value. */
-        private static Value check(Key k, String value, Source source, String origin) {
-            String problem = null;
-            String normal = value;
-            switch (k.kind()) {
-                case STRING:
-                    if (value.isBlank()) {
-                        problem = "must not be empty";
-                    }
-                    break;
-                case MEMORY:
-                    try {
-                        MemorySize size = MemorySize.parse(value);
-                        if (size.bytes() <= 0 && k.name().equals(ALLOWED_MEM)) {
-                            problem = "must be positive";
-                        }
-                    } catch (RuntimeException e) {
-                        problem = "is not a memory size such as 2GB or 512MB (" + e.getMessage() + ")";
-                    }
-                    break;
-                case EXECUTOR:
-                    normal = value.toLowerCase(Locale.ROOT);
-                    if (!normal.equals("local") && !normal.equals("spark")) {
-                        problem = "must be local or spark";
-                    }
-                    break;
-                case POSITIVE_INT:
-                case NON_NEGATIVE_INT:
-                    try {
-                        int n = Integer.parseInt(value);
-                        int min = k.kind() == Kind.POSITIVE_INT ? 1 : 0;
-                        if (n < min) {
-                            problem = "must be at least " + min;
-                        }
-                    } catch (NumberFormatException e) {
-                        problem = "is not an integer";
-                    }
-                    break;
-                case BOOLEAN:
-                    normal = value.toLowerCase(Locale.ROOT);
-                    if (!normal.equals("true") && !normal.equals("false")) {
-                        problem = "must be true or false";
-                    }
-                    break;
-                case CONCURRENCY:
-                    normal = value.trim().toLowerCase(Locale.ROOT);
-                    if (!normal.equals("auto")) {
-                        try {
-                            if (Integer.parseInt(normal) < 1) {
-                                problem = "must be auto or at least 1";
-                            }
-                        } catch (NumberFormatException e) {
-                            problem = "is not auto or a number of requests";
-                        }
-                    }
-                    break;
-                case CODEC:
-                    normal = value.trim().toLowerCase(Locale.ROOT);
-                    if (!normal.equals("auto")) {
-                        try {
-                            io.cubed.storage.zarr.Compressor.parseSpec(normal);
-                        } catch (InvalidArgumentException e) {
-                            problem = "is not auto or a codec spec (" + e.getMessage() + ")";
-                        }
-                    }
-                    break;
-            }
-            if (problem != null) {
-                throw new InvalidArgumentException(
-                        "setting " + k.name() + " from " + origin + ": '" + value + "' " + problem);
-            }
-            return new Value(normal, source, origin);
+            return new SettingSources(defaults, options, storeOptionArgs, env, sparkConf, configPath, classLoader)
+                    .resolve();
         }
     }
 }

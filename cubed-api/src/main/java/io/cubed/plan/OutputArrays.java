@@ -1,0 +1,102 @@
+package io.cubed.plan;
+
+import io.cubed.error.PlanException;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.zarr.IncompleteMark;
+import io.cubed.storage.zarr.Zarr;
+import io.cubed.storage.zarr.ZarrFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The arrays a computation writes: targets in their format at their URLs (with dimension names, marked incomplete
+ * until the computation has written all of them), intermediates as Zarr v2 in the work directory; when resuming, the
+ * arrays already there if they match the plan.
+ */
+final class OutputArrays {
+    private final Spec spec;
+    private final String computeId;
+    private final boolean resume;
+    private final Map<ArrayNode, String> urls;
+    private final Set<ArrayNode> targetNodes;
+    private final ZarrFormat targetFormat;
+    private final ZarrFormat intermediateFormat;
+    private final Map<ArrayNode, List<String>> dimensionNames;
+    private final String writer;
+    private final String resumeHint;
+
+    /**
+     * The arrays at {@code urls}; {@code targetNodes} are the targets to store, {@code writer} and {@code resumeHint}
+     * what their incomplete marks say (null: the computation and {@code ComputeOptions.resume}).
+     */
+    OutputArrays(
+            Spec spec,
+            String computeId,
+            boolean resume,
+            Map<ArrayNode, String> urls,
+            Set<ArrayNode> targetNodes,
+            ZarrFormat targetFormat,
+            ZarrFormat intermediateFormat,
+            Map<ArrayNode, List<String>> dimensionNames,
+            String writer,
+            String resumeHint) {
+        this.spec = spec;
+        this.computeId = computeId;
+        this.resume = resume;
+        this.urls = urls;
+        this.targetNodes = targetNodes;
+        this.targetFormat = targetFormat;
+        this.intermediateFormat = intermediateFormat;
+        this.dimensionNames = dimensionNames;
+        this.writer = writer;
+        this.resumeHint = resumeHint;
+    }
+
+    /** Fails when an array is already at {@code out}'s URL and the computation does not resume. */
+    void requireAbsent(ArrayNode out) {
+        String url = urls.get(out);
+        if (!resume && Zarr.arrayExists(url, spec.storeOptions())) {
+            throw new PlanException("cannot write " + out.name() + " to " + url + ": an array already exists "
+                    + "there (resume a failed computation with ComputeOptions.resume)");
+        }
+    }
+
+    /** The array {@code out} is written to: created, or (resuming) the one already there if it matches. */
+    ChunkStore create(ArrayNode out) {
+        String url = urls.get(out);
+        if (resume && Zarr.arrayExists(url, spec.storeOptions())) {
+            ChunkStore existing = Zarr.open(url, spec.storeOptions());
+            if (!java.util.Arrays.equals(existing.grid().shape(), out.grid().shape())
+                    || !java.util.Arrays.equals(
+                            existing.grid().chunkShape(), out.grid().chunkShape())
+                    || existing.dtype() != out.dtype()) {
+                throw new PlanException("cannot resume " + out.name() + " at " + url + ": the array there is "
+                        + existing.dtype() + " "
+                        + java.util.Arrays.toString(existing.grid().shape()) + " in chunks "
+                        + java.util.Arrays.toString(existing.grid().chunkShape()) + ", the plan needs " + out.dtype()
+                        + " " + java.util.Arrays.toString(out.grid().shape()) + " in chunks "
+                        + java.util.Arrays.toString(out.grid().chunkShape()));
+            }
+            return existing;
+        }
+        // Targets (toZarr, store) are written in the chosen format; intermediates as Zarr v2 with the spec's codec.
+        ZarrFormat format = targetNodes.contains(out) ? targetFormat : intermediateFormat;
+        ChunkStore created = format.create(url, out.grid(), out.dtype(), false, spec.storeOptions());
+        if (!targetNodes.contains(out)) {
+            return created;
+        }
+        if (dimensionNames.containsKey(out)) {
+            created = io.cubed.storage.zarr.DimensionNames.write(created, dimensionNames.get(out));
+        }
+        // A target is marked incomplete until the computation has written all of it.
+        String by = writer != null ? writer : "a Cubed computation (" + out.name() + ")";
+        String hint = resumeHint != null
+                ? resumeHint
+                : resume
+                        ? "compute it again with ComputeOptions.resume(\"" + computeId + "\")"
+                        : "it was not resumable: delete it and compute it again, with ComputeOptions.resume to be able"
+                                + " to finish a failed run";
+        return IncompleteMark.set(created, by, hint);
+    }
+}
