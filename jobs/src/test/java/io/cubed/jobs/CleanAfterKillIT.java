@@ -7,7 +7,6 @@ import io.cubed.dtype.DType;
 import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -80,7 +79,7 @@ class CleanAfterKillIT {
         assertThat(dry.code()).as(dry.err()).isZero();
         assertThat(dry.out()).as("the plan goes through an intermediate array").contains("rechunk (stage 1/");
 
-        Process killed = start(plain, tmp.resolve("killed.log"));
+        Process killed = CliRun.startChild(plain, tmp.resolve("killed.log"));
         Path killedDir = waitForIntermediateChunks(killed, work, null, tmp.resolve("killed.log"));
 
         // While the driver runs, its directory is live.
@@ -99,8 +98,8 @@ class CleanAfterKillIT {
         assertThat(killedBytes).isPositive();
 
         // A resumable run killed the same way.
-        Process resumable =
-                start(rechunk(src, tmp.resolve("b.zarr").toString(), work, "--resume"), tmp.resolve("resumable.log"));
+        Process resumable = CliRun.startChild(
+                rechunk(src, tmp.resolve("b.zarr").toString(), work, "--resume"), tmp.resolve("resumable.log"));
         Path resumableDir = waitForIntermediateChunks(resumable, work, killedDir, tmp.resolve("resumable.log"));
         resumable.destroyForcibly();
         assertThat(resumable.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -133,8 +132,8 @@ class CleanAfterKillIT {
         assertThat(resumableDir).exists();
 
         // What clean kept still resumes, and the finished run leaves nothing behind.
-        Process resumed =
-                start(rechunk(src, tmp.resolve("b.zarr").toString(), work, "--resume"), tmp.resolve("resumed.log"));
+        Process resumed = CliRun.startChild(
+                rechunk(src, tmp.resolve("b.zarr").toString(), work, "--resume"), tmp.resolve("resumed.log"));
         assertThat(resumed.waitFor(180, TimeUnit.SECONDS)).isTrue();
         assertThat(resumed.exitValue())
                 .as(Files.readString(tmp.resolve("resumed.log")))
@@ -180,20 +179,5 @@ class CleanAfterKillIT {
             }
             return total;
         }
-    }
-
-    /** {@code cubed ARGS} in a child JVM on this test's classpath, output to {@code log}. */
-    private static Process start(List<String> args, Path log) throws IOException {
-        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx512m");
-        cmd.addAll(List.of("-cp", cp, CubedCli.class.getName()));
-        cmd.addAll(args);
-        assertThat(cp).contains(File.pathSeparator);
-        return new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
     }
 }

@@ -7,7 +7,6 @@ import io.cubed.dtype.DType;
 import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -146,7 +145,7 @@ class ResumeAfterKillIT {
      */
     private long runAndKill(List<String> args, String dst, long total) throws Exception {
         Path log = tmp.resolve("first.log");
-        Process p = start(args, log);
+        Process p = CliRun.startChild(args, log);
         Path dir = Path.of(dst);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (chunkFiles(dir) < 1) {
@@ -175,7 +174,7 @@ class ResumeAfterKillIT {
 
     private String runToEnd(List<String> args) throws Exception {
         Path log = tmp.resolve("second.log");
-        Process p = start(args, log);
+        Process p = CliRun.startChild(args, log);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("resumed job finished").isTrue();
         String out = Files.readString(log);
         assertThat(p.exitValue()).as(out).isZero();
@@ -210,20 +209,5 @@ class ResumeAfterKillIT {
                 }
             }
         }
-    }
-
-    /** {@code cubed ARGS} in a child JVM on this test's classpath, output to {@code log}. */
-    private static Process start(List<String> args, Path log) throws IOException {
-        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx512m");
-        cmd.addAll(List.of("-cp", cp, CubedCli.class.getName()));
-        cmd.addAll(args);
-        assertThat(cp).contains(File.pathSeparator);
-        return new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
     }
 }
