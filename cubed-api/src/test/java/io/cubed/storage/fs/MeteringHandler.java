@@ -86,8 +86,12 @@ final class MeteringHandler extends Handler.Wrapper {
                 key != null,
                 parameterNames(request.getHttpURI().getQuery()),
                 copySource != null);
-        recorder.started(op, ours ? key : null);
-        Request.addCompletionListener(request, failure -> recorder.finished());
+        long startedAt = recorder.started(op, ours ? key : null);
+        if (ours && S3RequestRecorder.isChunk(op, key)) {
+            Request.addCompletionListener(request, failure -> recorder.finishedChunk(startedAt));
+        } else {
+            Request.addCompletionListener(request, failure -> recorder.finished());
+        }
         if (ours && op == S3Operation.COPY_OBJECT) {
             String source = copySourceKey(copySource);
             if (source != null) {

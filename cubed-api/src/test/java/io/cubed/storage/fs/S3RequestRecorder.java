@@ -35,6 +35,11 @@ final class S3RequestRecorder {
     private long busyNanos;
     /** The integral over time of the number of requests in flight, in request-nanoseconds. */
     private long requestNanos;
+    // The chunk requests' stage (see isChunk), also guarded by inFlightLock: their summed durations, when the first
+    // began and when the last ended; Long.MAX_VALUE and Long.MIN_VALUE while there was none.
+    private long chunkNanos;
+    private long firstChunkStart = Long.MAX_VALUE;
+    private long lastChunkEnd = Long.MIN_VALUE;
 
     S3RequestRecorder() {
         this(System::nanoTime);
@@ -46,8 +51,11 @@ final class S3RequestRecorder {
         this.lastChangeNanos = nanoTime.getAsLong();
     }
 
-    /** Counts a request of operation {@code op} (naming {@code key}, or none when {@code null}) that arrives now. */
-    void started(S3Operation op, String key) {
+    /**
+     * Counts a request of operation {@code op} (naming {@code key}, or none when {@code null}) that arrives now;
+     * returns the time it arrived, for {@link #finishedChunk}.
+     */
+    long started(S3Operation op, String key) {
         Period p = period;
         p.counts.incrementAndGet(op.ordinal());
         if (key != null) {
@@ -57,7 +65,24 @@ final class S3RequestRecorder {
             advance();
             inFlight++;
             maxInFlight = Math.max(maxInFlight, inFlight);
+            return lastChangeNanos;
         }
+    }
+
+    /**
+     * Whether a request of {@code op} naming {@code key} reads or writes a chunk: a GET or PUT of an object whose name
+     * is not one of Zarr's metadata documents. A stage of a computation is made of these; opening an array, listing
+     * and deleting are not.
+     */
+    static boolean isChunk(S3Operation op, String key) {
+        if (key == null || (op != S3Operation.GET_OBJECT && op != S3Operation.PUT_OBJECT)) {
+            return false;
+        }
+        String name = key.substring(key.lastIndexOf('/') + 1);
+        return switch (name) {
+            case ".zarray", ".zattrs", ".zgroup", ".zmetadata", "zarr.json" -> false;
+            default -> true;
+        };
     }
 
     /** Counts one more key named by a request of operation {@code op}, one whose count {@link #started} made. */
@@ -70,6 +95,18 @@ final class S3RequestRecorder {
         synchronized (inFlightLock) {
             advance();
             inFlight--;
+        }
+    }
+
+    /** Ends a chunk request ({@link #isChunk}) that {@link #started} began at {@code startedAt}. */
+    void finishedChunk(long startedAt) {
+        synchronized (inFlightLock) {
+            advance();
+            inFlight--;
+            long now = lastChangeNanos;
+            chunkNanos += now - startedAt;
+            firstChunkStart = Math.min(firstChunkStart, startedAt);
+            lastChunkEnd = Math.max(lastChunkEnd, now);
         }
     }
 
@@ -93,7 +130,9 @@ final class S3RequestRecorder {
         synchronized (inFlightLock) {
             advance();
             double mean = busyNanos == 0 ? 0 : (double) requestNanos / busyNanos;
-            return new S3ServerStats(counts, keyCounts, inFlight, maxInFlight, mean, busyNanos);
+            long stage = lastChunkEnd > firstChunkStart ? lastChunkEnd - firstChunkStart : 0;
+            double stageMean = stage == 0 ? 0 : (double) chunkNanos / stage;
+            return new S3ServerStats(counts, keyCounts, inFlight, maxInFlight, mean, busyNanos, stageMean, stage);
         }
     }
 
@@ -104,6 +143,9 @@ final class S3RequestRecorder {
             maxInFlight = inFlight;
             busyNanos = 0;
             requestNanos = 0;
+            chunkNanos = 0;
+            firstChunkStart = Long.MAX_VALUE;
+            lastChunkEnd = Long.MIN_VALUE;
         }
     }
 

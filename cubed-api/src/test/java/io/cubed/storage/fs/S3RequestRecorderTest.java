@@ -87,16 +87,19 @@ class S3RequestRecorderTest {
         assertThat(stats.maxKeyCount(S3Operation.GET_OBJECT)).isZero();
     }
 
-    /** Busy from 1 ms to 3.5 ms with one request, then a second one alone until 4 ms: 3 ms busy, mean 1. */
+    /**
+     * Busy from 1 ms to 3.5 ms with one chunk request, then a second one alone until 4 ms: 3 ms busy, mean 1, and the
+     * same over the stage.
+     */
     @Test
     void theJsonLineSummarisesKeysPerOperation() {
         at(1_000_000);
-        recorder.started(S3Operation.GET_OBJECT, "k/0");
+        long first = recorder.started(S3Operation.GET_OBJECT, "k/0");
         at(3_500_000);
-        recorder.finished();
-        recorder.started(S3Operation.GET_OBJECT, "k/0");
+        recorder.finishedChunk(first);
+        long second = recorder.started(S3Operation.GET_OBJECT, "k/0");
         at(4_000_000);
-        recorder.finished();
+        recorder.finishedChunk(second);
 
         assertThat(recorder.snapshot().toJson(30))
                 .isEqualTo("{\"requests\":2,\"counts\":{\"GET_OBJECT\":2,\"HEAD_OBJECT\":0,\"PUT_OBJECT\":0,\"LIST\":0,"
@@ -108,6 +111,63 @@ class S3RequestRecorderTest {
                         + "\"COPY_OBJECT\":{\"distinct\":0,\"max\":0},\"INITIATE_MULTIPART\":{\"distinct\":0,\"max\":0},"
                         + "\"UPLOAD_PART\":{\"distinct\":0,\"max\":0},\"COMPLETE_MULTIPART\":{\"distinct\":0,\"max\":0},"
                         + "\"OTHER\":{\"distinct\":0,\"max\":0}},"
-                        + "\"inFlight\":0,\"maxInFlight\":1,\"meanInFlight\":1.000,\"busyMs\":3.000,\"latencyMs\":30}");
+                        + "\"inFlight\":0,\"maxInFlight\":1,\"meanInFlight\":1.000,\"busyMs\":3.000,"
+                        + "\"stageMeanInFlight\":1.000,\"stageMs\":3.000,\"latencyMs\":30}");
+    }
+
+    /**
+     * Opening an array (its {@code .zarray}, alone, 0-30 ns) comes before the stage: four chunk GETs of 30 ns each,
+     * two arriving at 40 and two at 50. Over the busy time (30 + 40 ns) 150 request-ns were in flight, a mean of
+     * 150 / 70; over the stage (40-80 ns) the chunk GETs' 120 request-ns give a mean of 3.
+     */
+    @Test
+    void theStageStartsWithTheFirstChunkRequestAndEndsWithTheLast() {
+        long open = recorder.started(S3Operation.GET_OBJECT, "a.zarr/.zarray");
+        at(30);
+        recorder.finished();
+        at(40);
+        long c0 = recorder.started(S3Operation.GET_OBJECT, "a.zarr/0.0");
+        long c1 = recorder.started(S3Operation.GET_OBJECT, "a.zarr/0.1");
+        at(50);
+        long c2 = recorder.started(S3Operation.GET_OBJECT, "a.zarr/1.0");
+        long c3 = recorder.started(S3Operation.GET_OBJECT, "a.zarr/1.1");
+        at(70);
+        recorder.finishedChunk(c0);
+        recorder.finishedChunk(c1);
+        at(80);
+        recorder.finishedChunk(c2);
+        recorder.finishedChunk(c3);
+
+        S3ServerStats stats = recorder.snapshot();
+
+        assertThat(open).isZero();
+        assertThat(stats.busyNanos()).isEqualTo(70);
+        assertThat(stats.meanInFlight()).isEqualTo(150.0 / 70);
+        assertThat(stats.stageNanos()).isEqualTo(40);
+        assertThat(stats.stageMeanInFlight()).isEqualTo(3.0);
+        recorder.reset();
+        assertThat(recorder.snapshot().stageNanos()).isZero();
+    }
+
+    @Test
+    void chunkRequestsAreGetsAndPutsOfObjectsOtherThanMetadataDocuments() {
+        assertThat(S3RequestRecorder.isChunk(S3Operation.GET_OBJECT, "a.zarr/0.0"))
+                .isTrue();
+        assertThat(S3RequestRecorder.isChunk(S3Operation.PUT_OBJECT, "g/t2m/c/0/1/2"))
+                .isTrue();
+        assertThat(S3RequestRecorder.isChunk(S3Operation.GET_OBJECT, "0")).isTrue();
+        for (String doc : new String[] {".zarray", ".zattrs", ".zgroup", ".zmetadata", "zarr.json"}) {
+            assertThat(S3RequestRecorder.isChunk(S3Operation.GET_OBJECT, "g/a/" + doc))
+                    .as(doc)
+                    .isFalse();
+            assertThat(S3RequestRecorder.isChunk(S3Operation.PUT_OBJECT, doc))
+                    .as(doc)
+                    .isFalse();
+        }
+        assertThat(S3RequestRecorder.isChunk(S3Operation.HEAD_OBJECT, "a.zarr/0.0"))
+                .isFalse();
+        assertThat(S3RequestRecorder.isChunk(S3Operation.DELETE_OBJECT, "a.zarr/0.0"))
+                .isFalse();
+        assertThat(S3RequestRecorder.isChunk(S3Operation.LIST, null)).isFalse();
     }
 }

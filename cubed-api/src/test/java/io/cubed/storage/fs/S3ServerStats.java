@@ -10,7 +10,8 @@ import java.util.Map;
  * What {@link S3TestServer} has served since its counters were last reset: HTTP requests by operation (one request,
  * one count), the same per object key of the server's bucket, and how many requests were in flight (arrived, the
  * response not yet complete): now, at most, and on average over the busy time, the time during which at least one
- * was.
+ * was, and over the stage: from the first chunk request's arrival to the last one's end (a chunk request is a GET or
+ * PUT of an object other than Zarr's metadata documents), so that opening the array before a stage does not count.
  *
  * @param counts requests by operation; every operation is present, most with 0
  * @param keyCounts per object key of the server's bucket (the key alone, without the bucket), the requests that named
@@ -20,6 +21,9 @@ import java.util.Map;
  * @param maxInFlight the most requests in flight at once
  * @param meanInFlight the time-weighted mean number of requests in flight over the busy time; 0 when never busy
  * @param busyNanos nanoseconds during which at least one request was in flight
+ * @param stageMeanInFlight the chunk requests' summed durations over {@code stageNanos}: their mean number in flight
+ *     during the stage (Little's law); 0 when there was none
+ * @param stageNanos nanoseconds from the first chunk request's arrival to the last one's end; 0 when there was none
  */
 public record S3ServerStats(
         Map<S3Operation, Long> counts,
@@ -27,7 +31,20 @@ public record S3ServerStats(
         int inFlight,
         int maxInFlight,
         double meanInFlight,
-        long busyNanos) {
+        long busyNanos,
+        double stageMeanInFlight,
+        long stageNanos) {
+
+    /** Figures of a period without chunk requests: no stage. */
+    public S3ServerStats(
+            Map<S3Operation, Long> counts,
+            Map<String, Map<S3Operation, Long>> keyCounts,
+            int inFlight,
+            int maxInFlight,
+            double meanInFlight,
+            long busyNanos) {
+        this(counts, keyCounts, inFlight, maxInFlight, meanInFlight, busyNanos, 0, 0);
+    }
 
     public S3ServerStats {
         EnumMap<S3Operation, Long> all = new EnumMap<>(S3Operation.class);
@@ -88,7 +105,8 @@ public record S3ServerStats(
      * This snapshot as one line of JSON, per-key counts summarised as the number of distinct keys and the largest
      * count of one key per operation, times in milliseconds, with {@code latencyMs} the server's current delay:
      * {@code {"requests":3,"counts":{"GET_OBJECT":2,...},"keys":{"GET_OBJECT":{"distinct":2,"max":1},...},
-     * "inFlight":0,"maxInFlight":1,"meanInFlight":1.000,"busyMs":4.210,"latencyMs":30}}.
+     * "inFlight":0,"maxInFlight":1,"meanInFlight":1.000,"busyMs":4.210,"stageMeanInFlight":1.000,"stageMs":4.210,
+     * "latencyMs":30}}.
      */
     public String toJson(int latencyMs) {
         StringBuilder json = new StringBuilder(512).append("{\"requests\":").append(total());
@@ -113,6 +131,8 @@ public record S3ServerStats(
                 .append(maxInFlight);
         json.append(",\"meanInFlight\":").append(String.format(Locale.ROOT, "%.3f", meanInFlight));
         json.append(",\"busyMs\":").append(String.format(Locale.ROOT, "%.3f", busyNanos / 1e6));
+        json.append(",\"stageMeanInFlight\":").append(String.format(Locale.ROOT, "%.3f", stageMeanInFlight));
+        json.append(",\"stageMs\":").append(String.format(Locale.ROOT, "%.3f", stageNanos / 1e6));
         return json.append(",\"latencyMs\":").append(latencyMs).append('}').toString();
     }
 }

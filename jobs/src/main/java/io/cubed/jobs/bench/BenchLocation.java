@@ -22,17 +22,28 @@ interface BenchLocation extends AutoCloseable {
 
     /**
      * The requests of one run: by operation (the counter's names: the server's {@code GET_OBJECT}, the client's
-     * {@code GET}), and the mean (over the time at least one was) and the most in flight at once.
+     * {@code GET}), the mean in flight (over the time at least one was), the most in flight at once, and the mean in
+     * flight over the stage (from the first chunk request to the end of the last; NaN where the counter does not say:
+     * the client's counts).
      */
-    record Counts(Map<String, Long> requests, double meanInFlight, long maxInFlight) {
+    record Counts(Map<String, Long> requests, double meanInFlight, long maxInFlight, double stageMeanInFlight) {
         public Counts {
             requests = Map.copyOf(requests);
         }
 
+        /** Counts without a stage figure. */
+        Counts(Map<String, Long> requests, double meanInFlight, long maxInFlight) {
+            this(requests, meanInFlight, maxInFlight, Double.NaN);
+        }
+
         /** The counts in the JSON object of the test server's {@code stats} and of {@code --request-stats}. */
         static Counts of(Map<String, Object> json) {
-            return new Counts(ObjectStoreBench.counts(json), ObjectStoreBench.number(json.get("meanInFlight")), (long)
-                    ObjectStoreBench.number(json.get("maxInFlight")));
+            Object stage = json.get("stageMeanInFlight");
+            return new Counts(
+                    ObjectStoreBench.counts(json),
+                    ObjectStoreBench.number(json.get("meanInFlight")),
+                    (long) ObjectStoreBench.number(json.get("maxInFlight")),
+                    stage == null ? Double.NaN : ObjectStoreBench.number(stage));
         }
 
         /** The GETs of objects: {@code GET_OBJECT} as the server counts them, {@code GET} as the client does. */

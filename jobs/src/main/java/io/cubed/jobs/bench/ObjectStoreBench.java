@@ -68,6 +68,7 @@ final class ObjectStoreBench {
             Map<String, Long> requests,
             double meanInFlight,
             long maxInFlight,
+            double stageMeanInFlight,
             String check) {}
 
     ObjectStoreBench(
@@ -336,7 +337,7 @@ final class ObjectStoreBench {
     /** A run with {@code counts}; not counted ({@link #NOT_COUNTED} in flight) when they are null. */
     private Run run(String who, int latency, double seconds, BenchLocation.Counts counts, String check) {
         return counts == null
-                ? new Run(who, latency, seconds, chunks(), Map.of(), Double.NaN, NOT_COUNTED, check)
+                ? new Run(who, latency, seconds, chunks(), Map.of(), Double.NaN, NOT_COUNTED, Double.NaN, check)
                 : new Run(
                         who,
                         latency,
@@ -345,15 +346,19 @@ final class ObjectStoreBench {
                         counts.requests(),
                         counts.meanInFlight(),
                         counts.maxInFlight(),
+                        counts.stageMeanInFlight(),
                         check);
     }
 
     /** The most in flight of a run whose requests nobody counted. */
     static final long NOT_COUNTED = -1;
 
-    /** "mean; max" in flight. */
+    /** "stage mean; busy mean; max" in flight, the stage's mean "-" where the counter does not give it. */
     private static String inFlight(Run run) {
-        return String.format(Locale.ROOT, "%.1f; %d", run.meanInFlight(), run.maxInFlight());
+        String stage = Double.isNaN(run.stageMeanInFlight())
+                ? "-"
+                : String.format(Locale.ROOT, "%.1f", run.stageMeanInFlight());
+        return String.format(Locale.ROOT, "%s; %.1f; %d", stage, run.meanInFlight(), run.maxInFlight());
     }
 
     static void print(PrintWriter log, Run run) {
@@ -363,10 +368,7 @@ final class ObjectStoreBench {
                 run.who(),
                 run.seconds(),
                 run.maxInFlight() == NOT_COUNTED ? "requests not counted" : run.requests(),
-                run.maxInFlight() == NOT_COUNTED
-                        ? ""
-                        : String.format(
-                                Locale.ROOT, "in flight: mean %.1f, max %d", run.meanInFlight(), run.maxInFlight()),
+                run.maxInFlight() == NOT_COUNTED ? "" : "in flight (stage mean; busy mean; max): " + inFlight(run),
                 run.check());
         log.flush();
     }
@@ -439,7 +441,10 @@ final class ObjectStoreBench {
                 Locale.ROOT,
                 "## cubed bench --object-store%n%n`cubed copy` of a %d² float64 array in %d² chunks (%d chunks of %.2f MB,"
                         + " Blosc-LZ4, written by %s) from %s to the local disk, %d threads, %d cores; %s. Times are"
-                        + " whole commands (JVM or Python start included), best and median of %d; requests %s.%n%n",
+                        + " whole commands (JVM or Python start included), best and median of %d; requests %s. In"
+                        + " flight: the mean over the stage (from the first chunk request's arrival to the last one's"
+                        + " end; \"-\" where the counter does not give it), the mean over the time at least one request"
+                        + " was in flight (opening the array included), and the most at once.%n%n",
                 side,
                 chunk,
                 chunks(),
@@ -456,7 +461,7 @@ final class ObjectStoreBench {
     private String report(List<Run> runs, String header) {
         StringBuilder md = new StringBuilder(header);
         md.append("| latency | who | best s | median s | vs Dask (best) | GET per chunk | other requests | in flight"
-                + " (mean; max) | check |\n|---|---|---|---|---|---|---|---|---|\n");
+                + " (stage mean; busy mean; max) | check |\n|---|---|---|---|---|---|---|---|---|\n");
         for (int latency : latencies) {
             List<String> order = new ArrayList<>();
             for (Run r : runs) {

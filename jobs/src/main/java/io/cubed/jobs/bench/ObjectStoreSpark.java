@@ -146,7 +146,15 @@ final class ObjectStoreSpark {
             throws IOException {
         BenchLocation.Counts counts = server.jvmCounts();
         ObjectStoreBench.Run run = new ObjectStoreBench.Run(
-                who, latency, seconds, chunks, counts.requests(), counts.meanInFlight(), counts.maxInFlight(), check);
+                who,
+                latency,
+                seconds,
+                chunks,
+                counts.requests(),
+                counts.meanInFlight(),
+                counts.maxInFlight(),
+                counts.stageMeanInFlight(),
+                check);
         ObjectStoreBench.print(log, run);
         return run;
     }

@@ -63,6 +63,16 @@ class ObjectStoreBenchIT {
             // many).
             assertThat(cells[6].trim()).as(row).isEqualTo("1.19");
             assertThat(cells[7].trim()).as(row).isEqualTo("none");
+            // In flight, as the server counts them: the stage's mean, the busy time's mean, the most at once. Every
+            // run makes 16 chunk GETs: the stage's mean is above 0 (below 1 where the stage has idle gaps between
+            // requests, as at 0 ms), the busy time's at least 1, neither above the most.
+            String[] inFlight = cells[8].trim().split("; ");
+            assertThat(inFlight).as(row).hasSize(3);
+            double stage = Double.parseDouble(inFlight[0]);
+            double busy = Double.parseDouble(inFlight[1]);
+            long max = Long.parseLong(inFlight[2]);
+            assertThat(stage).as(row).isPositive().isLessThanOrEqualTo(max);
+            assertThat(busy).as(row).isBetween(1.0, (double) max);
         }
     }
 }
