@@ -220,6 +220,35 @@ class ZarrWriteDistributionTest {
         assertThat(Path.of(url)).doesNotExist();
     }
 
+    /** {@code partitions}: fewer than the DataFrame's merges neighbours (coalesce), more spreads rows round-robin. */
+    @Test
+    void partitionsOptionCoalescesOrSpreads() {
+        for (String n : List.of("2", "5")) {
+            String url = tmp.resolve("partitions-" + n + ".zarr").toString();
+            grid(4).write()
+                    .format("zarr")
+                    .option("dims", "time,lat,lon")
+                    .option("chunks", CHUNKS)
+                    .option("partitions", n)
+                    .save(url);
+            checkCells(url, (t, y, x) -> true);
+        }
+    }
+
+    @Test
+    void aNullDimensionValueIsAnError() {
+        String url = tmp.resolve("null-dim.zarr").toString();
+        Dataset<Row> withNull =
+                grid(2).selectExpr("time", "IF(time = 30 AND lon = 2, NULL, lat) AS lat", "lon", "v", "k");
+        assertThatThrownBy(() -> withNull.write()
+                        .format("zarr")
+                        .option("dims", "time,lat,lon")
+                        .option("chunks", CHUNKS)
+                        .save(url))
+                .hasStackTraceContaining("the dimension column lat is null in a row");
+        assertThat(Path.of(url)).doesNotExist();
+    }
+
     /**
      * The task itself: rows of cells 4 to 23 of a 6 x 4 grid in chunks of 2 x 4 (three chunks of 8 cells) write chunks
      * 1 and 2 whole and stage chunk 0 (cells 4 to 7) as a fragment; with one open chunk and rows alternating between
