@@ -26,8 +26,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * read; each Spark task reads its chunks itself, so there is no shuffle. Options: see {@link ZarrReadOptions}.
  *
  * <p>{@code df.write.format("zarr").option("dims", ...).save(uri)} writes a DataFrame as a Zarr group through Spark's
- * V1 write path ({@link CreatableRelationProvider}), which lets the writer cluster the rows by chunk itself: see
- * {@link ZarrWriter}. The option {@code dims} marks a write: Spark asks for the table before writing, and gets one
+ * V1 write path ({@link CreatableRelationProvider}), which lets the writer distribute the work itself, without an
+ * exchange: see {@link ZarrWriter}. The option {@code dims} marks a write: Spark asks for the table before writing, and gets one
  * that is not read ({@link ZarrWriteOptions#isWrite}).
  */
 public final class ZarrDataSource implements TableProvider, DataSourceRegister, CreatableRelationProvider {

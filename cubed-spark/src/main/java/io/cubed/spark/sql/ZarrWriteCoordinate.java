@@ -85,32 +85,6 @@ final class ZarrWriteCoordinate implements Serializable {
         return longs != null ? longs.length : doubles.length;
     }
 
-    /** The value at {@code i} as Spark's external type of the column (for the lookup table joined with the rows). */
-    Object external(int i) {
-        switch (column.kind) {
-            case FLOAT32:
-                return (float) doubles[i];
-            case FLOAT64:
-                return doubles[i];
-            case INT8:
-                return (byte) longs[i];
-            case INT16:
-                return (short) longs[i];
-            case INT32:
-                return (int) longs[i];
-            case INT64:
-                return longs[i];
-            case DATE:
-                return LocalDate.ofEpochDay(longs[i]);
-            case TIMESTAMP:
-                return instant(longs[i]);
-            case TIMESTAMP_NTZ:
-                return LocalDateTime.ofInstant(instant(longs[i]), ZoneOffset.UTC);
-            default:
-                throw new InvalidArgumentException("zarr write: no coordinate of " + column.kind);
-        }
-    }
-
     private static Instant instant(long micros) {
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
     }
@@ -122,13 +96,33 @@ final class ZarrWriteCoordinate implements Serializable {
                 return Float.toString((float) doubles[i]);
             case FLOAT64:
                 return Double.toString(doubles[i]);
-            case DATE:
-            case TIMESTAMP:
-            case TIMESTAMP_NTZ:
-                return external(i).toString();
             default:
-                return Long.toString(longs[i]);
+                return formatLong(column.kind, longs[i]);
         }
+    }
+
+    /** An integer, date (days) or time (microseconds) value of {@code kind} for messages. */
+    static String formatLong(ZarrWriteColumn.Kind kind, long v) {
+        switch (kind) {
+            case DATE:
+                return LocalDate.ofEpochDay(v).toString();
+            case TIMESTAMP:
+                return instant(v).toString();
+            case TIMESTAMP_NTZ:
+                return LocalDateTime.ofInstant(instant(v), ZoneOffset.UTC).toString();
+            default:
+                return Long.toString(v);
+        }
+    }
+
+    /** The value at {@code i} of an integer, date or time coordinate (as a row holds it). */
+    long longAt(int i) {
+        return longs[i];
+    }
+
+    /** The value at {@code i} of a floating coordinate. */
+    double doubleAt(int i) {
+        return doubles[i];
     }
 
     /** The stored coordinate array: times in their CF units, one chunk of the whole coordinate. */

@@ -1,11 +1,6 @@
 package io.cubed.spark.sql;
 
-import static org.apache.spark.sql.functions.bool_and;
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.collect_set;
-import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.unix_micros;
 
 import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
@@ -19,14 +14,13 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 
 /**
  * What a DataFrame becomes in Zarr, decided on the driver before anything is written: the dimension columns and their
- * coordinates (the sorted distinct values, found in one aggregation over the DataFrame, or the values of {@code
+ * coordinates (the sorted distinct values, found in one pass over the columns needed ({@link ZarrWriteScan}), or the values of {@code
  * coords.DIM}), the variables (every other column) with their types and fill values, the chunk shape, and the CF time
  * unit of each timestamp column.
  */
@@ -89,40 +83,37 @@ final class ZarrWriteLayout {
             }
         }
 
-        // One aggregation: the distinct values of each dimension without given coordinates, for each timestamp
-        // variable whether every value is whole seconds, whole milliseconds, and for each integer variable without a
-        // given fill value its non-null values (with the rows: whether it needs a fill value at all).
-        List<Column> aggs = new ArrayList<>();
+        // One pass over the columns it needs (ZarrWriteScan): the distinct values of each dimension without given
+        // coordinates, for each timestamp variable whether every value is whole seconds, whole milliseconds, and for
+        // each integer variable without a given fill value its non-null values (with the rows: whether it needs a fill
+        // value at all).
+        List<Column> scanned = new ArrayList<>();
+        List<ZarrWriteColumn.Kind> distinctKinds = new ArrayList<>();
         Map<String, Integer> at = new LinkedHashMap<>();
-        for (StructField f : varFields) {
-            if (ZarrWriteColumn.kindOf(path, f.name(), f.dataType()).isInteger() && fillGiven(o, f.name()) == null) {
-                if (!at.containsKey("rows")) {
-                    at.put("rows", aggs.size());
-                    aggs.add(count(lit(1)));
-                }
-                at.put("n:" + f.name(), aggs.size());
-                aggs.add(count(col(quote(f.name()))));
-            }
-        }
         for (StructField f : dimFields) {
             if (!o.coords.containsKey(f.name())) {
-                at.put("set:" + f.name(), aggs.size());
-                aggs.add(collect_set(col(quote(f.name()))));
+                at.put("set:" + f.name(), distinctKinds.size());
+                distinctKinds.add(ZarrWriteColumn.kindOf(path, f.name(), f.dataType()));
+                scanned.add(col(quote(f.name())));
             }
         }
+        int times = 0;
         for (StructField f : varFields) {
             if (isTimestamp(f.dataType())) {
-                Column micros = unix_micros(col(quote(f.name())).cast(DataTypes.TimestampType));
-                at.put("s:" + f.name(), aggs.size());
-                aggs.add(bool_and(micros.mod(1_000_000L).equalTo(0)));
-                at.put("ms:" + f.name(), aggs.size());
-                aggs.add(bool_and(micros.mod(1_000L).equalTo(0)));
+                at.put("t:" + f.name(), times++);
+                scanned.add(col(quote(f.name())));
             }
         }
-        InternalRow agg = null;
-        if (!aggs.isEmpty()) {
-            Dataset<Row> a = data.agg(aggs.get(0), aggs.subList(1, aggs.size()).toArray(new Column[0]));
-            agg = ((InternalRow[]) a.queryExecution().executedPlan().executeCollect())[0];
+        int counts = 0;
+        for (StructField f : varFields) {
+            if (ZarrWriteColumn.kindOf(path, f.name(), f.dataType()).isInteger() && fillGiven(o, f.name()) == null) {
+                at.put("n:" + f.name(), counts++);
+                scanned.add(col(quote(f.name())));
+            }
+        }
+        Scanned agg = null;
+        if (!scanned.isEmpty()) {
+            agg = scan(spark, data.select(scanned.toArray(new Column[0])), distinctKinds, times, counts, path);
         }
 
         List<ZarrWriteCoordinate> dims = new ArrayList<>();
@@ -134,7 +125,7 @@ final class ZarrWriteLayout {
                 values = given(spark, path, f, o.coords.get(f.name()));
                 sort = false;
             } else {
-                values = read(agg.getArray(at.get("set:" + f.name())), kind);
+                values = values(agg.keys[at.get("set:" + f.name())], kind);
                 sort = true;
             }
             long unit = kind.isTime() ? unitOf(values) : 1;
@@ -148,11 +139,13 @@ final class ZarrWriteLayout {
         for (StructField f : varFields) {
             ZarrWriteColumn.Kind kind = ZarrWriteColumn.kindOf(path, f.name(), f.dataType());
             String given = fillGiven(o, f.name());
-            long unit = kind.isTime() ? unit(agg, at, f.name()) : 1;
+            long unit = 1;
+            if (kind.isTime()) {
+                int t = at.get("t:" + f.name());
+                unit = agg.seconds[t] ? 1_000_000L : agg.millis[t] ? 1_000L : 1;
+            }
             Scalar fill = ZarrWriteColumn.fillOf(path, f.name(), kind, given);
-            if (at.containsKey("n:" + f.name())
-                    && agg.getLong(at.get("n:" + f.name())) == cells
-                    && agg.getLong(at.get("rows")) == cells) {
+            if (at.containsKey("n:" + f.name()) && agg.nonNull[at.get("n:" + f.name())] == cells && agg.rows == cells) {
                 // Every cell gets a value: no fill value, so that readers that mask it (xarray, this source) keep the
                 // integer type instead of promoting it to floating point to hold NaN.
                 fill = null;
@@ -209,18 +202,6 @@ final class ZarrWriteLayout {
         return given;
     }
 
-    /** The unit of a timestamp variable: seconds when every value is whole seconds, else milliseconds, else µs. */
-    private static long unit(InternalRow agg, Map<String, Integer> at, String name) {
-        if (isTrue(agg, at.get("s:" + name))) {
-            return 1_000_000L;
-        }
-        return isTrue(agg, at.get("ms:" + name)) ? 1_000L : 1;
-    }
-
-    private static boolean isTrue(InternalRow agg, int i) {
-        return agg.isNullAt(i) || agg.getBoolean(i);
-    }
-
     /** The coarsest of seconds, milliseconds and microseconds that divides every value (microseconds). */
     private static long unitOf(Object[] values) {
         long unit = 1_000_000L;
@@ -231,6 +212,74 @@ final class ZarrWriteLayout {
             }
         }
         return unit;
+    }
+
+    /** The merged statistics of the layout's pass. */
+    private static final class Scanned {
+        long rows;
+        long[][] keys;
+        boolean[] seconds;
+        boolean[] millis;
+        long[] nonNull;
+    }
+
+    private static Scanned scan(
+            SparkSession spark,
+            Dataset<Row> columns,
+            List<ZarrWriteColumn.Kind> distinct,
+            int times,
+            int counts,
+            String path) {
+        String before = spark.sparkContext().getLocalProperty("spark.job.description");
+        spark.sparkContext().setJobDescription("zarr write " + path + ": coordinates");
+        List<ZarrWriteScan.Stats> parts;
+        try {
+            parts = columns.queryExecution()
+                    .toRdd()
+                    .toJavaRDD()
+                    .mapPartitions(new ZarrWriteScan(distinct, times, counts))
+                    .collect();
+        } finally {
+            spark.sparkContext().setJobDescription(before);
+        }
+        Scanned s = new Scanned();
+        int nd = distinct.size();
+        ZarrWriteScan.KeySet[] sets = new ZarrWriteScan.KeySet[nd];
+        for (int a = 0; a < nd; a++) {
+            sets[a] = new ZarrWriteScan.KeySet();
+        }
+        s.seconds = new boolean[times];
+        s.millis = new boolean[times];
+        java.util.Arrays.fill(s.seconds, true);
+        java.util.Arrays.fill(s.millis, true);
+        s.nonNull = new long[counts];
+        for (ZarrWriteScan.Stats p : parts) {
+            s.rows += p.rows;
+            for (int a = 0; a < nd; a++) {
+                sets[a].addAll(p.keys[a]);
+            }
+            for (int t = 0; t < times; t++) {
+                s.seconds[t] &= p.seconds[t];
+                s.millis[t] &= p.millis[t];
+            }
+            for (int c = 0; c < counts; c++) {
+                s.nonNull[c] += p.nonNull[c];
+            }
+        }
+        s.keys = new long[nd][];
+        for (int a = 0; a < nd; a++) {
+            s.keys[a] = sets[a].toArray();
+        }
+        return s;
+    }
+
+    /** The values of distinct keys ({@link ZarrWriteIndex} keys) as {@link ZarrWriteCoordinate#of} takes them. */
+    private static Object[] values(long[] keys, ZarrWriteColumn.Kind kind) {
+        Object[] out = new Object[keys.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = kind.isFloating() ? (Object) ZarrWriteIndex.fromOrderedBits(keys[i]) : (Object) keys[i];
+        }
+        return out;
     }
 
     private static boolean isTimestamp(DataType t) {
@@ -255,14 +304,6 @@ final class ZarrWriteLayout {
                         + parts.get(i) + "', which is not a " + f.dataType().simpleString());
             }
             out[i] = value(rows[i], 0, kind);
-        }
-        return out;
-    }
-
-    private static Object[] read(ArrayData a, ZarrWriteColumn.Kind kind) {
-        Object[] out = new Object[a.numElements()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = value(a, i, kind);
         }
         return out;
     }

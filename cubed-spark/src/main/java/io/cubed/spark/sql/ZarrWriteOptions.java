@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * The options of {@code df.write.format("zarr")}: {@code dims} (required: the dimension columns, outermost first),
  * {@code chunks} ({@code dim:size,...}; dimensions not named get a size from {@code chunkBytes}), {@code coords.DIM}
  * (the coordinate values of one dimension, comma-separated, in the order they are stored), {@code zarrFormat} (2 or
- * 3), {@code codec} ({@link Compressor#parseSpec}), {@code fillValue.COLUMN}, {@code partitions} (write tasks) and any
+ * 3), {@code codec} ({@link Compressor#parseSpec}), {@code fillValue.COLUMN}, {@code partitions} (write tasks), {@code bufferBytes} (the chunks a write task
+ * holds open) and any
  * {@code fs.*} / {@code cubed.store.*} setting of the store.
  */
 final class ZarrWriteOptions {
@@ -29,9 +30,13 @@ final class ZarrWriteOptions {
     static final String CODEC = "codec";
     static final String FILL = "fillValue.";
     static final String PARTITIONS = "partitions";
+    static final String BUFFER_BYTES = "bufferBytes";
 
     /** The default bytes of one chunk of the widest variable when {@code chunks} does not give a dimension's size. */
     static final long DEFAULT_CHUNK_BYTES = 16L << 20;
+
+    /** The default bytes of the chunks a write task holds open at once (at least one chunk of every variable). */
+    static final long DEFAULT_BUFFER_BYTES = 256L << 20;
 
     private static final Set<String> KNOWN = Set.of(
             "path",
@@ -40,7 +45,8 @@ final class ZarrWriteOptions {
             CHUNK_BYTES.toLowerCase(Locale.ROOT),
             FORMAT.toLowerCase(Locale.ROOT),
             CODEC.toLowerCase(Locale.ROOT),
-            PARTITIONS.toLowerCase(Locale.ROOT));
+            PARTITIONS.toLowerCase(Locale.ROOT),
+            BUFFER_BYTES.toLowerCase(Locale.ROOT));
 
     final String path;
     final List<String> dims;
@@ -51,7 +57,8 @@ final class ZarrWriteOptions {
     final Compressor codec; // null: uncompressed
     final boolean codecGiven;
     final Map<String, String> fillValues;
-    final int partitions; // 0: by chunk count
+    final int partitions; // 0: the DataFrame's partitions
+    final long bufferBytes;
     final StoreOptions storeOptions;
 
     private ZarrWriteOptions(
@@ -65,6 +72,7 @@ final class ZarrWriteOptions {
             boolean codecGiven,
             Map<String, String> fillValues,
             int partitions,
+            long bufferBytes,
             StoreOptions storeOptions) {
         this.path = path;
         this.dims = dims;
@@ -76,6 +84,7 @@ final class ZarrWriteOptions {
         this.codecGiven = codecGiven;
         this.fillValues = fillValues;
         this.partitions = partitions;
+        this.bufferBytes = bufferBytes;
         this.storeOptions = storeOptions;
     }
 
@@ -127,19 +136,8 @@ final class ZarrWriteOptions {
                 chunks.put(known, positive(path, CHUNKS + " of " + known, kv[1].trim()));
             }
         }
-        long chunkBytes = DEFAULT_CHUNK_BYTES;
-        String cb = get(options, CHUNK_BYTES);
-        if (cb != null) {
-            try {
-                chunkBytes = MemorySize.parse(cb).bytes();
-            } catch (RuntimeException e) {
-                throw new InvalidArgumentException(
-                        "zarr write to " + path + ": chunkBytes='" + cb + "' is not a size (e.g. 16MB)", e);
-            }
-            if (chunkBytes <= 0) {
-                throw new InvalidArgumentException("zarr write to " + path + ": chunkBytes must be positive: " + cb);
-            }
-        }
+        long chunkBytes = size(options, path, CHUNK_BYTES, DEFAULT_CHUNK_BYTES);
+        long bufferBytes = size(options, path, BUFFER_BYTES, DEFAULT_BUFFER_BYTES);
         int format = 2;
         String f = get(options, FORMAT);
         if (f != null) {
@@ -184,7 +182,7 @@ final class ZarrWriteOptions {
             } else if (!KNOWN.contains(lower)) {
                 throw new InvalidArgumentException("zarr write to " + path + ": unknown option " + e.getKey()
                         + "; the options are dims, chunks, chunkBytes, coords.DIM, zarrFormat, codec, fillValue.COLUMN,"
-                        + " partitions, fs.* and cubed.store.*");
+                        + " partitions, bufferBytes, fs.* and cubed.store.*");
             }
         }
         return new ZarrWriteOptions(
@@ -198,7 +196,26 @@ final class ZarrWriteOptions {
                 codecSpec != null,
                 fills,
                 partitions,
+                bufferBytes,
                 StoreOptions.of(store));
+    }
+
+    private static long size(Map<String, String> options, String path, String name, long fallback) {
+        String cb = get(options, name);
+        if (cb == null) {
+            return fallback;
+        }
+        long bytes;
+        try {
+            bytes = MemorySize.parse(cb).bytes();
+        } catch (RuntimeException e) {
+            throw new InvalidArgumentException(
+                    "zarr write to " + path + ": " + name + "='" + cb + "' is not a size (e.g. 16MB)", e);
+        }
+        if (bytes <= 0) {
+            throw new InvalidArgumentException("zarr write to " + path + ": " + name + " must be positive: " + cb);
+        }
+        return bytes;
     }
 
     private static String find(List<String> names, String name) {

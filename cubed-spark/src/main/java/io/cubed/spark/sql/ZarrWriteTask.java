@@ -1,177 +1,192 @@
 package io.cubed.spark.sql;
 
-import io.cubed.chunk.Chunk;
-import io.cubed.error.InvalidArgumentException;
 import io.cubed.storage.ChunkStore;
+import io.cubed.storage.Store;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.fs.Stores;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import org.apache.spark.api.java.function.FlatMapFunction;
+import java.util.Map;
+import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
- * The task of a DataFrame written as Zarr: its rows come sorted by {@code key} (column 0: the chunk's linear index
- * times the cells of a chunk, plus the cell's C-order offset in a whole chunk), every row of a chunk in this task
- * (the write clusters them so), followed by one column per variable. It fills one chunk per variable at a time (cells
- * no row gives keep the fill value), writes them when the key passes to the next chunk, and returns {@code {chunks
- * written, rows}}. Two rows with one key are an error naming the dimension values. Memory: one chunk of every
- * variable, plus the codec's buffers of one chunk.
+ * The task of a DataFrame written as Zarr, over one partition of the DataFrame as it is (no exchange, no sort): rows
+ * of the dimension columns followed by the variables. Each row's dimension values are looked up in the coordinates
+ * ({@link ZarrWriteIndex}) and its values set in the open chunk holding its cell ({@link ZarrWriteChunk}); a chunk
+ * whose every cell this task gives is written as the final chunk at once. At most {@code maxOpen} chunks are open:
+ * opening one more first stages the least recently used as a <em>fragment</em> (its given cells and values) under
+ * {@link #STAGING} in the output, as are the chunks still open when the rows end (a partition's boundary, a sparse
+ * grid, input not clustered by chunk); {@link ZarrWriteMerge} then merges each chunk's fragments. Two rows for one cell
+ * of this task are an error naming the values; across tasks the driver and the merge find them. Memory: {@code
+ * maxOpen} chunks of every variable plus the codec's buffers of one chunk.
  */
-final class ZarrWriteTask implements FlatMapFunction<Iterator<InternalRow>, long[]>, Serializable {
+final class ZarrWriteTask implements Function2<Integer, Iterator<InternalRow>, Iterator<ZarrWriteTask.Result>> {
     private static final long serialVersionUID = 1L;
 
-    private final String path;
-    private final ZarrWriteCoordinate[] dims;
+    /** The folder of the output holding the fragments while a write runs. */
+    static final String STAGING = ".zarr-write-fragments";
+
+    private final ZarrWriteGrid grid;
     private final ZarrWriteColumn[] vars;
     private final ChunkStore[] arrays;
-    private final int[] chunk;
+    private final int maxOpen;
+    private final String url;
+    private final StoreOptions storeOptions;
 
     ZarrWriteTask(
-            String path,
-            List<ZarrWriteCoordinate> dims,
+            ZarrWriteGrid grid,
             List<ZarrWriteColumn> vars,
             List<ChunkStore> arrays,
-            int[] chunk) {
-        this.path = path;
-        this.dims = dims.toArray(new ZarrWriteCoordinate[0]);
+            int maxOpen,
+            String url,
+            StoreOptions storeOptions) {
+        this.grid = grid;
         this.vars = vars.toArray(new ZarrWriteColumn[0]);
         this.arrays = arrays.toArray(new ChunkStore[0]);
-        this.chunk = chunk.clone();
+        this.maxOpen = Math.max(1, maxOpen);
+        this.url = url;
+        this.storeOptions = storeOptions;
+    }
+
+    /** What a task did: its rows, the chunks it wrote whole (runs of linear ids) and the fragments it staged. */
+    static final class Result implements Serializable {
+        private static final long serialVersionUID = 1L;
+
+        final int partition;
+        final long rows;
+        final long[] completeRuns; // [start, end) pairs of linear chunk ids, ascending
+        final long[] fragmentChunks;
+        final String[] fragmentKeys; // keys in the output's store, one per fragment
+
+        Result(int partition, long rows, long[] completeRuns, long[] fragmentChunks, String[] fragmentKeys) {
+            this.partition = partition;
+            this.rows = rows;
+            this.completeRuns = completeRuns;
+            this.fragmentChunks = fragmentChunks;
+            this.fragmentKeys = fragmentKeys;
+        }
     }
 
     @Override
-    public Iterator<long[]> call(Iterator<InternalRow> rows) {
-        int nd = dims.length;
-        long cells = 1;
-        long[] chunkCounts = new long[nd];
+    public Iterator<Result> call(Integer partition, Iterator<InternalRow> rows) {
+        int nd = grid.ndim();
+        ZarrWriteIndex[] index = new ZarrWriteIndex[nd];
         for (int a = 0; a < nd; a++) {
-            cells *= chunk[a];
-            chunkCounts[a] = (dims[a].size() + chunk[a] - 1) / chunk[a];
+            index[a] = new ZarrWriteIndex(grid.dims[a]);
         }
-        long current = -1;
-        long previousKey = -1;
-        long written = 0;
-        long count = 0;
-        Chunk[] buffers = new Chunk[vars.length];
+        int[] chunk = grid.chunk;
+        long[] chunksAfter = grid.chunksAfter;
+        int[] within = new int[nd];
         long[] coords = new long[nd];
-        int[] shape = new int[nd];
-        boolean edge = false;
+        Map<Long, ZarrWriteChunk> open = new HashMap<>();
+        Runs complete = new Runs();
+        List<Long> fragmentChunks = new ArrayList<>();
+        List<String> fragmentKeys = new ArrayList<>();
+        ZarrWriteChunk current = null;
+        long uses = 0;
+        long count = 0;
         while (rows.hasNext()) {
             InternalRow row = rows.next();
-            long key = row.getLong(0);
-            if (key == previousKey) {
-                throw duplicate(key, cells);
-            }
-            previousKey = key;
-            long id = key / cells;
-            if (id != current) {
-                if (current >= 0) {
-                    written += flush(buffers, coords);
+            long id = 0;
+            for (int a = 0; a < nd; a++) {
+                if (row.isNullAt(a)) {
+                    throw ZarrWriteIndex.isNull(grid.path, grid.dims[a].column);
                 }
-                current = id;
-                long rest = id;
-                edge = false;
-                for (int a = nd - 1; a >= 0; a--) {
-                    coords[a] = rest % chunkCounts[a];
-                    rest /= chunkCounts[a];
-                    shape[a] = (int) Math.min(chunk[a], dims[a].size() - coords[a] * chunk[a]);
-                    edge |= shape[a] != chunk[a];
+                long key = index[a].key(row, a);
+                int i = index[a].find(key);
+                if (i < 0) {
+                    throw ZarrWriteIndex.notFound(grid.path, grid.dims[a].column, index[a].format(key));
                 }
-                for (int v = 0; v < vars.length; v++) {
-                    buffers[v] = vars[v].fill == null
-                            ? Chunk.allocate(vars[v].dtype(), shape)
-                            : Chunk.full(vars[v].dtype(), vars[v].fill, shape);
+                int c = i / chunk[a];
+                within[a] = i - c * chunk[a];
+                id += c * chunksAfter[a];
+            }
+            if (current == null || current.id != id) {
+                current = open.get(id);
+                if (current == null) {
+                    if (open.size() >= maxOpen) {
+                        ZarrWriteChunk lru = null;
+                        for (ZarrWriteChunk o : open.values()) {
+                            if (lru == null || o.lastUse < lru.lastUse) {
+                                lru = o;
+                            }
+                        }
+                        open.remove(lru.id);
+                        stage(lru, partition, fragmentChunks, fragmentKeys);
+                    }
+                    long rest = id;
+                    for (int a = 0; a < nd; a++) {
+                        coords[a] = rest / chunksAfter[a];
+                        rest %= chunksAfter[a];
+                    }
+                    current = new ZarrWriteChunk(id, coords, grid.shape(coords), vars);
+                    open.put(id, current);
                 }
+                current.lastUse = ++uses;
             }
-            int offset = (int) (key % cells);
-            if (edge) {
-                offset = clippedOffset(offset, shape);
+            int offset = 0;
+            for (int a = 0; a < nd; a++) {
+                offset = offset * current.shape[a] + within[a];
             }
-            for (int v = 0; v < vars.length; v++) {
-                if (!row.isNullAt(v + 1)) {
-                    set(buffers[v], vars[v], row, v + 1, offset);
-                }
+            if (!current.give(offset)) {
+                throw grid.duplicate(current.coords, offset);
             }
+            current.set(vars, row, nd, offset);
             count++;
+            if (current.isComplete()) {
+                for (int v = 0; v < vars.length; v++) {
+                    arrays[v].writeChunk(current.buffers[v], current.coords);
+                }
+                complete.add(id);
+                open.remove(id);
+                current = null;
+            }
         }
-        if (current >= 0) {
-            written += flush(buffers, coords);
+        List<ZarrWriteChunk> left = new ArrayList<>(open.values());
+        left.sort((x, y) -> Long.compare(x.id, y.id));
+        for (ZarrWriteChunk c : left) {
+            stage(c, partition, fragmentChunks, fragmentKeys);
         }
-        return List.of(new long[] {written, count}).iterator();
+        long[] fc = new long[fragmentChunks.size()];
+        for (int i = 0; i < fc.length; i++) {
+            fc[i] = fragmentChunks.get(i);
+        }
+        return List.of(new Result(partition, count, complete.toArray(), fc, fragmentKeys.toArray(new String[0])))
+                .iterator();
     }
 
-    /** The offset in a chunk of {@code shape} of the cell at {@code offset} in a whole chunk (C order both). */
-    private int clippedOffset(int offset, int[] shape) {
-        int out = 0;
-        int stride = 1;
-        for (int a = chunk.length - 1; a >= 0; a--) {
-            int o = offset % chunk[a];
-            offset /= chunk[a];
-            out += o * stride;
-            stride *= shape[a];
-        }
-        return out;
+    /** Writes the given cells of {@code c} as a fragment: {@code STAGING/<chunk id>/<partition>-<n>}. */
+    private void stage(ZarrWriteChunk c, int partition, List<Long> chunks, List<String> keys) {
+        String key = STAGING + "/" + c.id + "/" + partition + "-" + keys.size();
+        Store store = Stores.open(url, storeOptions);
+        store.put(key, c.fragment());
+        chunks.add(c.id);
+        keys.add(key);
     }
 
-    private static void set(Chunk c, ZarrWriteColumn col, InternalRow row, int i, int offset) {
-        switch (col.kind) {
-            case BOOL:
-                c.booleans()[offset] = row.getBoolean(i);
-                break;
-            case INT8:
-                c.bytes()[offset] = row.getByte(i);
-                break;
-            case INT16:
-                c.shorts()[offset] = row.getShort(i);
-                break;
-            case INT32:
-            case DATE:
-                c.ints()[offset] = row.getInt(i);
-                break;
-            case INT64:
-                c.longs()[offset] = row.getLong(i);
-                break;
-            case FLOAT32:
-                c.floats()[offset] = row.getFloat(i);
-                break;
-            case FLOAT64:
-                c.doubles()[offset] = row.getDouble(i);
-                break;
-            default: // timestamps: microseconds, written in the column's unit (which divides every value)
-                c.longs()[offset] = row.getLong(i) / col.unitMicros;
-                break;
-        }
-    }
+    /** Ascending runs of chunk ids, as {@code [start, end)} pairs; ids added out of order start new runs. */
+    static final class Runs {
+        private long[] runs = new long[8];
+        private int n;
 
-    private long flush(Chunk[] buffers, long[] coords) {
-        for (int v = 0; v < vars.length; v++) {
-            arrays[v].writeChunk(buffers[v], coords);
-            buffers[v] = null;
+        void add(long id) {
+            if (n > 0 && runs[n - 1] == id) {
+                runs[n - 1] = id + 1;
+                return;
+            }
+            if (n + 2 > runs.length) {
+                runs = java.util.Arrays.copyOf(runs, runs.length * 2);
+            }
+            runs[n++] = id;
+            runs[n++] = id + 1;
         }
-        return vars.length;
-    }
 
-    private InvalidArgumentException duplicate(long key, long cells) {
-        long id = key / cells;
-        long offset = key % cells;
-        int nd = dims.length;
-        long[] index = new long[nd];
-        long[] counts = new long[nd];
-        for (int a = 0; a < nd; a++) {
-            counts[a] = (dims[a].size() + chunk[a] - 1) / chunk[a];
+        long[] toArray() {
+            return java.util.Arrays.copyOf(runs, n);
         }
-        for (int a = nd - 1; a >= 0; a--) {
-            index[a] = (id % counts[a]) * chunk[a] + offset % chunk[a];
-            id /= counts[a];
-            offset /= chunk[a];
-        }
-        StringBuilder names = new StringBuilder();
-        StringBuilder values = new StringBuilder();
-        for (int a = 0; a < nd; a++) {
-            names.append(a == 0 ? "" : ", ").append(dims[a].column.name);
-            values.append(a == 0 ? "" : ", ").append(dims[a].format((int) index[a]));
-        }
-        return new InvalidArgumentException("zarr write to " + path + ": two rows have (" + names + ") = (" + values
-                + "); each cell of the grid takes one row at most (aggregate or drop the duplicates first)");
     }
 }

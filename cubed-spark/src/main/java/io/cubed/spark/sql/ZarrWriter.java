@@ -1,17 +1,11 @@
 package io.cubed.spark.sql;
 
-import static org.apache.spark.sql.functions.broadcast;
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.concat;
-import static org.apache.spark.sql.functions.expr;
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.raise_error;
-import static org.apache.spark.sql.functions.when;
-
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.spark.SparkStoreOptions;
 import io.cubed.storage.ChunkStore;
+import io.cubed.storage.Store;
+import io.cubed.storage.fs.Stores;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,18 +17,14 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * Writes a DataFrame as a Zarr group ({@code df.write.format("zarr")}): the dimension columns become coordinate
- * arrays and every other column a variable over them. Rows are clustered by chunk with Spark's exchange (hash by the
- * chunk's linear index, sorted by the cell's key within each task), so that each chunk is written once, whole, by one
- * task ({@link ZarrWriteTask}). Modes: {@code errorifexists} (the default) and {@code ignore} as Spark's; {@code
+ * arrays and every other column a variable over them. No rows move: each task of the DataFrame's own partitions
+ * writes the chunks whose every cell it holds and stages the others as fragments ({@link ZarrWriteTask}), which a
+ * second, small stage merges ({@link ZarrWriteMerge}); each chunk is written whole, once. Modes: {@code errorifexists} (the default) and {@code ignore} as Spark's; {@code
  * overwrite} deletes what is at the path once the input has been checked, and refuses a path the DataFrame reads;
  * {@code append} writes a path that does not exist and refuses one that does. A write that fails deletes what it
  * wrote; until it ends no reader finds a group at the path ({@link ZarrWriteStore}).
@@ -103,28 +93,12 @@ final class ZarrWriter {
         for (ZarrWriteColumn v : layout.vars) {
             arrays.add(store.createVariable(v, layout.dims, shape, layout.chunks));
         }
-        long chunkCount = 1;
-        for (int a = 0; a < shape.length; a++) {
-            chunkCount *= (shape[a] + layout.chunks[a] - 1) / layout.chunks[a];
-        }
-        if (chunkCount > 0) {
-            Dataset<Row> keyed = keyed(spark, data, o, layout);
-            int n = o.partitions > 0
-                    ? o.partitions
-                    : (int) Math.min(chunkCount, spark.sessionState().conf().numShufflePartitions());
-            long cells = cellsPerChunk(layout.chunks);
-            Dataset<Row> clustered =
-                    keyed.repartition(n, expr("`__zarr_key` div " + cells)).sortWithinPartitions("__zarr_key");
-            ZarrWriteTask task = new ZarrWriteTask(o.path, layout.dims, layout.vars, arrays, layout.chunks);
+        ZarrWriteGrid grid = new ZarrWriteGrid(o.path, layout.dims, layout.chunks);
+        if (grid.chunkCount() > 0) {
             String before = spark.sparkContext().getLocalProperty("spark.job.description");
             spark.sparkContext().setJobDescription("zarr write " + o.path);
             try {
-                clustered
-                        .queryExecution()
-                        .toRdd()
-                        .toJavaRDD()
-                        .mapPartitions(task)
-                        .collect();
+                write(spark, data, o, layout, grid, arrays);
             } finally {
                 spark.sparkContext().setJobDescription(before);
             }
@@ -132,63 +106,57 @@ final class ZarrWriter {
         store.finish(arrays);
     }
 
-    /** The rows as {@code (__zarr_key, variables...)}: each dimension's value looked up in its coordinate. */
-    private static Dataset<Row> keyed(SparkSession spark, Dataset<Row> data, ZarrWriteOptions o, ZarrWriteLayout l) {
-        Dataset<Row> df = data;
-        int nd = l.dims.size();
-        long cells = cellsPerChunk(l.chunks);
-        StringBuilder chunkId = new StringBuilder("CAST(0 AS BIGINT)");
-        StringBuilder offset = new StringBuilder("CAST(0 AS BIGINT)");
-        for (int a = 0; a < nd; a++) {
-            ZarrWriteCoordinate c = l.dims.get(a);
-            String name = c.column.name;
-            StructField f = data.schema().apply(data.schema().fieldIndex(name));
-            List<Row> rows = new ArrayList<>(c.size());
-            for (int i = 0; i < c.size(); i++) {
-                rows.add(RowFactory.create(c.external(i), i));
-            }
-            String v = "__zarr_c" + a;
-            String i = "__zarr_i" + a;
-            StructType schema = new StructType().add(v, f.dataType(), false).add(i, DataTypes.IntegerType, false);
-            Dataset<Row> lookup = spark.createDataFrame(rows, schema);
-            Column dim = df.col(ZarrWriteLayout.quote(name));
-            df = df.join(broadcast(lookup), dim.equalTo(lookup.col(v)), "left");
-            String dimText = "zarr write to " + o.path + ": the dimension column " + name;
-            Column checked = when(
-                            dim.isNull(), raise_error(lit(dimText + " is null in a row; dimensions take no nulls")))
-                    .when(
-                            col(i).isNull(),
-                            raise_error(concat(
-                                    lit(dimText + " has the value "),
-                                    dim.cast(DataTypes.StringType),
-                                    lit(", which is not among the values of its option coords." + name))))
-                    .otherwise(col(i));
-            df = df.withColumn(i, checked);
-            long chunksAfter = 1;
-            long cellsAfter = 1;
-            for (int b = a + 1; b < nd; b++) {
-                chunksAfter *= (l.dims.get(b).size() + l.chunks[b] - 1) / l.chunks[b];
-                cellsAfter *= l.chunks[b];
-            }
-            chunkId.append(" + (CAST(`")
-                    .append(i)
-                    .append("` AS BIGINT) div ")
-                    .append(l.chunks[a])
-                    .append(") * ")
-                    .append(chunksAfter);
-            offset.append(" + (`")
-                    .append(i)
-                    .append("` % ")
-                    .append(l.chunks[a])
-                    .append(") * ")
-                    .append(cellsAfter);
+    /**
+     * The write's stages: the tasks over the DataFrame's own partitions ({@link ZarrWriteTask}), then, when some
+     * chunks were staged as fragments, their merge ({@link ZarrWriteMerge}); the staging folder is deleted last.
+     */
+    private static void write(
+            SparkSession spark,
+            Dataset<Row> data,
+            ZarrWriteOptions o,
+            ZarrWriteLayout layout,
+            ZarrWriteGrid grid,
+            List<ChunkStore> arrays) {
+        List<Column> cols = new ArrayList<>();
+        for (ZarrWriteCoordinate d : layout.dims) {
+            cols.add(data.col(ZarrWriteLayout.quote(d.column.name)));
         }
-        List<Column> out = new ArrayList<>();
-        out.add(expr("(" + chunkId + ") * " + cells + " + " + offset).as("__zarr_key"));
-        for (ZarrWriteColumn v : l.vars) {
-            out.add(data.col(ZarrWriteLayout.quote(v.name)));
+        for (ZarrWriteColumn v : layout.vars) {
+            cols.add(data.col(ZarrWriteLayout.quote(v.name)));
         }
-        return df.select(out.toArray(new Column[0]));
+        Dataset<Row> input = data;
+        if (o.partitions > 0) {
+            int now = data.rdd().getNumPartitions();
+            if (o.partitions < now) {
+                input = data.coalesce(o.partitions);
+            } else if (o.partitions > now) {
+                input = data.repartition(o.partitions);
+            }
+        }
+        Dataset<Row> rows = input.select(cols.toArray(new Column[0]));
+        String url = o.path.endsWith("/") ? o.path.substring(0, o.path.length() - 1) : o.path;
+        long itemBytes = 0;
+        for (ZarrWriteColumn v : layout.vars) {
+            itemBytes += v.dtype().itemSizeBytes();
+        }
+        long chunkSetBytes = Math.max(1, cellsPerChunk(layout.chunks) * itemBytes);
+        int maxOpen = (int) Math.max(1, Math.min(1 << 16, o.bufferBytes / chunkSetBytes));
+        ZarrWriteTask task = new ZarrWriteTask(grid, layout.vars, arrays, maxOpen, url, o.storeOptions);
+        List<ZarrWriteTask.Result> results = rows.queryExecution()
+                .toRdd()
+                .toJavaRDD()
+                .mapPartitionsWithIndex(task, false)
+                .collect();
+        Store staging = Stores.open(url, o.storeOptions);
+        List<ZarrWriteMerge.Item> items = ZarrWriteFragments.toMerge(grid, results, staging);
+        if (!items.isEmpty()) {
+            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            int n = Math.max(1, Math.min(items.size(), jsc.defaultParallelism()));
+            jsc.parallelize(items, n)
+                    .mapPartitions(new ZarrWriteMerge(grid, layout.vars, arrays, url, o.storeOptions))
+                    .collect();
+        }
+        staging.deletePrefix(ZarrWriteTask.STAGING);
     }
 
     private static long cellsPerChunk(int[] chunks) {
