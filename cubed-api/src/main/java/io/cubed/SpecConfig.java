@@ -85,8 +85,14 @@ public final class SpecConfig {
     /** The properties file looked up at the root of the classpath when no file is named. */
     public static final String RESOURCE = "cubed.properties";
     /** {@code CUBED_*} variables that are not settings (read by {@code bin/cubed} or naming the file). */
-    public static final Set<String> OTHER_ENV =
-            Set.of(ENV_CONFIG, "CUBED_JAVA_OPTS", "CUBED_HOME", "CUBED_CLASSPATH", "CUBED_NO_BUILD", "CUBED_CDS");
+    public static final Set<String> OTHER_ENV = Set.of(
+            ENV_CONFIG,
+            "CUBED_JAVA_OPTS",
+            "CUBED_HOME",
+            "CUBED_CLASSPATH",
+            "CUBED_NO_BUILD",
+            "CUBED_CDS",
+            "CUBED_HADOOP");
 
     /** Where a value came from, lowest precedence first. */
     public enum Source {

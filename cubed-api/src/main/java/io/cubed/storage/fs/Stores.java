@@ -136,7 +136,9 @@ public final class Stores {
         } catch (NoClassDefFoundError e) {
             throw new StorageException(
                     "opening '" + uri + "' needs Hadoop on the classpath (hadoop-client-api and "
-                            + "hadoop-client-runtime, and hadoop-aws for s3a://); Spark clusters provide it",
+                            + "hadoop-client-runtime, and hadoop-aws for s3a://); Spark clusters provide it, and "
+                            + "bin/cubed adds it when its command line names such a URL or a Hadoop client, or "
+                            + "with CUBED_HADOOP=on",
                     e);
         }
     }

@@ -426,7 +426,9 @@ final class ObjectStoreBench {
                 javaBin,
                 "--add-modules=jdk.incubator.vector",
                 "-cp",
-                jar + java.io.File.pathSeparator + jar.getParent().resolve("lib") + "/*",
+                // bin/cubed's class path when it names Hadoop: the bench's --conf may ask for S3A.
+                jar + java.io.File.pathSeparator + jar.getParent().resolve("lib") + "/*" + java.io.File.pathSeparator
+                        + jar.getParent().resolve("lib-hadoop") + "/*",
                 "io.cubed.jobs.CubedCli");
     }
 

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Makes the command line's class-data archive: {@code java ClassDataArchive JAR LIB_DIR ARCHIVE [SPARK_LIB_DIR]}
- * (with {@code SPARK_LIB_DIR}, the archive of the commands that run Spark, on the class path bin/cubed gives them,
- * trained by {@code ClassListTraining spark}). Runs {@link
+ * Makes the command line's class-data archive: {@code java ClassDataArchive JAR LIB_DIR ARCHIVE [HADOOP_LIB_DIR
+ * SPARK_LIB_DIR]} (with the last two, the archive of the commands that run Spark, on the class path bin/cubed gives
+ * them, Hadoop's client and Spark's jars after Cubed's, trained by {@code ClassListTraining spark}). Runs {@link
  * ClassListTraining} in a JVM of its own that lists what it loads — classes, and the lambda proxies and method-handle
  * forms it spins at run time — and dumps the list with {@code -Xshare:dump} on the class path {@code bin/cubed} runs
  * with ({@code JAR:LIB_DIR/*}), so that the JVM of every command maps them parsed and verified instead of loading the
@@ -28,16 +28,19 @@ public final class ClassDataArchive {
     private ClassDataArchive() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 3 && args.length != 4) {
-            throw new IllegalArgumentException("usage: ClassDataArchive JAR LIB_DIR ARCHIVE [SPARK_LIB_DIR]");
+        if (args.length != 3 && args.length != 5) {
+            throw new IllegalArgumentException(
+                    "usage: ClassDataArchive JAR LIB_DIR ARCHIVE [HADOOP_LIB_DIR SPARK_LIB_DIR]");
         }
         Path jar = Path.of(args[0]).toAbsolutePath();
         Path lib = Path.of(args[1]).toAbsolutePath();
         Path archive = Path.of(args[2]).toAbsolutePath();
-        Path sparkLib = args.length == 4 ? Path.of(args[3]).toAbsolutePath() : null;
+        Path sparkLib = args.length == 5 ? Path.of(args[4]).toAbsolutePath() : null;
         String classPath = jar + File.pathSeparator + lib + File.separator + "*";
         if (sparkLib != null) {
-            classPath += File.pathSeparator + sparkLib + File.separator + "*";
+            Path hadoopLib = Path.of(args[3]).toAbsolutePath();
+            classPath += File.pathSeparator + hadoopLib + File.separator + "*" + File.pathSeparator + sparkLib
+                    + File.separator + "*";
         }
         Path loaded = Files.createTempFile("cubed-loaded-classes", ".lst");
         Path classes = archive.resolveSibling(archive.getFileName() + ".classes");
