@@ -143,6 +143,11 @@ public final class CubedCli implements Runnable {
         if (System.getProperty("slf4j.internal.verbosity") == null) {
             System.setProperty("slf4j.internal.verbosity", "ERROR");
         }
+        // picocli's default factory otherwise looks for Groovy's Closure class when it is first used: a lookup that
+        // misses opens every jar of the class path that is not open yet (docs/cloud.md, "Start-up").
+        if (System.getProperty("picocli.disable.closures") == null) {
+            System.setProperty("picocli.disable.closures", "true");
+        }
         int code = run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
         if (code != 0) {
             System.exit(code);
