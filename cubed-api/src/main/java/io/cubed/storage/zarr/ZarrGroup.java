@@ -54,7 +54,7 @@ public final class ZarrGroup {
         byte[] bytes = store.get(ZGROUP);
         if (bytes == null) {
             throw new StorageException(
-                    "no Zarr group at " + url + ": " + ZarrArray.describe(url, ZGROUP) + " is missing");
+                    "no Zarr group at " + url + ": " + MetadataDocuments.describe(url, ZGROUP) + " is missing");
         }
         checkZgroup(bytes, url);
         return new ZarrGroup(url, options, store, readConsolidated(store.get(ZMETADATA), url));
@@ -71,13 +71,8 @@ public final class ZarrGroup {
     }
 
     private static void checkZgroup(byte[] bytes, String url) {
-        String where = ZarrArray.describe(url, ZGROUP);
-        Object json;
-        try {
-            json = Json.parse(bytes);
-        } catch (Json.JsonException e) {
-            throw new StorageException("malformed JSON in " + where + ": " + e.getMessage(), e);
-        }
+        String where = MetadataDocuments.describe(url, ZGROUP);
+        Object json = MetadataDocuments.parse(bytes, where);
         if (!(json instanceof Map) || !Long.valueOf(2).equals(((Map<?, ?>) json).get("zarr_format"))) {
             throw new StorageException("malformed " + where + ": expected {\"zarr_format\": 2}");
         }
@@ -91,13 +86,8 @@ public final class ZarrGroup {
         if (bytes == null) {
             return null;
         }
-        String where = ZarrArray.describe(url, ZMETADATA);
-        Object json;
-        try {
-            json = Json.parse(bytes);
-        } catch (Json.JsonException e) {
-            throw new StorageException("malformed JSON in " + where + ": " + e.getMessage(), e);
-        }
+        String where = MetadataDocuments.describe(url, ZMETADATA);
+        Object json = MetadataDocuments.parse(bytes, where);
         if (!(json instanceof Map)
                 || !Long.valueOf(1).equals(((Map<?, ?>) json).get("zarr_consolidated_format"))
                 || !(((Map<?, ?>) json).get("metadata") instanceof Map)) {
@@ -120,7 +110,7 @@ public final class ZarrGroup {
 
     /** URL of the member called {@code name}. */
     public String memberUrl(String name) {
-        return ZarrArray.describe(url, StoreKeys.check(name));
+        return MetadataDocuments.describe(url, StoreKeys.check(name));
     }
 
     /** Creates an array called {@code name} in this group. */
@@ -286,18 +276,9 @@ public final class ZarrGroup {
         if (bytes == null) {
             return new LinkedHashMap<>();
         }
-        String where = ZarrArray.describe(url, ZarrArray.ZATTRS);
-        Object json;
-        try {
-            json = Json.parse(bytes);
-        } catch (Json.JsonException e) {
-            throw new StorageException("malformed JSON in " + where + ": " + e.getMessage(), e);
-        }
-        if (!(json instanceof Map)) {
-            throw new StorageException("malformed " + where + ": expected a JSON object");
-        }
+        String where = MetadataDocuments.describe(url, ZarrArray.ZATTRS);
         @SuppressWarnings("unchecked")
-        Map<String, Object> m = (Map<String, Object>) json;
+        Map<String, Object> m = (Map<String, Object>) MetadataDocuments.parseObject(bytes, where);
         return m;
     }
 }

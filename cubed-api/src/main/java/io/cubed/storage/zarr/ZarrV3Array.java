@@ -48,7 +48,7 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         byte[] bytes = store.get(ZarrV3Metadata.ZARR_JSON);
         if (bytes == null) {
             throw new StorageException("no Zarr v3 array at " + url + ": "
-                    + ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON) + " is missing");
+                    + MetadataDocuments.describe(url, ZarrV3Metadata.ZARR_JSON) + " is missing");
         }
         return withMetadata(url, options, bytes);
     }
@@ -56,33 +56,19 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
     /** The v3 node at {@code url} whose {@code zarr.json} holds {@code bytes} (read by the caller), when an array. */
     static ZarrV3Array withMetadata(String url, StoreOptions options, byte[] bytes) {
         StoreSupplier supplier = Stores.supplier(url, options);
-        String where = ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON);
-        Map<?, ?> m = ZarrV3Metadata.parseObject(bytes, where);
+        String where = MetadataDocuments.describe(url, ZarrV3Metadata.ZARR_JSON);
+        Map<?, ?> m = MetadataDocuments.parseObject(bytes, where);
         if ("group".equals(m.get("node_type"))) {
             throw new StorageException("no Zarr array at " + url + ": " + where + " describes a group");
         }
-        return new ZarrV3Array(url, supplier, ZarrV3Metadata.parse(m, where));
+        return new ZarrV3Array(url, supplier, V3ArrayParser.parse(m, where));
     }
 
     /** Creates an array at {@code url} writing its {@code zarr.json}; an existing array is replaced only with overwrite. */
     public static ZarrV3Array create(String url, ZarrV3Metadata metadata, boolean overwrite, StoreOptions options) {
         StoreSupplier supplier = Stores.supplier(url, options);
         Store store = supplier.open();
-        if (store.exists(ZarrGroup.ZGROUP)) {
-            throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
-        }
-        byte[] existing = store.get(ZarrV3Metadata.ZARR_JSON);
-        if (existing != null
-                && "group".equals(ZarrV3Metadata.parseObject(existing, url).get("node_type"))) {
-            throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
-        }
-        if (existing != null || store.exists(ZarrArray.ZARRAY)) {
-            if (!overwrite) {
-                throw new StorageException("cannot create an array at " + url + ": an array already exists there "
-                        + "(set overwrite to replace it)");
-            }
-            store.deletePrefix("");
-        }
+        ArrayCreation.clear(store, url, overwrite);
         store.put(ZarrV3Metadata.ZARR_JSON, metadata.toJson().getBytes(StandardCharsets.UTF_8));
         return new ZarrV3Array(url, supplier, metadata);
     }
@@ -177,14 +163,15 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
                     dtype(),
                     grid.chunkShape(),
                     fillValue(),
-                    ZarrArray.describe(url, key),
+                    MetadataDocuments.describe(url, key),
                     true);
         } catch (StorageException e) {
             throw corrupt(key, e);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
-            throw new CorruptDataException("corrupt chunk " + ZarrArray.describe(url, key) + ": " + e.getMessage(), e);
+            throw new CorruptDataException(
+                    "corrupt chunk " + MetadataDocuments.describe(url, key) + ": " + e.getMessage(), e);
         }
-        return clip(full, shape);
+        return EdgeChunks.clipped(full, shape);
     }
 
     /** The stored bytes at {@code key}: from a read started ahead ({@link #readAhead}) when there is one. */
@@ -216,29 +203,19 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         for (int c : grid().chunkShape()) {
             raw *= c;
         }
-        return ZarrArray.storedChunkBound(raw + raw / 16);
+        return ReadAhead.storedChunkBound(raw + raw / 16);
     }
 
     @Override
     public long inFlightBytes() {
-        int k = store().concurrency();
-        return k > 1 ? (long) k * ((long) storedChunkBound() + store().requestOverheadBytes()) : 0;
+        return ReadAhead.inFlightBytes(store(), storedChunkBound());
     }
 
     private StorageException corrupt(String key, StorageException e) {
-        String where = ZarrArray.describe(url, key);
+        String where = MetadataDocuments.describe(url, key);
         return e.getMessage().contains(where)
                 ? e
                 : new CorruptDataException("corrupt chunk " + where + ": " + e.getMessage(), e);
-    }
-
-    private Chunk clip(Chunk full, int[] shape) {
-        if (Arrays.equals(shape, full.shape())) {
-            return full;
-        }
-        Chunk clipped = Chunk.allocate(dtype(), shape);
-        Chunk.copyRegion(full, new int[shape.length], clipped, new int[shape.length], shape);
-        return clipped;
     }
 
     /**
@@ -267,7 +244,7 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
             flat = flat * per[a] + (int) (innerCoords[a] % per[a]);
         }
         String key = metadata.chunkKey(shardCoords);
-        String where = ZarrArray.describe(url, key);
+        String where = MetadataDocuments.describe(url, key);
         int[] shape = inner.chunkShapeAt(innerCoords);
         long[] index = indexCache.get(key);
         long shardBytes;
@@ -313,7 +290,7 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new StorageException("corrupt " + innerWhere + ": " + e.getMessage(), e);
         }
-        return clip(full, shape);
+        return EdgeChunks.clipped(full, shape);
     }
 
     @Override
@@ -321,22 +298,9 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         ChunkGrid grid = grid();
         grid.checkCoords(chunkCoords);
         String key = metadata.chunkKey(chunkCoords);
-        String where = ZarrArray.describe(url, key);
-        if (chunk.dtype() != dtype()) {
-            throw new InvalidArgumentException(
-                    "cannot write a " + chunk.dtype() + " chunk to " + where + ", a " + dtype() + " array");
-        }
-        int[] shape = grid.chunkShapeAt(chunkCoords);
-        if (!Arrays.equals(shape, chunk.shape())) {
-            throw new InvalidArgumentException("chunk " + where + " has shape " + Arrays.toString(shape)
-                    + " but the chunk written has shape " + Arrays.toString(chunk.shape()));
-        }
-        Chunk full = chunk;
-        int[] fullShape = grid.chunkShape();
-        if (!Arrays.equals(shape, fullShape)) {
-            full = Chunk.full(dtype(), fillValue(), fullShape);
-            Chunk.copyRegion(chunk, new int[shape.length], full, new int[shape.length], shape);
-        }
+        String where = MetadataDocuments.describe(url, key);
+        EdgeChunks.checkWritten(chunk, dtype(), grid.chunkShapeAt(chunkCoords), where);
+        Chunk full = EdgeChunks.padded(chunk, grid.chunkShape(), fillValue());
         byte[] stored;
         try {
             // Checkpoints the heap (HeapProbe) once encoded, before the put: the chunk, its bytes, the encoded bytes.
@@ -363,39 +327,11 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
     public long writtenChunkCount() {
         long n = 0;
         for (String key : store().list("")) {
-            if (isChunkKey(key)) {
+            if (metadata.isChunkKey(key)) {
                 n++;
             }
         }
         return n;
-    }
-
-    /** True for a key of this array's chunk key encoding (not {@code zarr.json} nor a node below the array). */
-    private boolean isChunkKey(String key) {
-        if (key.equals(ZarrV3Metadata.ZARR_JSON) || key.endsWith("/" + ZarrV3Metadata.ZARR_JSON)) {
-            return false;
-        }
-        int nd = metadata.shape().length;
-        String body = key;
-        if (!metadata.v2KeyEncoding()) {
-            if (nd == 0) {
-                return key.equals("c");
-            }
-            if (!key.startsWith("c" + metadata.separator())) {
-                return false;
-            }
-            body = key.substring(2);
-        }
-        String[] parts = body.split(java.util.regex.Pattern.quote(metadata.separator()), -1);
-        if (parts.length != Math.max(1, nd)) {
-            return false;
-        }
-        for (String p : parts) {
-            if (p.isEmpty() || !p.chars().allMatch(Character::isDigit)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Reads a box of elements; a sharded array reads only the inner chunks the box touches (ranged reads). */
