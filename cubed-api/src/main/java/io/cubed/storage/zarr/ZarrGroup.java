@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.Set;
 
 /** A Zarr v2 group: a {@code .zgroup} document, optional {@code .zattrs}, and arrays and groups below it. */
 public final class ZarrGroup {
@@ -19,6 +19,10 @@ public final class ZarrGroup {
 
     /** Name of the consolidated metadata document zarr-python 2 writes. */
     public static final String ZMETADATA = ".zmetadata";
+
+    /** The metadata documents that name no member of a v2 group (a v3 node's {@code zarr.json} included). */
+    private static final Set<String> DOCUMENTS =
+            Set.of(ZGROUP, ZarrArray.ZARRAY, ZarrArray.ZATTRS, ZMETADATA, ZarrV3Metadata.ZARR_JSON);
 
     private final String url;
     private final StoreOptions options;
@@ -178,21 +182,7 @@ public final class ZarrGroup {
 
     /** The names that may name a member: valid keys of one part, not a metadata document's name. */
     private static List<String> members(java.util.Collection<String> names) {
-        List<String> out = new ArrayList<>();
-        for (String n : names) {
-            if (!n.isEmpty()
-                    && !n.contains("/")
-                    && !n.equals(".")
-                    && !n.equals("..")
-                    && !n.equals(ZGROUP)
-                    && !n.equals(ZarrArray.ZARRAY)
-                    && !n.equals(ZarrArray.ZATTRS)
-                    && !n.equals(ZMETADATA)
-                    && !n.equals(ZarrV3Metadata.ZARR_JSON)) {
-                out.add(n);
-            }
-        }
-        return out;
+        return GroupMembers.candidates(names, DOCUMENTS);
     }
 
     /** The arrays among {@code names}: their {@code .zarray} and {@code .zattrs} read together. */
@@ -233,23 +223,7 @@ public final class ZarrGroup {
     }
 
     private List<String> childrenWith(String document) {
-        TreeSet<String> names = new TreeSet<>();
-        if (consolidated != null) {
-            for (String key : consolidated.keySet()) {
-                String[] parts = key.split("/");
-                if (parts.length == 2 && parts[1].equals(document)) {
-                    names.add(parts[0]);
-                }
-            }
-            return new ArrayList<>(names);
-        }
-        for (String key : store.list("")) {
-            String[] parts = key.split("/");
-            if (parts.length == 2 && parts[1].equals(document)) {
-                names.add(parts[0]);
-            }
-        }
-        return new ArrayList<>(names);
+        return GroupMembers.withDocument(consolidated != null ? consolidated.keySet() : store.list(""), document);
     }
 
     /** The group's {@code .zattrs} attributes, empty when there are none. */

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -171,14 +172,11 @@ public final class ZarrV3Group {
             }
             return new ArrayList<>(names);
         }
-        for (String key : store.list("")) {
-            String[] parts = key.split("/");
-            if (parts.length == 2 && parts[1].equals(ZarrV3Metadata.ZARR_JSON)) {
-                String where = memberUrl(key);
-                Map<?, ?> m = MetadataDocuments.parseObject(store.get(key), where);
-                if (nodeType.equals(m.get("node_type"))) {
-                    names.add(parts[0]);
-                }
+        for (String name : GroupMembers.withDocument(store.list(""), ZarrV3Metadata.ZARR_JSON)) {
+            String key = name + "/" + ZarrV3Metadata.ZARR_JSON;
+            Map<?, ?> m = MetadataDocuments.parseObject(store.get(key), memberUrl(key));
+            if (nodeType.equals(m.get("node_type"))) {
+                names.add(name);
             }
         }
         return new ArrayList<>(names);
@@ -214,17 +212,7 @@ public final class ZarrV3Group {
 
     /** The names that may name a member: valid keys of one part, not a metadata document's name. */
     private static List<String> members(java.util.Collection<String> names) {
-        List<String> out = new ArrayList<>();
-        for (String n : names) {
-            if (!n.isEmpty()
-                    && !n.contains("/")
-                    && !n.equals(".")
-                    && !n.equals("..")
-                    && !n.equals(ZarrV3Metadata.ZARR_JSON)) {
-                out.add(n);
-            }
-        }
-        return out;
+        return GroupMembers.candidates(names, Set.of(ZarrV3Metadata.ZARR_JSON));
     }
 
     /** The arrays among {@code names}: their {@code zarr.json} read together. */

@@ -25,7 +25,7 @@
  *   <li>Both versions: {@code MetadataDocuments} (a document's URL in messages, its bytes parsed as a JSON object);
  *       {@code Json} (the JSON reader and writer); {@code ArrayCreation} (where a new array may go); {@code
  *       EdgeChunks} (a written chunk's checks, edge chunks padded and clipped); {@code ReadAhead} (how much a read
- *       started ahead asks for and holds); {@code ElementBytes} and {@code ChunkBytes} (element bytes ↔ chunks);
+ *       started ahead asks for and holds); {@code GroupMembers} (a group's member names, given or listed); {@code ElementBytes} and {@code ChunkBytes} (element bytes ↔ chunks);
  *       {@code ChunkBoxes} and {@code BlockStream} (block-wise decoding); {@code IncompleteMark} (the mark of an
  *       array being written); {@code DimensionNames}.
  * </ul>
