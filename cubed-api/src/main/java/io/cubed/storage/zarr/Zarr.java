@@ -70,10 +70,7 @@ public final class Zarr {
      * never written (or left out as all fill value) are not counted.
      */
     public static long writtenChunkCount(ChunkStore array) {
-        if (array instanceof ZarrArray z) {
-            return z.writtenChunkCount();
-        }
-        if (array instanceof ZarrV3Array z) {
+        if (array instanceof ZarrArrayCore z) {
             return z.writtenChunkCount();
         }
         throw new io.cubed.error.InvalidArgumentException(array.url() + " is not a Zarr array");

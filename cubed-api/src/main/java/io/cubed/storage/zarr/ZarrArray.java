@@ -7,14 +7,12 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.memory.BufferCopies;
-import io.cubed.storage.ChunkStore;
 import io.cubed.storage.ChunkStores;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.StoreSupplier;
 import io.cubed.storage.fs.Stores;
 import io.cubed.storage.zarr.codec.Codec;
-import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,7 +26,7 @@ import java.util.Map;
  * <p>This file holds opening, creating, the options of the array and its attributes; a stored chunk's reading and
  * decoding are {@code V2ChunkReads}'s, its encoding and writing {@code V2ChunkWrites}'s.
  */
-public final class ZarrArray implements ChunkStore, Serializable {
+public final class ZarrArray extends ZarrArrayCore {
     private static final long serialVersionUID = 1L;
 
     /** Name of the array metadata document. */
@@ -36,12 +34,9 @@ public final class ZarrArray implements ChunkStore, Serializable {
     /** Name of the attributes document. */
     public static final String ZATTRS = ".zattrs";
 
-    private final String url;
-    private final StoreSupplier supplier;
     private final ZarrV2Metadata metadata;
     private final boolean writeEmptyChunks;
     private final boolean everyChunkStored;
-    private transient Store store;
     private transient Codec codec;
     private transient V2ChunkReads reads;
     /** The attributes this array has read or written, or null before it has. */
@@ -66,8 +61,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
             ZarrV2Metadata metadata,
             boolean writeEmptyChunks,
             boolean everyChunkStored) {
-        this.url = url;
-        this.supplier = supplier;
+        super(url, supplier);
         this.metadata = metadata;
         this.writeEmptyChunks = writeEmptyChunks;
         this.everyChunkStored = everyChunkStored;
@@ -166,15 +160,6 @@ public final class ZarrArray implements ChunkStore, Serializable {
         return everyChunkStored;
     }
 
-    private Store store() {
-        Store s = store;
-        if (s == null) {
-            s = supplier.open();
-            store = s;
-        }
-        return s;
-    }
-
     private Codec codec() {
         Codec c = codec;
         if (c == null && metadata.compressor() != null) {
@@ -195,13 +180,20 @@ public final class ZarrArray implements ChunkStore, Serializable {
     }
 
     @Override
-    public String url() {
-        return url;
+    String chunkKey(long[] chunkCoords) {
+        return metadata.chunkKey(chunkCoords);
     }
 
+    /** True for a key that is not a metadata document ({@code .zarray}, {@code .zattrs}) of the array or below it. */
     @Override
-    public java.util.Optional<String> storedAt() {
-        return java.util.Optional.of(url);
+    boolean isChunkKey(String key) {
+        return !key.startsWith(".") && !key.contains("/.");
+    }
+
+    /** A compressed chunk's bound of its raw size and a margin for the codec's header. */
+    @Override
+    int storedChunkBound() {
+        return ReadAhead.storedChunkBound(metadata.chunkSizeBytes());
     }
 
     public ZarrV2Metadata metadata() {
@@ -250,12 +242,6 @@ public final class ZarrArray implements ChunkStore, Serializable {
         this.attributes = copy;
     }
 
-    @Override
-    public Chunk readChunk(long... chunkCoords) {
-        Chunk stored = readChunkIfStored(chunkCoords);
-        return stored != null ? stored : Chunk.full(dtype(), fillValue(), grid().chunkShapeAt(chunkCoords));
-    }
-
     /** The chunk at {@code chunkCoords}, or null when it is not stored: one read of its key, no existence check. */
     @Override
     public Chunk readChunkIfStored(long... chunkCoords) {
@@ -278,7 +264,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         if (r.decodesInBlocks(chunkCoords)) {
             r.readInBoxes(chunkCoords, sink);
         } else {
-            ChunkStore.super.readChunkInBoxes(chunkCoords, sink);
+            super.readChunkInBoxes(chunkCoords, sink);
         }
     }
 
@@ -304,7 +290,7 @@ public final class ZarrArray implements ChunkStore, Serializable {
         V2ChunkReads r = reads();
         r.checkTargets(chunkCoords, targets, targetOffsets);
         if (metadata.order() == ZarrV2Metadata.Order.F) {
-            ChunkStore.super.readChunkInto(chunkCoords, targets, targetOffsets);
+            super.readChunkInto(chunkCoords, targets, targetOffsets);
         } else {
             r.readInto(chunkCoords, targets, targetOffsets);
         }
@@ -315,44 +301,11 @@ public final class ZarrArray implements ChunkStore, Serializable {
         new V2ChunkWrites(url, metadata, store(), codec(), writeEmptyChunks).write(chunk, chunkCoords);
     }
 
-    /**
-     * Starts reading the chunk's stored bytes ahead (one GET on an object store), within a compressed chunk's bound
-     * of its raw size and a margin for the codec's header.
-     */
-    @Override
-    public void readAhead(long[] chunkCoords) {
-        grid().checkCoords(chunkCoords);
-        io.cubed.storage.ChunkIo.readAhead(
-                store(), metadata.chunkKey(chunkCoords), ReadAhead.storedChunkBound(metadata.chunkSizeBytes()));
-    }
-
-    @Override
-    public long inFlightBytes() {
-        return ReadAhead.inFlightBytes(store(), ReadAhead.storedChunkBound(metadata.chunkSizeBytes()));
-    }
-
-    @Override
-    public boolean chunkExists(long... chunkCoords) {
-        grid().checkCoords(chunkCoords);
-        return store().exists(metadata.chunkKey(chunkCoords));
-    }
-
     @Override
     public boolean deleteChunk(long... chunkCoords) {
         grid().checkCoords(chunkCoords);
         store().delete(metadata.chunkKey(chunkCoords));
         return true;
-    }
-
-    /** Number of chunks stored (written and not skipped as empty), by listing the store. */
-    public long writtenChunkCount() {
-        long n = 0;
-        for (String key : store().list("")) {
-            if (!key.startsWith(".") && !key.contains("/.")) {
-                n++;
-            }
-        }
-        return n;
     }
 
     @Override

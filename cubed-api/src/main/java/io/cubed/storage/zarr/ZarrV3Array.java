@@ -8,13 +8,11 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.memory.BufferCopies;
-import io.cubed.storage.ChunkStore;
 import io.cubed.storage.ChunkStores;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.StoreSupplier;
 import io.cubed.storage.fs.Stores;
-import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -28,17 +26,13 @@ import java.util.Map;
  * #readInnerChunk} and {@link #readRegion} read only the inner chunks they need: the shard index with one ranged read,
  * then each inner chunk's bytes with another, never the whole shard.
  */
-public final class ZarrV3Array implements ChunkStore, Serializable {
+public final class ZarrV3Array extends ZarrArrayCore {
     private static final long serialVersionUID = 1L;
 
-    private final String url;
-    private final StoreSupplier supplier;
     private final ZarrV3Metadata metadata;
-    private transient Store store;
 
     ZarrV3Array(String url, StoreSupplier supplier, ZarrV3Metadata metadata) {
-        this.url = url;
-        this.supplier = supplier;
+        super(url, supplier);
         this.metadata = metadata;
     }
 
@@ -73,23 +67,14 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         return new ZarrV3Array(url, supplier, metadata);
     }
 
-    private Store store() {
-        Store s = store;
-        if (s == null) {
-            s = supplier.open();
-            store = s;
-        }
-        return s;
+    @Override
+    String chunkKey(long[] chunkCoords) {
+        return metadata.chunkKey(chunkCoords);
     }
 
     @Override
-    public String url() {
-        return url;
-    }
-
-    @Override
-    public java.util.Optional<String> storedAt() {
-        return java.util.Optional.of(url);
+    boolean isChunkKey(String key) {
+        return metadata.isChunkKey(key);
     }
 
     public ZarrV3Metadata metadata() {
@@ -137,12 +122,6 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         return new ZarrV3Array(url, supplier, m);
     }
 
-    @Override
-    public Chunk readChunk(long... chunkCoords) {
-        Chunk stored = readChunkIfStored(chunkCoords);
-        return stored != null ? stored : Chunk.full(dtype(), fillValue(), grid().chunkShapeAt(chunkCoords));
-    }
-
     /** The chunk (a whole shard when sharded) at {@code chunkCoords}, or null when it is not stored: one read. */
     @Override
     public Chunk readChunkIfStored(long... chunkCoords) {
@@ -188,27 +167,16 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
     }
 
     /**
-     * Starts reading a stored chunk (a whole shard, when sharded: what {@link #readChunk} reads) ahead, within its raw
-     * size and a margin for codec headers and a shard's index.
+     * A bound of a stored chunk (a whole shard, when sharded: what {@link #readChunk} reads and a read started ahead
+     * asks for): its raw size, and a margin for codec headers and a shard's index.
      */
     @Override
-    public void readAhead(long[] chunkCoords) {
-        grid().checkCoords(chunkCoords);
-        io.cubed.storage.ChunkIo.readAhead(store(), metadata.chunkKey(chunkCoords), storedChunkBound());
-    }
-
-    /** A bound of a stored chunk: its raw size, and a margin for codec headers and a shard's index. */
-    private int storedChunkBound() {
+    int storedChunkBound() {
         long raw = dtype().itemSizeBytes();
         for (int c : grid().chunkShape()) {
             raw *= c;
         }
         return ReadAhead.storedChunkBound(raw + raw / 16);
-    }
-
-    @Override
-    public long inFlightBytes() {
-        return ReadAhead.inFlightBytes(store(), storedChunkBound());
     }
 
     private StorageException corrupt(String key, StorageException e) {
@@ -313,25 +281,6 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         } else {
             io.cubed.storage.ChunkIo.put(store(), key, stored, stored.length);
         }
-    }
-
-    @Override
-    public boolean chunkExists(long... chunkCoords) {
-        grid().checkCoords(chunkCoords);
-        return store().exists(metadata.chunkKey(chunkCoords));
-    }
-
-    /**
-     * Number of stored chunks (shards, when sharded) written and not left out as all fill value, by listing the store.
-     */
-    public long writtenChunkCount() {
-        long n = 0;
-        for (String key : store().list("")) {
-            if (metadata.isChunkKey(key)) {
-                n++;
-            }
-        }
-        return n;
     }
 
     /** Reads a box of elements; a sharded array reads only the inner chunks the box touches (ranged reads). */

@@ -8,7 +8,9 @@
  *
  * <ul>
  *   <li>Entry points: {@code Zarr} (open an array of either version, node type, chunk count); {@code ZarrNode} (a
- *       node and its members read in few round trips); {@code ZarrFormat} (the format {@code toZarr} writes in).
+ *       node and its members read in few round trips); {@code ZarrFormat} (the format {@code toZarr} writes in); {@code
+ *       ZarrArrayCore} (what arrays of both versions do alike: the store opened once per copy, missing chunks as the
+ *       fill value, reads ahead, counting stored chunks), which {@code ZarrArray} and {@code ZarrV3Array} extend.
  *   <li>Zarr v2 arrays: {@code ZarrArray} (opening, creating, options, attributes; the public face);
  *       {@code V2ChunkReads} (a stored chunk's bytes read, decompressed and decoded: whole, block by block, into
  *       boxes, as a stream or into the caller's chunks); {@code V2ChunkWrites} (a chunk checked, padded, encoded,
