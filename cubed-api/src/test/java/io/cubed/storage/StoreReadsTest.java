@@ -70,18 +70,12 @@ class StoreReadsTest {
     }
 
     /** A store in memory whose reads of one key fail, with concurrency 4. */
-    private static final class FailingStore implements Store {
-        private final Store store;
+    private static final class FailingStore extends ForwardingStore {
         private final String bad;
 
         FailingStore(Store store, String bad) {
-            this.store = store;
+            super(store);
             this.bad = bad;
-        }
-
-        @Override
-        public String uri() {
-            return store.uri();
         }
 
         @Override
@@ -95,36 +89,6 @@ class StoreReadsTest {
                 throw new StorageException("cannot read '" + key + "' in " + uri() + ": refused");
             }
             return store.get(key);
-        }
-
-        @Override
-        public byte[] getRange(String key, long offset, int length) {
-            return store.getRange(key, offset, length);
-        }
-
-        @Override
-        public void put(String key, byte[] value) {
-            store.put(key, value);
-        }
-
-        @Override
-        public boolean exists(String key) {
-            return store.exists(key);
-        }
-
-        @Override
-        public void delete(String key) {
-            store.delete(key);
-        }
-
-        @Override
-        public void deletePrefix(String prefix) {
-            store.deletePrefix(prefix);
-        }
-
-        @Override
-        public List<String> list(String prefix) {
-            return store.list(prefix);
         }
 
         @Override

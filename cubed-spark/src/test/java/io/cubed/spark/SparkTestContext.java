@@ -2,6 +2,7 @@ package io.cubed.spark;
 
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * One local Spark context ({@code local[2,3]}: two task threads, three attempts per task) shared by every test class of
@@ -27,6 +28,11 @@ public final class SparkTestContext {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> jsc.stop()));
         }
         return jsc;
+    }
+
+    /** The Spark SQL session on the shared context ({@link #get}), for the tests of the data source. */
+    public static SparkSession session() {
+        return SparkSession.builder().sparkContext(get().sc()).getOrCreate();
     }
 
     /** Waits until the listener bus has delivered every event posted so far. */

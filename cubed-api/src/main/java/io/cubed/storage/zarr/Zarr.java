@@ -37,8 +37,9 @@ public final class Zarr {
             return ZarrArray.withMetadata(url, options, exact(zarray));
         }
         String hint = store.exists(ZarrGroup.ZGROUP) ? " (it is a Zarr v2 group, not an array)" : "";
-        throw new StorageException("no Zarr array at " + url + ": " + ZarrArray.describe(url, ZarrArray.ZARRAY)
-                + " is missing (Zarr v2), and so is " + ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON) + " (v3)"
+        throw new StorageException("no Zarr array at " + url + ": " + MetadataDocuments.describe(url, ZarrArray.ZARRAY)
+                + " is missing (Zarr v2), and so is " + MetadataDocuments.describe(url, ZarrV3Metadata.ZARR_JSON)
+                + " (v3)"
                 + hint);
     }
 
@@ -69,10 +70,7 @@ public final class Zarr {
      * never written (or left out as all fill value) are not counted.
      */
     public static long writtenChunkCount(ChunkStore array) {
-        if (array instanceof ZarrArray z) {
-            return z.writtenChunkCount();
-        }
-        if (array instanceof ZarrV3Array z) {
+        if (array instanceof ZarrArrayCore z) {
             return z.writtenChunkCount();
         }
         throw new io.cubed.error.InvalidArgumentException(array.url() + " is not a Zarr array");
@@ -93,8 +91,8 @@ public final class Zarr {
         Store store = Stores.supplier(url, options).open();
         byte[] v3 = store.get(ZarrV3Metadata.ZARR_JSON);
         if (v3 != null) {
-            String where = ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON);
-            Object type = ZarrV3Metadata.parseObject(v3, where).get("node_type");
+            String where = MetadataDocuments.describe(url, ZarrV3Metadata.ZARR_JSON);
+            Object type = MetadataDocuments.parseObject(v3, where).get("node_type");
             if ("array".equals(type)) {
                 return NodeType.ARRAY;
             }

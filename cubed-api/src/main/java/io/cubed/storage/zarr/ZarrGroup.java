@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.Set;
 
 /** A Zarr v2 group: a {@code .zgroup} document, optional {@code .zattrs}, and arrays and groups below it. */
 public final class ZarrGroup {
@@ -19,6 +19,10 @@ public final class ZarrGroup {
 
     /** Name of the consolidated metadata document zarr-python 2 writes. */
     public static final String ZMETADATA = ".zmetadata";
+
+    /** The metadata documents that name no member of a v2 group (a v3 node's {@code zarr.json} included). */
+    private static final Set<String> DOCUMENTS =
+            Set.of(ZGROUP, ZarrArray.ZARRAY, ZarrArray.ZATTRS, ZMETADATA, ZarrV3Metadata.ZARR_JSON);
 
     private final String url;
     private final StoreOptions options;
@@ -54,7 +58,7 @@ public final class ZarrGroup {
         byte[] bytes = store.get(ZGROUP);
         if (bytes == null) {
             throw new StorageException(
-                    "no Zarr group at " + url + ": " + ZarrArray.describe(url, ZGROUP) + " is missing");
+                    "no Zarr group at " + url + ": " + MetadataDocuments.describe(url, ZGROUP) + " is missing");
         }
         checkZgroup(bytes, url);
         return new ZarrGroup(url, options, store, readConsolidated(store.get(ZMETADATA), url));
@@ -71,13 +75,8 @@ public final class ZarrGroup {
     }
 
     private static void checkZgroup(byte[] bytes, String url) {
-        String where = ZarrArray.describe(url, ZGROUP);
-        Object json;
-        try {
-            json = Json.parse(bytes);
-        } catch (Json.JsonException e) {
-            throw new StorageException("malformed JSON in " + where + ": " + e.getMessage(), e);
-        }
+        String where = MetadataDocuments.describe(url, ZGROUP);
+        Object json = MetadataDocuments.parse(bytes, where);
         if (!(json instanceof Map) || !Long.valueOf(2).equals(((Map<?, ?>) json).get("zarr_format"))) {
             throw new StorageException("malformed " + where + ": expected {\"zarr_format\": 2}");
         }
@@ -91,13 +90,8 @@ public final class ZarrGroup {
         if (bytes == null) {
             return null;
         }
-        String where = ZarrArray.describe(url, ZMETADATA);
-        Object json;
-        try {
-            json = Json.parse(bytes);
-        } catch (Json.JsonException e) {
-            throw new StorageException("malformed JSON in " + where + ": " + e.getMessage(), e);
-        }
+        String where = MetadataDocuments.describe(url, ZMETADATA);
+        Object json = MetadataDocuments.parse(bytes, where);
         if (!(json instanceof Map)
                 || !Long.valueOf(1).equals(((Map<?, ?>) json).get("zarr_consolidated_format"))
                 || !(((Map<?, ?>) json).get("metadata") instanceof Map)) {
@@ -120,7 +114,7 @@ public final class ZarrGroup {
 
     /** URL of the member called {@code name}. */
     public String memberUrl(String name) {
-        return ZarrArray.describe(url, StoreKeys.check(name));
+        return MetadataDocuments.describe(url, StoreKeys.check(name));
     }
 
     /** Creates an array called {@code name} in this group. */
@@ -188,21 +182,7 @@ public final class ZarrGroup {
 
     /** The names that may name a member: valid keys of one part, not a metadata document's name. */
     private static List<String> members(java.util.Collection<String> names) {
-        List<String> out = new ArrayList<>();
-        for (String n : names) {
-            if (!n.isEmpty()
-                    && !n.contains("/")
-                    && !n.equals(".")
-                    && !n.equals("..")
-                    && !n.equals(ZGROUP)
-                    && !n.equals(ZarrArray.ZARRAY)
-                    && !n.equals(ZarrArray.ZATTRS)
-                    && !n.equals(ZMETADATA)
-                    && !n.equals(ZarrV3Metadata.ZARR_JSON)) {
-                out.add(n);
-            }
-        }
-        return out;
+        return GroupMembers.candidates(names, DOCUMENTS);
     }
 
     /** The arrays among {@code names}: their {@code .zarray} and {@code .zattrs} read together. */
@@ -243,23 +223,7 @@ public final class ZarrGroup {
     }
 
     private List<String> childrenWith(String document) {
-        TreeSet<String> names = new TreeSet<>();
-        if (consolidated != null) {
-            for (String key : consolidated.keySet()) {
-                String[] parts = key.split("/");
-                if (parts.length == 2 && parts[1].equals(document)) {
-                    names.add(parts[0]);
-                }
-            }
-            return new ArrayList<>(names);
-        }
-        for (String key : store.list("")) {
-            String[] parts = key.split("/");
-            if (parts.length == 2 && parts[1].equals(document)) {
-                names.add(parts[0]);
-            }
-        }
-        return new ArrayList<>(names);
+        return GroupMembers.withDocument(consolidated != null ? consolidated.keySet() : store.list(""), document);
     }
 
     /** The group's {@code .zattrs} attributes, empty when there are none. */
@@ -286,18 +250,9 @@ public final class ZarrGroup {
         if (bytes == null) {
             return new LinkedHashMap<>();
         }
-        String where = ZarrArray.describe(url, ZarrArray.ZATTRS);
-        Object json;
-        try {
-            json = Json.parse(bytes);
-        } catch (Json.JsonException e) {
-            throw new StorageException("malformed JSON in " + where + ": " + e.getMessage(), e);
-        }
-        if (!(json instanceof Map)) {
-            throw new StorageException("malformed " + where + ": expected a JSON object");
-        }
+        String where = MetadataDocuments.describe(url, ZarrArray.ZATTRS);
         @SuppressWarnings("unchecked")
-        Map<String, Object> m = (Map<String, Object>) json;
+        Map<String, Object> m = (Map<String, Object>) MetadataDocuments.parseObject(bytes, where);
         return m;
     }
 }

@@ -48,8 +48,8 @@ public final class ZarrNode {
         List<byte[]> docs = store.getAll(DOCUMENTS);
         byte[] zarrJson = docs.get(0);
         if (zarrJson != null) {
-            String where = ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON);
-            Map<?, ?> m = ZarrV3Metadata.parseObject(zarrJson, where);
+            String where = MetadataDocuments.describe(url, ZarrV3Metadata.ZARR_JSON);
+            Map<?, ?> m = MetadataDocuments.parseObject(zarrJson, where);
             Object nodeType = m.get("node_type");
             if ("array".equals(nodeType)) {
                 return new ZarrNode(

@@ -68,16 +68,7 @@ public final class ZarrV2Metadata implements Serializable {
 
     /** Parses {@code .zarray} bytes; {@code where} (its URL) goes into every error message. */
     public static ZarrV2Metadata parse(byte[] json, String where) {
-        Object root;
-        try {
-            root = Json.parse(json);
-        } catch (Json.JsonException e) {
-            throw new StorageException("malformed JSON in " + where + ": " + e.getMessage(), e);
-        }
-        if (!(root instanceof Map)) {
-            throw new StorageException("malformed " + where + ": expected a JSON object");
-        }
-        Map<?, ?> m = (Map<?, ?>) root;
+        Map<?, ?> m = MetadataDocuments.parseObject(json, where);
         Object format = m.get("zarr_format");
         if (!Long.valueOf(2).equals(format)) {
             throw new StorageException("unsupported zarr_format " + format + " in " + where + ": expected 2");

@@ -8,13 +8,11 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.memory.BufferCopies;
-import io.cubed.storage.ChunkStore;
 import io.cubed.storage.ChunkStores;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.StoreSupplier;
 import io.cubed.storage.fs.Stores;
-import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -28,17 +26,13 @@ import java.util.Map;
  * #readInnerChunk} and {@link #readRegion} read only the inner chunks they need: the shard index with one ranged read,
  * then each inner chunk's bytes with another, never the whole shard.
  */
-public final class ZarrV3Array implements ChunkStore, Serializable {
+public final class ZarrV3Array extends ZarrArrayCore {
     private static final long serialVersionUID = 1L;
 
-    private final String url;
-    private final StoreSupplier supplier;
     private final ZarrV3Metadata metadata;
-    private transient Store store;
 
     ZarrV3Array(String url, StoreSupplier supplier, ZarrV3Metadata metadata) {
-        this.url = url;
-        this.supplier = supplier;
+        super(url, supplier);
         this.metadata = metadata;
     }
 
@@ -48,7 +42,7 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         byte[] bytes = store.get(ZarrV3Metadata.ZARR_JSON);
         if (bytes == null) {
             throw new StorageException("no Zarr v3 array at " + url + ": "
-                    + ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON) + " is missing");
+                    + MetadataDocuments.describe(url, ZarrV3Metadata.ZARR_JSON) + " is missing");
         }
         return withMetadata(url, options, bytes);
     }
@@ -56,54 +50,31 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
     /** The v3 node at {@code url} whose {@code zarr.json} holds {@code bytes} (read by the caller), when an array. */
     static ZarrV3Array withMetadata(String url, StoreOptions options, byte[] bytes) {
         StoreSupplier supplier = Stores.supplier(url, options);
-        String where = ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON);
-        Map<?, ?> m = ZarrV3Metadata.parseObject(bytes, where);
+        String where = MetadataDocuments.describe(url, ZarrV3Metadata.ZARR_JSON);
+        Map<?, ?> m = MetadataDocuments.parseObject(bytes, where);
         if ("group".equals(m.get("node_type"))) {
             throw new StorageException("no Zarr array at " + url + ": " + where + " describes a group");
         }
-        return new ZarrV3Array(url, supplier, ZarrV3Metadata.parse(m, where));
+        return new ZarrV3Array(url, supplier, V3ArrayParser.parse(m, where));
     }
 
     /** Creates an array at {@code url} writing its {@code zarr.json}; an existing array is replaced only with overwrite. */
     public static ZarrV3Array create(String url, ZarrV3Metadata metadata, boolean overwrite, StoreOptions options) {
         StoreSupplier supplier = Stores.supplier(url, options);
         Store store = supplier.open();
-        if (store.exists(ZarrGroup.ZGROUP)) {
-            throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
-        }
-        byte[] existing = store.get(ZarrV3Metadata.ZARR_JSON);
-        if (existing != null
-                && "group".equals(ZarrV3Metadata.parseObject(existing, url).get("node_type"))) {
-            throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
-        }
-        if (existing != null || store.exists(ZarrArray.ZARRAY)) {
-            if (!overwrite) {
-                throw new StorageException("cannot create an array at " + url + ": an array already exists there "
-                        + "(set overwrite to replace it)");
-            }
-            store.deletePrefix("");
-        }
+        ArrayCreation.clear(store, url, overwrite);
         store.put(ZarrV3Metadata.ZARR_JSON, metadata.toJson().getBytes(StandardCharsets.UTF_8));
         return new ZarrV3Array(url, supplier, metadata);
     }
 
-    private Store store() {
-        Store s = store;
-        if (s == null) {
-            s = supplier.open();
-            store = s;
-        }
-        return s;
+    @Override
+    String chunkKey(long[] chunkCoords) {
+        return metadata.chunkKey(chunkCoords);
     }
 
     @Override
-    public String url() {
-        return url;
-    }
-
-    @Override
-    public java.util.Optional<String> storedAt() {
-        return java.util.Optional.of(url);
+    boolean isChunkKey(String key) {
+        return metadata.isChunkKey(key);
     }
 
     public ZarrV3Metadata metadata() {
@@ -151,12 +122,6 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         return new ZarrV3Array(url, supplier, m);
     }
 
-    @Override
-    public Chunk readChunk(long... chunkCoords) {
-        Chunk stored = readChunkIfStored(chunkCoords);
-        return stored != null ? stored : Chunk.full(dtype(), fillValue(), grid().chunkShapeAt(chunkCoords));
-    }
-
     /** The chunk (a whole shard when sharded) at {@code chunkCoords}, or null when it is not stored: one read. */
     @Override
     public Chunk readChunkIfStored(long... chunkCoords) {
@@ -177,14 +142,15 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
                     dtype(),
                     grid.chunkShape(),
                     fillValue(),
-                    ZarrArray.describe(url, key),
+                    MetadataDocuments.describe(url, key),
                     true);
         } catch (StorageException e) {
             throw corrupt(key, e);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
-            throw new CorruptDataException("corrupt chunk " + ZarrArray.describe(url, key) + ": " + e.getMessage(), e);
+            throw new CorruptDataException(
+                    "corrupt chunk " + MetadataDocuments.describe(url, key) + ": " + e.getMessage(), e);
         }
-        return clip(full, shape);
+        return EdgeChunks.clipped(full, shape);
     }
 
     /** The stored bytes at {@code key}: from a read started ahead ({@link #readAhead}) when there is one. */
@@ -201,44 +167,23 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
     }
 
     /**
-     * Starts reading a stored chunk (a whole shard, when sharded: what {@link #readChunk} reads) ahead, within its raw
-     * size and a margin for codec headers and a shard's index.
+     * A bound of a stored chunk (a whole shard, when sharded: what {@link #readChunk} reads and a read started ahead
+     * asks for): its raw size, and a margin for codec headers and a shard's index.
      */
     @Override
-    public void readAhead(long[] chunkCoords) {
-        grid().checkCoords(chunkCoords);
-        io.cubed.storage.ChunkIo.readAhead(store(), metadata.chunkKey(chunkCoords), storedChunkBound());
-    }
-
-    /** A bound of a stored chunk: its raw size, and a margin for codec headers and a shard's index. */
-    private int storedChunkBound() {
+    int storedChunkBound() {
         long raw = dtype().itemSizeBytes();
         for (int c : grid().chunkShape()) {
             raw *= c;
         }
-        return ZarrArray.storedChunkBound(raw + raw / 16);
-    }
-
-    @Override
-    public long inFlightBytes() {
-        int k = store().concurrency();
-        return k > 1 ? (long) k * ((long) storedChunkBound() + store().requestOverheadBytes()) : 0;
+        return ReadAhead.storedChunkBound(raw + raw / 16);
     }
 
     private StorageException corrupt(String key, StorageException e) {
-        String where = ZarrArray.describe(url, key);
+        String where = MetadataDocuments.describe(url, key);
         return e.getMessage().contains(where)
                 ? e
                 : new CorruptDataException("corrupt chunk " + where + ": " + e.getMessage(), e);
-    }
-
-    private Chunk clip(Chunk full, int[] shape) {
-        if (Arrays.equals(shape, full.shape())) {
-            return full;
-        }
-        Chunk clipped = Chunk.allocate(dtype(), shape);
-        Chunk.copyRegion(full, new int[shape.length], clipped, new int[shape.length], shape);
-        return clipped;
     }
 
     /**
@@ -267,7 +212,7 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
             flat = flat * per[a] + (int) (innerCoords[a] % per[a]);
         }
         String key = metadata.chunkKey(shardCoords);
-        String where = ZarrArray.describe(url, key);
+        String where = MetadataDocuments.describe(url, key);
         int[] shape = inner.chunkShapeAt(innerCoords);
         long[] index = indexCache.get(key);
         long shardBytes;
@@ -313,7 +258,7 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new StorageException("corrupt " + innerWhere + ": " + e.getMessage(), e);
         }
-        return clip(full, shape);
+        return EdgeChunks.clipped(full, shape);
     }
 
     @Override
@@ -321,22 +266,9 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         ChunkGrid grid = grid();
         grid.checkCoords(chunkCoords);
         String key = metadata.chunkKey(chunkCoords);
-        String where = ZarrArray.describe(url, key);
-        if (chunk.dtype() != dtype()) {
-            throw new InvalidArgumentException(
-                    "cannot write a " + chunk.dtype() + " chunk to " + where + ", a " + dtype() + " array");
-        }
-        int[] shape = grid.chunkShapeAt(chunkCoords);
-        if (!Arrays.equals(shape, chunk.shape())) {
-            throw new InvalidArgumentException("chunk " + where + " has shape " + Arrays.toString(shape)
-                    + " but the chunk written has shape " + Arrays.toString(chunk.shape()));
-        }
-        Chunk full = chunk;
-        int[] fullShape = grid.chunkShape();
-        if (!Arrays.equals(shape, fullShape)) {
-            full = Chunk.full(dtype(), fillValue(), fullShape);
-            Chunk.copyRegion(chunk, new int[shape.length], full, new int[shape.length], shape);
-        }
+        String where = MetadataDocuments.describe(url, key);
+        EdgeChunks.checkWritten(chunk, dtype(), grid.chunkShapeAt(chunkCoords), where);
+        Chunk full = EdgeChunks.padded(chunk, grid.chunkShape(), fillValue());
         byte[] stored;
         try {
             // Checkpoints the heap (HeapProbe) once encoded, before the put: the chunk, its bytes, the encoded bytes.
@@ -349,53 +281,6 @@ public final class ZarrV3Array implements ChunkStore, Serializable {
         } else {
             io.cubed.storage.ChunkIo.put(store(), key, stored, stored.length);
         }
-    }
-
-    @Override
-    public boolean chunkExists(long... chunkCoords) {
-        grid().checkCoords(chunkCoords);
-        return store().exists(metadata.chunkKey(chunkCoords));
-    }
-
-    /**
-     * Number of stored chunks (shards, when sharded) written and not left out as all fill value, by listing the store.
-     */
-    public long writtenChunkCount() {
-        long n = 0;
-        for (String key : store().list("")) {
-            if (isChunkKey(key)) {
-                n++;
-            }
-        }
-        return n;
-    }
-
-    /** True for a key of this array's chunk key encoding (not {@code zarr.json} nor a node below the array). */
-    private boolean isChunkKey(String key) {
-        if (key.equals(ZarrV3Metadata.ZARR_JSON) || key.endsWith("/" + ZarrV3Metadata.ZARR_JSON)) {
-            return false;
-        }
-        int nd = metadata.shape().length;
-        String body = key;
-        if (!metadata.v2KeyEncoding()) {
-            if (nd == 0) {
-                return key.equals("c");
-            }
-            if (!key.startsWith("c" + metadata.separator())) {
-                return false;
-            }
-            body = key.substring(2);
-        }
-        String[] parts = body.split(java.util.regex.Pattern.quote(metadata.separator()), -1);
-        if (parts.length != Math.max(1, nd)) {
-            return false;
-        }
-        for (String p : parts) {
-            if (p.isEmpty() || !p.chars().allMatch(Character::isDigit)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Reads a box of elements; a sharded array reads only the inner chunks the box touches (ranged reads). */

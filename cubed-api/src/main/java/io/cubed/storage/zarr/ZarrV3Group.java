@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -41,12 +42,12 @@ public final class ZarrV3Group {
     /** Opens the v3 group at {@code url}; fails when there is no group {@code zarr.json}. */
     public static ZarrV3Group open(String url, StoreOptions options) {
         Store store = Stores.supplier(url, options).open();
-        String where = ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON);
+        String where = MetadataDocuments.describe(url, ZarrV3Metadata.ZARR_JSON);
         byte[] bytes = store.get(ZarrV3Metadata.ZARR_JSON);
         if (bytes == null) {
             throw new StorageException("no Zarr v3 group at " + url + ": " + where + " is missing");
         }
-        return withMetadata(url, options, store, ZarrV3Metadata.parseObject(bytes, where));
+        return withMetadata(url, options, store, MetadataDocuments.parseObject(bytes, where));
     }
 
     /** The v3 group at {@code url} whose {@code zarr.json} the caller has read and parsed into {@code m}. */
@@ -55,7 +56,7 @@ public final class ZarrV3Group {
     }
 
     private static ZarrV3Group withMetadata(String url, StoreOptions options, Store store, Map<?, ?> m) {
-        String where = ZarrArray.describe(url, ZarrV3Metadata.ZARR_JSON);
+        String where = MetadataDocuments.describe(url, ZarrV3Metadata.ZARR_JSON);
         if (!Long.valueOf(3).equals(m.get("zarr_format")) || !"group".equals(m.get("node_type"))) {
             throw new StorageException("no Zarr v3 group at " + url + ": " + where + " has zarr_format "
                     + m.get("zarr_format") + " and node_type " + m.get("node_type"));
@@ -66,7 +67,7 @@ public final class ZarrV3Group {
                     && !k.equals("node_type")
                     && !k.equals("attributes")
                     && !k.equals("consolidated_metadata")
-                    && !ZarrV3Metadata.mayIgnore(e.getValue())) {
+                    && !V3ArrayParser.mayIgnore(e.getValue())) {
                 throw new StorageException("unsupported extension \"" + k + "\" in " + where);
             }
         }
@@ -148,7 +149,7 @@ public final class ZarrV3Group {
 
     /** URL of the member at {@code path} (a name, or a '/'-separated path below this group). */
     public String memberUrl(String path) {
-        return ZarrArray.describe(url, StoreKeys.check(path));
+        return MetadataDocuments.describe(url, StoreKeys.check(path));
     }
 
     /** Names of the arrays directly in this group, sorted. */
@@ -171,14 +172,11 @@ public final class ZarrV3Group {
             }
             return new ArrayList<>(names);
         }
-        for (String key : store.list("")) {
-            String[] parts = key.split("/");
-            if (parts.length == 2 && parts[1].equals(ZarrV3Metadata.ZARR_JSON)) {
-                String where = memberUrl(key);
-                Map<?, ?> m = ZarrV3Metadata.parseObject(store.get(key), where);
-                if (nodeType.equals(m.get("node_type"))) {
-                    names.add(parts[0]);
-                }
+        for (String name : GroupMembers.withDocument(store.list(""), ZarrV3Metadata.ZARR_JSON)) {
+            String key = name + "/" + ZarrV3Metadata.ZARR_JSON;
+            Map<?, ?> m = MetadataDocuments.parseObject(store.get(key), memberUrl(key));
+            if (nodeType.equals(m.get("node_type"))) {
+                names.add(name);
             }
         }
         return new ArrayList<>(names);
@@ -214,17 +212,7 @@ public final class ZarrV3Group {
 
     /** The names that may name a member: valid keys of one part, not a metadata document's name. */
     private static List<String> members(java.util.Collection<String> names) {
-        List<String> out = new ArrayList<>();
-        for (String n : names) {
-            if (!n.isEmpty()
-                    && !n.contains("/")
-                    && !n.equals(".")
-                    && !n.equals("..")
-                    && !n.equals(ZarrV3Metadata.ZARR_JSON)) {
-                out.add(n);
-            }
-        }
-        return out;
+        return GroupMembers.candidates(names, Set.of(ZarrV3Metadata.ZARR_JSON));
     }
 
     /** The arrays among {@code names}: their {@code zarr.json} read together. */
@@ -241,12 +229,11 @@ public final class ZarrV3Group {
             }
             String memberUrl = memberUrl(names.get(i));
             String where = memberUrl(keys.get(i));
-            Map<?, ?> m = ZarrV3Metadata.parseObject(values.get(i), where);
+            Map<?, ?> m = MetadataDocuments.parseObject(values.get(i), where);
             if ("array".equals(m.get("node_type"))) {
                 out.put(
                         names.get(i),
-                        new ZarrV3Array(
-                                memberUrl, Stores.supplier(memberUrl, options), ZarrV3Metadata.parse(m, where)));
+                        new ZarrV3Array(memberUrl, Stores.supplier(memberUrl, options), V3ArrayParser.parse(m, where)));
             }
         }
         return out;
@@ -258,9 +245,7 @@ public final class ZarrV3Group {
         if (consolidated != null && consolidated.containsKey(path)) {
             String where = url + " consolidated_metadata[" + path + "]";
             return new ZarrV3Array(
-                    memberUrl,
-                    Stores.supplier(memberUrl, options),
-                    ZarrV3Metadata.parse(consolidated.get(path), where));
+                    memberUrl, Stores.supplier(memberUrl, options), V3ArrayParser.parse(consolidated.get(path), where));
         }
         return ZarrV3Array.open(memberUrl, options);
     }
@@ -289,7 +274,7 @@ public final class ZarrV3Group {
         for (String key : store.list("")) {
             if (key.endsWith("/" + ZarrV3Metadata.ZARR_JSON)) {
                 String path = key.substring(0, key.length() - ZarrV3Metadata.ZARR_JSON.length() - 1);
-                all.put(path, ZarrV3Metadata.parseObject(store.get(key), memberUrl(key)));
+                all.put(path, MetadataDocuments.parseObject(store.get(key), memberUrl(key)));
             }
         }
         store.put(ZarrV3Metadata.ZARR_JSON, groupJson(attributes, new LinkedHashMap<>(all)));

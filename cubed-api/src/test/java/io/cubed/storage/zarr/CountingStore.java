@@ -1,29 +1,23 @@
 package io.cubed.storage.zarr;
 
+import io.cubed.storage.ForwardingStore;
 import io.cubed.storage.Store;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A store wrapper counting the bytes read and the whole-value reads, to show which reads are ranged. */
-final class CountingStore implements Store {
-    private final Store store;
+final class CountingStore extends ForwardingStore {
     final AtomicLong bytesRead = new AtomicLong();
     final AtomicLong wholeGets = new AtomicLong();
     final AtomicLong rangedGets = new AtomicLong();
 
     CountingStore(Store store) {
-        this.store = store;
+        super(store);
     }
 
     void reset() {
         bytesRead.set(0);
         wholeGets.set(0);
         rangedGets.set(0);
-    }
-
-    @Override
-    public String uri() {
-        return store.uri();
     }
 
     @Override
@@ -48,37 +42,7 @@ final class CountingStore implements Store {
     }
 
     @Override
-    public void put(String key, byte[] value) {
-        store.put(key, value);
-    }
-
-    @Override
-    public boolean exists(String key) {
-        return store.exists(key);
-    }
-
-    @Override
-    public void delete(String key) {
-        store.delete(key);
-    }
-
-    @Override
-    public void deletePrefix(String prefix) {
-        store.deletePrefix(prefix);
-    }
-
-    @Override
-    public List<String> list(String prefix) {
-        return store.list(prefix);
-    }
-
-    @Override
     public boolean isObjectStore() {
         return store.isObjectStore();
-    }
-
-    @Override
-    public Store resolve(String path) {
-        return store.resolve(path);
     }
 }

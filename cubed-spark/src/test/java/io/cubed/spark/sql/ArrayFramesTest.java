@@ -45,7 +45,7 @@ class ArrayFramesTest {
 
     @BeforeAll
     static void setUp() {
-        spark = SparkSession.builder().sparkContext(SparkTestContext.get().sc()).getOrCreate();
+        spark = SparkTestContext.session();
         url = tmp.resolve("climate.zarr").toString();
         DATA.writeV2(url, StoreOptions.empty());
     }

@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -43,29 +42,18 @@ class ZarrCfDecodingTest {
 
     @BeforeAll
     static void setUp() {
-        spark = SparkSession.builder().sparkContext(SparkTestContext.get().sc()).getOrCreate();
+        spark = SparkTestContext.session();
         url = tmp.resolve("packed.zarr").toString();
         PackedClimate.write(url);
     }
 
     private static Dataset<Row> counting(String id, SparkSession session) {
-        return session.read()
-                .format("zarr")
-                .option("fs.counting.impl", CountingFileSystem.class.getName())
-                .load("counting://" + id + url);
+        return CountedReads.load(session, id, url);
     }
 
     /** The chunk keys of {@code variable} among the opened paths. */
     private static Set<String> chunkReads(List<String> opened, String variable) {
-        Set<String> keys = new TreeSet<>();
-        String marker = "/packed.zarr/" + variable + "/";
-        for (String p : opened) {
-            int at = p.indexOf(marker);
-            if (at >= 0 && !p.substring(at + marker.length()).startsWith(".")) {
-                keys.add(p.substring(at + marker.length()));
-            }
-        }
-        return keys;
+        return CountedReads.chunkReads(opened, "packed.zarr", variable);
     }
 
     @Test

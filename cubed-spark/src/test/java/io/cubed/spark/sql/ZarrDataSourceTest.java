@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.IntPredicate;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -44,7 +43,7 @@ class ZarrDataSourceTest {
 
     @BeforeAll
     static void setUp() {
-        spark = SparkSession.builder().sparkContext(SparkTestContext.get().sc()).getOrCreate();
+        spark = SparkTestContext.session();
         v2 = tmp.resolve("climate.zarr").toString();
         DATA.writeV2(v2, StoreOptions.empty());
     }
@@ -130,11 +129,7 @@ class ZarrDataSourceTest {
     void filtersOnDimensionsReadOnlyTheChunksTheyKeep() {
         String id = "prune";
         List<String> opened = CountingFileSystem.opened(id);
-        String url = "counting://" + id + v2;
-        Dataset<Row> df = spark.read()
-                .format("zarr")
-                .option("fs.counting.impl", CountingFileSystem.class.getName())
-                .load(url);
+        Dataset<Row> df = CountedReads.load(spark, id, v2);
         opened.clear();
         // time 8..15 is time chunk 1; lat >= 0 is y 0..12, lat chunks 0 and 1; lon 30 and 60 are x 2 and 4, chunk 0.
         Dataset<Row> q = df.where("time BETWEEN 8 AND 15 AND lat >= 0 AND lon IN (30.0, 60.0)");
@@ -196,15 +191,7 @@ class ZarrDataSourceTest {
 
     /** The chunk keys of {@code variable} among the opened paths. */
     private static Set<String> chunkReads(List<String> opened, String variable) {
-        Set<String> keys = new TreeSet<>();
-        String marker = "/climate.zarr/" + variable + "/";
-        for (String p : opened) {
-            int at = p.indexOf(marker);
-            if (at >= 0 && !p.substring(at + marker.length()).startsWith(".")) {
-                keys.add(p.substring(at + marker.length()));
-            }
-        }
-        return keys;
+        return CountedReads.chunkReads(opened, "climate.zarr", variable);
     }
 
     @Test

@@ -7,17 +7,13 @@ import io.cubed.Cubed;
 import io.cubed.array.Statistical;
 import io.cubed.chunk.Chunk;
 import io.cubed.plan.Spec;
-import io.cubed.storage.zarr.Json;
 import io.cubed.storage.zarr.cf.CfOptions;
-import io.cubed.testing.ExternalTool;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import io.cubed.testing.PythonTool;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -36,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
  * default {@code /usr/bin/python3}), failed in CI.
  */
 class ZarrSqlEra5IT {
-    private static final String PYTHON = System.getProperty("cubed.test.python", "/usr/bin/python3");
 
     @TempDir
     Path tmp;
@@ -44,19 +39,10 @@ class ZarrSqlEra5IT {
     @Test
     @SuppressWarnings("unchecked")
     void sevenQuestionsAnsweredAsXarrayAnswersThem() throws Exception {
-        String probe = run(List.of(PYTHON, "-c", "import xarray, zarr, pandas"));
-        ExternalTool.require(
-                probe == null,
-                PYTHON + " cannot import xarray, zarr and pandas (" + probe
-                        + "); install python3-xarray or set -Dcubed.test.python");
+        PythonTool.requireModules("xarray", "zarr", "pandas");
         Path script = Path.of(getClass().getResource("/xarray/write_era5.py").toURI());
         String url = tmp.resolve("era5.zarr").toString();
-        Process p = new ProcessBuilder(PYTHON, script.toString(), url).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(err).isZero();
-        Map<String, Object> want = (Map<String, Object>) Json.parse(out.strip().getBytes(StandardCharsets.UTF_8));
+        Map<String, Object> want = PythonTool.runForJson(script, 300, url);
 
         SparkSession spark = SparkSession.builder()
                 .master("local[2]")
@@ -204,20 +190,5 @@ class ZarrSqlEra5IT {
                 .compute()
                 .getDouble(0);
         assertThat(mean).isCloseTo(num(want, "mean_t2m"), within(1e-3));
-    }
-
-    /** Runs a command; null when it exits 0, else what it printed. */
-    private static String run(List<String> command) throws InterruptedException {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return "timed out";
-            }
-            return p.exitValue() == 0 ? null : out.strip();
-        } catch (IOException e) {
-            return e.getMessage();
-        }
     }
 }

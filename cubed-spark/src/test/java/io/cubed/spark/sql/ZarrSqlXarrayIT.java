@@ -3,9 +3,7 @@ package io.cubed.spark.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.cubed.storage.zarr.Json;
-import io.cubed.testing.ExternalTool;
-import java.io.IOException;
+import io.cubed.testing.PythonTool;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
  * chunking in one table, and SQL answers against NumPy's on the same arrays. Skipped without xarray, failed in CI.
  */
 class ZarrSqlXarrayIT {
-    private static final String PYTHON = System.getProperty("cubed.test.python", "/usr/bin/python3");
 
     @TempDir
     Path tmp;
@@ -31,19 +28,10 @@ class ZarrSqlXarrayIT {
     @Test
     @SuppressWarnings("unchecked")
     void sqlOverAnXarrayDatasetMatchesNumpy() throws Exception {
-        String probe = run(List.of(PYTHON, "-c", "import xarray, zarr"));
-        ExternalTool.require(
-                probe == null,
-                PYTHON + " cannot import xarray and zarr (" + probe
-                        + "); install python3-xarray or set -Dcubed.test.python");
+        PythonTool.requireModules("xarray", "zarr");
         Path script = Path.of(getClass().getResource("/xarray/write_dataset.py").toURI());
         String url = tmp.resolve("era.zarr").toString();
-        Process p = new ProcessBuilder(PYTHON, script.toString(), url).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(err).isZero();
-        Map<String, Object> want = (Map<String, Object>) Json.parse(out.strip().getBytes(StandardCharsets.UTF_8));
+        Map<String, Object> want = PythonTool.runForJson(script, 120, url);
 
         // Integration tests share one JVM: this class starts its own context and stops it, as SparkS3IT does.
         SparkSession spark = SparkSession.builder()
@@ -92,11 +80,7 @@ class ZarrSqlXarrayIT {
 
     @Test
     void xarrayOpensWhatCubedWritesWithNamedDimensions() throws Exception {
-        String probe = run(List.of(PYTHON, "-c", "import xarray, zarr"));
-        ExternalTool.require(
-                probe == null,
-                PYTHON + " cannot import xarray and zarr (" + probe
-                        + "); install python3-xarray or set -Dcubed.test.python");
+        PythonTool.requireModules("xarray", "zarr");
         io.cubed.plan.Spec spec = io.cubed.plan.Spec.builder()
                 .workDir(tmp.resolve("work").toString())
                 .allowedMem("100MB")
@@ -123,7 +107,7 @@ class ZarrSqlXarrayIT {
         String code = "import sys, xarray as xr\n"
                 + "ds = xr.open_zarr(sys.argv[1], consolidated=False)\n"
                 + "print(ds['v'].dims, list(ds['x'].values), float(ds['v'].sum()))\n";
-        Process p = new ProcessBuilder(PYTHON, "-c", code, group)
+        Process p = new ProcessBuilder(PythonTool.PYTHON, "-c", code, group)
                 .redirectErrorStream(true)
                 .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -131,20 +115,5 @@ class ZarrSqlXarrayIT {
         assertThat(p.exitValue()).as(out).isZero();
         // With a _FillValue, xarray decodes integers to float64 (to hold NaN): the values are 0..5.
         assertThat(out.strip()).endsWith("('y', 'x') [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] 60.0");
-    }
-
-    /** Runs a command; null when it exits 0, else what it printed. */
-    private static String run(List<String> command) throws InterruptedException {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return "timed out";
-            }
-            return p.exitValue() == 0 ? null : out.strip();
-        } catch (IOException e) {
-            return e.getMessage();
-        }
     }
 }

@@ -21,20 +21,10 @@ class SparkSubmitIT {
     void sparkSubmitRunsTheDemoJobFromTheJobsJar() throws Exception {
         Path output = tmp.resolve("y.zarr");
         // The README's command, with the test's paths and a small size.
-        SparkSubmitProcess.Result r = SparkSubmitProcess.run(
-                "1g",
-                List.of(
-                        "--master",
-                        "local[2]",
-                        "--conf",
-                        "spark.ui.enabled=false",
-                        "--class",
-                        "io.cubed.jobs.spark.SparkDemoJob",
-                        SparkSubmitProcess.jobsJar().toString(),
-                        "--output",
-                        output.toString(),
-                        "--size-mb",
-                        "64"),
+        SparkSubmitProcess.Result r = SparkSubmitProcess.submit(
+                List.of(),
+                "io.cubed.jobs.spark.SparkDemoJob",
+                List.of("--output", output.toString(), "--size-mb", "64"),
                 tmp.resolve("spark-submit.log"),
                 150);
         assertThat(r.exitCode()).as(r.output()).isZero();
@@ -53,23 +43,10 @@ class SparkSubmitIT {
         // format("zarr") must resolve from the submitted jar's service registration; the bench checks that both
         // formats give the same answers and fails otherwise.
         Path dir = tmp.resolve("sql-bench");
-        SparkSubmitProcess.Result r = SparkSubmitProcess.run(
-                "1g",
-                List.of(
-                        "--master",
-                        "local[2]",
-                        "--conf",
-                        "spark.ui.enabled=false",
-                        "--class",
-                        "io.cubed.jobs.CubedCli",
-                        SparkSubmitProcess.jobsJar().toString(),
-                        "sql-bench",
-                        "--dir",
-                        dir.toString(),
-                        "--scale",
-                        "0.05",
-                        "--rounds",
-                        "1"),
+        SparkSubmitProcess.Result r = SparkSubmitProcess.submit(
+                List.of(),
+                "io.cubed.jobs.CubedCli",
+                List.of("sql-bench", "--dir", dir.toString(), "--scale", "0.05", "--rounds", "1"),
                 tmp.resolve("sql-bench.log"),
                 240);
         assertThat(r.exitCode()).as(r.output()).isZero();
@@ -105,23 +82,10 @@ class SparkSubmitIT {
         }
         String dst = tmp.resolve("b.zarr").toString();
         // One jar: the command line's main class, the Spark executor chosen by spark.cubed.executor.
-        SparkSubmitProcess.Result r = SparkSubmitProcess.run(
-                "1g",
-                List.of(
-                        "--master",
-                        "local[2]",
-                        "--conf",
-                        "spark.ui.enabled=false",
-                        "--conf",
-                        "spark.cubed.executor=spark",
-                        "--class",
-                        "io.cubed.jobs.CubedCli",
-                        SparkSubmitProcess.jobsJar().toString(),
-                        "copy",
-                        src,
-                        dst,
-                        "--codec",
-                        "zlib:1"),
+        SparkSubmitProcess.Result r = SparkSubmitProcess.submit(
+                List.of("spark.cubed.executor=spark"),
+                "io.cubed.jobs.CubedCli",
+                List.of("copy", src, dst, "--codec", "zlib:1"),
                 tmp.resolve("copy.log"),
                 120);
         assertThat(r.exitCode()).as(r.output()).isZero();
@@ -168,19 +132,12 @@ class SparkSubmitIT {
                 List.of("copy", lz4, bz2, "--codec", "bz2:1"));
         int n = 0;
         for (List<String> command : commands) {
-            List<String> args = new java.util.ArrayList<>(List.of(
-                    "--master",
-                    "local[2]",
-                    "--conf",
-                    "spark.ui.enabled=false",
-                    "--conf",
-                    "spark.cubed.executor=spark",
-                    "--class",
+            SparkSubmitProcess.Result r = SparkSubmitProcess.submit(
+                    List.of("spark.cubed.executor=spark"),
                     "io.cubed.jobs.CubedCli",
-                    SparkSubmitProcess.jobsJar().toString()));
-            args.addAll(command);
-            SparkSubmitProcess.Result r =
-                    SparkSubmitProcess.run("1g", args, tmp.resolve("codecs-" + n++ + ".log"), 150);
+                    command,
+                    tmp.resolve("codecs-" + n++ + ".log"),
+                    150);
             assertThat(r.exitCode()).as(r.output()).isZero();
         }
         for (String url : List.of(lz4, bz2)) {

@@ -31,6 +31,23 @@ final class SparkSubmitProcess {
     }
 
     /**
+     * Runs the jobs jar's {@code mainClass} with {@code args} as a user's {@code spark-submit --master local[2] --conf
+     * spark.ui.enabled=false [--conf c ...] --class mainClass cubed-jobs-spark.jar args} would, in a JVM with a 1 GB
+     * heap; each of {@code confs} ({@code key=value}) is one more {@code --conf}. See {@link #run}.
+     */
+    static Result submit(List<String> confs, String mainClass, List<String> args, Path log, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        List<String> submitArgs = new ArrayList<>(List.of("--master", "local[2]", "--conf", "spark.ui.enabled=false"));
+        for (String c : confs) {
+            submitArgs.add("--conf");
+            submitArgs.add(c);
+        }
+        submitArgs.addAll(List.of("--class", mainClass, jobsJar().toString()));
+        submitArgs.addAll(args);
+        return run("1g", submitArgs, log, timeoutSeconds);
+    }
+
+    /**
      * Runs {@code SparkSubmit sparkSubmitArgs} in a JVM with heap {@code xmx} (e.g. {@code 1g}), logging to {@code
      * log}, and fails the test if it does not finish within {@code timeoutSeconds}.
      */

@@ -19,16 +19,10 @@ class SparkSubmitSqlIT {
     @Test
     void sparkSubmitRunsCubedSqlFromTheJobsJar() throws Exception {
         String era = SqlFixture.writeEra(tmp);
-        SparkSubmitProcess.Result r = SparkSubmitProcess.run(
-                "1g",
+        SparkSubmitProcess.Result r = SparkSubmitProcess.submit(
+                List.of(),
+                "io.cubed.jobs.CubedCli",
                 List.of(
-                        "--master",
-                        "local[2]",
-                        "--conf",
-                        "spark.ui.enabled=false",
-                        "--class",
-                        "io.cubed.jobs.CubedCli",
-                        SparkSubmitProcess.jobsJar().toString(),
                         "sql",
                         "SELECT max(t2m) AS hi, count(*) AS n FROM era WHERE time = 103",
                         "--table",

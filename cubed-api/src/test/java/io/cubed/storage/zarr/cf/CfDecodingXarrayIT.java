@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cubed.chunk.Chunk;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.StoreOptions;
-import io.cubed.storage.zarr.Json;
 import io.cubed.storage.zarr.Zarr;
-import io.cubed.testing.ExternalTool;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import io.cubed.testing.PythonTool;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -17,7 +14,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  * -Dcubed.test.python} (default {@code /usr/bin/python3}); skipped without xarray, failed in CI.
  */
 class CfDecodingXarrayIT {
-    private static final String PYTHON = System.getProperty("cubed.test.python", "/usr/bin/python3");
 
     /** Cases read as coordinates (every value known), by the name cases.py gives them. */
     private static final Set<String> COORDINATES =
@@ -47,18 +42,9 @@ class CfDecodingXarrayIT {
     @Test
     @SuppressWarnings("unchecked")
     void everyCaseDecodesAsXarrayDecodesIt() throws Exception {
-        String probe = run(List.of(PYTHON, "-c", "import xarray, zarr"));
-        ExternalTool.require(
-                probe == null,
-                PYTHON + " cannot import xarray and zarr (" + probe
-                        + "); install python3-xarray or set -Dcubed.test.python");
+        PythonTool.requireModules("xarray", "zarr");
         Path script = Path.of(getClass().getResource("/cf-decoding/cases.py").toURI());
-        Process p = new ProcessBuilder(PYTHON, script.toString(), tmp.toString()).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(err).isZero();
-        Map<String, Object> cases = (Map<String, Object>) Json.parse(out.strip());
+        Map<String, Object> cases = PythonTool.runForJson(script, 120, tmp.toString());
         assertThat(cases).hasSizeGreaterThan(20);
         for (Map.Entry<String, Object> e : cases.entrySet()) {
             check(e.getKey(), (Map<String, Object>) e.getValue());
@@ -133,21 +119,6 @@ class CfDecodingXarrayIT {
                 case BOOL -> assertThat(got.booleans()[i]).as(where).isEqualTo(w);
                 default -> assertThat(got.getLong(i)).as(where).isEqualTo(((Number) w).longValue());
             }
-        }
-    }
-
-    /** Runs a command; null when it exits 0, else what it printed. */
-    private static String run(List<String> command) throws InterruptedException {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return "timed out";
-            }
-            return p.exitValue() == 0 ? null : out.strip();
-        } catch (IOException e) {
-            return e.getMessage();
         }
     }
 }

@@ -1,0 +1,297 @@
+package io.cubed.storage.zarr;
+
+import io.cubed.chunk.ArrayRecycler;
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.CorruptDataException;
+import io.cubed.error.InvalidArgumentException;
+import io.cubed.error.StorageException;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.memory.HeapProbe;
+import io.cubed.storage.ChunkIo;
+import io.cubed.storage.ChunkStore;
+import io.cubed.storage.ChunkStores;
+import io.cubed.storage.Store;
+import io.cubed.storage.zarr.codec.Codec;
+import java.util.Arrays;
+
+/**
+ * How a stored chunk of a Zarr v2 array becomes elements: its bytes read (from a read started ahead, in a recycled
+ * array, or found missing), decompressed and checked, then decoded whole, block by block into the chunk, into boxes
+ * ({@link ChunkBoxes}), as a stream ({@link BlockStream}) or straight into the caller's chunks. The heap is
+ * checkpointed ({@link HeapProbe}) where a read holds the most, and the bytes read are handed back for reuse.
+ */
+final class V2ChunkReads {
+    private final String url;
+    private final ZarrV2Metadata metadata;
+    private final Store store;
+    private final Codec codec;
+    private final boolean everyChunkStored;
+
+    /** Reads of the array at {@code url} in {@code store}; {@code codec} null when it is uncompressed. */
+    V2ChunkReads(String url, ZarrV2Metadata metadata, Store store, Codec codec, boolean everyChunkStored) {
+        this.url = url;
+        this.metadata = metadata;
+        this.store = store;
+        this.codec = codec;
+        this.everyChunkStored = everyChunkStored;
+    }
+
+    private DType dtype() {
+        return metadata.dtype();
+    }
+
+    /** The fill value; zero of the dtype when the array has none ({@code fill_value: null}). */
+    private Scalar fillValue() {
+        Scalar f = metadata.fillValue();
+        return f == null ? Scalar.zero() : f;
+    }
+
+    /** The chunk or null; {@code recycled}: its array may come from {@link ArrayRecycler} (see the interface). */
+    Chunk readIfStored(long[] chunkCoords, boolean recycled) {
+        ChunkGrid grid = metadata.grid();
+        grid.checkCoords(chunkCoords);
+        String key = metadata.chunkKey(chunkCoords);
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        Store.Bytes stored = readStored(key);
+        if (stored == null) {
+            return null;
+        }
+        return EdgeChunks.clipped(decodeChunk(stored, key, recycled), shape);
+    }
+
+    /**
+     * A stored chunk's bytes, in an array recycled from chunk to chunk and task to task ({@link Store#getTransient}).
+     * Uncompressed, they always have the same length. Compressed, their length varies from chunk to chunk: a codec
+     * that reads its input from the front of a longer array (Blosc) gets them in an array of up to a chunk's raw size
+     * (the one copy of the chunk the memory model counts for them), which the next chunks fit in; other codecs get an
+     * array of their exact length, new each time.
+     */
+    private Store.Bytes readStored(String key) {
+        Store.Bytes stored = readStoredOrNull(key);
+        if (stored == null && everyChunkStored) {
+            throw new StorageException("chunk " + describe(key) + " is missing, but every chunk of this array was"
+                    + " written before it was read: it was deleted (an intermediate's chunk goes once every task"
+                    + " reading it has succeeded, so a task ran again or a copy of it ran late), or the work directory"
+                    + " changed while the computation ran");
+        }
+        return stored;
+    }
+
+    private Store.Bytes readStoredOrNull(String key) {
+        ChunkIo.Fetched ahead = ChunkIo.takeAhead(store, key);
+        if (ahead != null) {
+            return ahead.bytes();
+        }
+        if (codec == null) {
+            byte[] raw = store.getTransient(key);
+            return raw == null ? null : new Store.Bytes(raw, raw.length);
+        }
+        if (codec.decodesFromLongerArrays()) {
+            return store.getTransient(key, metadata.chunkSizeBytes());
+        }
+        byte[] stored = store.get(key);
+        return stored == null ? null : new Store.Bytes(stored, stored.length);
+    }
+
+    private Chunk decodeChunk(Store.Bytes stored, String key, boolean recycled) {
+        if (codec != null && codec.worksInBlocks() && metadata.order() == ZarrV2Metadata.Order.C) {
+            // Decompressed block by block straight into the chunk's elements (every one of them: a stored chunk is
+            // whole): no array of the chunk's bytes.
+            Chunk chunk = recycled
+                    ? Chunk.allocateForTaskToOverwrite(dtype(), metadata.chunks())
+                    : Chunk.allocate(dtype(), metadata.chunks());
+            decodeInto(stored, key, chunk);
+            return chunk;
+        }
+        byte[] raw = decodeBytes(stored, key);
+        Chunk chunk = ElementBytes.decode(
+                raw,
+                dtype(),
+                metadata.dataType().order(),
+                metadata.chunks(),
+                metadata.order() == ZarrV2Metadata.Order.F);
+        // The stored bytes, the decompressed bytes and the chunk: the most a read holds at once.
+        HeapProbe.checkpoint();
+        ArrayRecycler.giveBack(stored.array());
+        ArrayRecycler.giveBack(raw);
+        return chunk;
+    }
+
+    /**
+     * Decodes the stored bytes of a chunk of a block-wise codec (C order) block by block straight into {@code chunk}, of
+     * the full chunk shape, then hands the stored bytes back.
+     */
+    private void decodeInto(Store.Bytes stored, String key, Chunk chunk) {
+        try {
+            codec.decode(
+                    stored.array(),
+                    stored.length(),
+                    metadata.chunkSizeBytes(),
+                    ChunkBytes.sinkInto(chunk, metadata.dataType().order()));
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw corrupt(key, e);
+        }
+        // The stored bytes and the chunk: the most a read holds at once.
+        HeapProbe.checkpoint();
+        ArrayRecycler.giveBack(stored.array());
+    }
+
+    /**
+     * Whether the chunk at {@code chunkCoords} (checked) is one a block-wise codec decodes block by block in element
+     * order: a full-size chunk (not an edge chunk, which is stored full but read clipped) of a C-order array of rank 1
+     * or more whose codec works in blocks (Blosc).
+     */
+    boolean decodesInBlocks(long[] chunkCoords) {
+        ChunkGrid grid = metadata.grid();
+        grid.checkCoords(chunkCoords);
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        return codec != null
+                && codec.worksInBlocks()
+                && metadata.order() == ZarrV2Metadata.Order.C
+                && shape.length > 0
+                && Arrays.equals(shape, grid.chunkShape());
+    }
+
+    /**
+     * Decodes a chunk for which {@link #decodesInBlocks} holds block by block into boxes ({@link ChunkBoxes}), each
+     * handed over while in cache, with no chunk-sized array; a chunk not stored goes over whole, as its fill value.
+     */
+    void readInBoxes(long[] chunkCoords, ChunkStore.BoxSink sink) {
+        int[] shape = metadata.grid().chunkShapeAt(chunkCoords);
+        String key = metadata.chunkKey(chunkCoords);
+        Store.Bytes stored = readStored(key);
+        if (stored == null) {
+            sink.accept(new int[shape.length], Chunk.full(dtype(), fillValue(), shape));
+            return;
+        }
+        ChunkBoxes boxes = new ChunkBoxes(dtype(), metadata.dataType().order(), shape, sink);
+        try {
+            codec.decode(stored.array(), stored.length(), metadata.chunkSizeBytes(), boxes);
+            boxes.checkComplete();
+            boxes.release();
+        } catch (ChunkBoxes.SinkFailure f) {
+            throw f.failure();
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw corrupt(key, e);
+        }
+        // The stored bytes and one block's box: the most a read holds at once.
+        HeapProbe.checkpoint();
+        ArrayRecycler.giveBack(stored.array());
+    }
+
+    /**
+     * A chunk for which {@link #decodesInBlocks} holds, decoded block by block as the caller takes its elements ({@link
+     * BlockStream}: one block and the codec's scratch block, which must fit {@code budgetBytes}; larger blocks are
+     * decoded whole from the bytes read, and streamed from memory); a chunk that is not stored streams its fill value
+     * (found by the one read made).
+     */
+    ChunkStore.ChunkStream stream(long[] chunkCoords, long budgetBytes) {
+        String key = metadata.chunkKey(chunkCoords);
+        Store.Bytes stored = readStored(key);
+        if (stored == null) {
+            // Not stored: its fill value, streamed from memory, rather than asking the store for it a second time.
+            return ChunkStore.ChunkStream.of(
+                    Chunk.full(dtype(), fillValue(), metadata.grid().chunkShapeAt(chunkCoords)));
+        }
+        Codec.Blocks blocks;
+        try {
+            blocks = codec.blocks(stored.array(), stored.length(), metadata.chunkSizeBytes());
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw corrupt(key, e);
+        }
+        if (blocks == null || 2L * blocks.blockBytes() > budgetBytes) {
+            return ChunkStore.ChunkStream.of(decodeChunk(stored, key, false));
+        }
+        return new BlockStream(
+                stored, blocks, dtype(), metadata.dataType().order(), metadata.chunkSizeBytes(), describe(key));
+    }
+
+    /** The element bytes of a stored chunk: decompressed, and checked to hold exactly one full-size chunk. */
+    private byte[] decodeBytes(Store.Bytes stored, String key) {
+        int expected = metadata.chunkSizeBytes();
+        byte[] raw;
+        try {
+            // Uncompressed bytes come in an array of their exact length (readStored).
+            raw = codec == null ? stored.array() : codec.decode(stored.array(), stored.length(), expected);
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw corrupt(key, e);
+        }
+        if (raw.length != expected) {
+            throw new CorruptDataException("corrupt chunk " + describe(key) + ": it decodes to " + raw.length
+                    + " bytes but a chunk of " + Arrays.toString(metadata.chunks()) + " " + dtype() + " has "
+                    + expected);
+        }
+        return raw;
+    }
+
+    /** Checks the arguments of {@link ChunkStore#readChunkInto} against this array: its dtype and rank. */
+    void checkTargets(long[] chunkCoords, Chunk[] targets, long[][] targetOffsets) {
+        ChunkGrid grid = metadata.grid();
+        grid.checkCoords(chunkCoords);
+        if (targets.length != targetOffsets.length) {
+            throw new InvalidArgumentException(
+                    targets.length + " targets but " + targetOffsets.length + " target offsets for " + url);
+        }
+        for (Chunk t : targets) {
+            if (t.dtype() != dtype() || t.ndim() != grid.ndim()) {
+                throw new InvalidArgumentException("cannot read chunks of " + url + ", a " + dtype() + " array of "
+                        + grid.ndim() + " dimensions, into a " + t.dtype() + " chunk of shape "
+                        + Arrays.toString(t.shape()));
+            }
+        }
+    }
+
+    /**
+     * Converts the chunk's decompressed bytes (C order; checked targets) straight into the targets, so a read holds the
+     * stored and decompressed bytes but no decoded chunk.
+     */
+    void readInto(long[] chunkCoords, Chunk[] targets, long[][] targetOffsets) {
+        ChunkGrid grid = metadata.grid();
+        String key = metadata.chunkKey(chunkCoords);
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        long[] offset = grid.chunkOffset(chunkCoords);
+        Store.Bytes stored = readStored(key);
+        if (stored == null) {
+            ChunkStores.copyOverlaps(Chunk.full(dtype(), fillValue(), shape), offset, targets, targetOffsets);
+            return;
+        }
+        if (targets.length == 1
+                && Arrays.equals(targetOffsets[0], offset)
+                && Arrays.equals(targets[0].shape(), shape)
+                && decodesInBlocks(chunkCoords)) {
+            // The target is the chunk itself: decoded block by block straight into it, as readChunk does.
+            decodeInto(stored, key, targets[0]);
+            return;
+        }
+        byte[] raw = decodeBytes(stored, key);
+        for (int k = 0; k < targets.length; k++) {
+            // The clipped shape: the fill values stored past the array's edge are not copied.
+            int[][] box = ChunkStores.overlap(offset, shape, targetOffsets[k], targets[k].shape());
+            if (box != null) {
+                ElementBytes.decodeInto(
+                        raw,
+                        dtype(),
+                        metadata.dataType().order(),
+                        metadata.chunks(),
+                        box[0],
+                        targets[k],
+                        box[1],
+                        box[2]);
+            }
+        }
+        // The stored and the decompressed bytes (the targets belong to the caller).
+        HeapProbe.checkpoint();
+        ArrayRecycler.giveBack(stored.array());
+        ArrayRecycler.giveBack(raw);
+    }
+
+    private CorruptDataException corrupt(String key, RuntimeException e) {
+        return new CorruptDataException("corrupt chunk " + describe(key) + ": " + e.getMessage(), e);
+    }
+
+    private String describe(String key) {
+        return MetadataDocuments.describe(url, key);
+    }
+}

@@ -1,0 +1,150 @@
+package io.cubed.storage.zarr;
+
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.StorageException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reading and checking a Zarr v3 array's {@code zarr.json} object: format and node type, extensions (refused unless
+ * {@code "must_understand": false}), shape and regular chunk grid, chunk key encoding, data type and fill value,
+ * codecs checked against the chunk shape, no storage transformers, attributes and dimension names.
+ */
+final class V3ArrayParser {
+    private V3ArrayParser() {}
+
+    /** The top-level fields of an array's {@code zarr.json} that Cubed understands. */
+    private static final Set<String> KNOWN = Set.of(
+            "zarr_format",
+            "node_type",
+            "shape",
+            "data_type",
+            "chunk_grid",
+            "chunk_key_encoding",
+            "fill_value",
+            "codecs",
+            "attributes",
+            "storage_transformers",
+            "dimension_names");
+
+    /** Parses an already-parsed {@code zarr.json} object of an array (also used for consolidated metadata). */
+    static ZarrV3Metadata parse(Map<?, ?> m, String where) {
+        if (!Long.valueOf(3).equals(m.get("zarr_format"))) {
+            throw new StorageException(
+                    "unsupported zarr_format " + m.get("zarr_format") + " in " + where + ": expected 3");
+        }
+        if (!"array".equals(m.get("node_type"))) {
+            throw new StorageException("no Zarr array at " + where + ": node_type is " + m.get("node_type"));
+        }
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            if (!KNOWN.contains(String.valueOf(e.getKey())) && !mayIgnore(e.getValue())) {
+                throw new StorageException("unsupported extension \"" + e.getKey() + "\" in " + where + ": Cubed does "
+                        + "not understand it and it does not say \"must_understand\": false");
+            }
+        }
+        long[] shape = longList(m.get("shape"), "shape", where);
+        DType dtype = V3DataTypes.parse(m.get("data_type"), where);
+        int[] chunks = chunkShape(m.get("chunk_grid"), shape, where);
+        V3ChunkKeyEncoding keys = V3ChunkKeyEncoding.parse(m.get("chunk_key_encoding"), where);
+        Scalar fill = V3DataTypes.fillValue(m.get("fill_value"), dtype, where);
+        List<V3Codec> codecs = V3Codec.parseList(m.get("codecs"), dtype.itemSizeBytes(), where);
+        checkCodecs(codecs, chunks, dtype, where);
+        Object st = m.get("storage_transformers");
+        if (st != null && !(st instanceof List && ((List<?>) st).isEmpty())) {
+            throw new StorageException("unsupported storage_transformers " + st + " in " + where);
+        }
+        Object attrs = m.get("attributes");
+        if (attrs != null && !(attrs instanceof Map)) {
+            throw new StorageException("malformed " + where + ": \"attributes\" must be an object");
+        }
+        List<String> dims = null;
+        Object dn = m.get("dimension_names");
+        if (dn instanceof List) {
+            dims = new ArrayList<>();
+            for (Object d : (List<?>) dn) {
+                dims.add(d == null ? null : String.valueOf(d));
+            }
+        }
+        return new ZarrV3Metadata(
+                shape,
+                chunks,
+                dtype,
+                fill,
+                codecs,
+                keys,
+                Json.write(attrs == null ? new LinkedHashMap<>() : attrs),
+                dims);
+    }
+
+    /** The chunk shape of a {@code "regular"} {@code chunk_grid}, checked against {@code shape}. */
+    private static int[] chunkShape(Object grid, long[] shape, String where) {
+        if (!(grid instanceof Map) || !"regular".equals(((Map<?, ?>) grid).get("name"))) {
+            throw new StorageException("unsupported chunk_grid " + grid + " in " + where + ": Cubed reads the "
+                    + "\"regular\" chunk grid");
+        }
+        Object conf = ((Map<?, ?>) grid).get("configuration");
+        long[] chunkLongs =
+                longList(conf instanceof Map ? ((Map<?, ?>) conf).get("chunk_shape") : null, "chunk_shape", where);
+        if (chunkLongs.length != shape.length) {
+            throw new StorageException("malformed " + where + ": shape " + Arrays.toString(shape) + " and chunk_shape "
+                    + Arrays.toString(chunkLongs) + " have different ranks");
+        }
+        int[] chunks = new int[chunkLongs.length];
+        for (int i = 0; i < chunks.length; i++) {
+            if (shape[i] < 0 || chunkLongs[i] < 1 || chunkLongs[i] > Integer.MAX_VALUE) {
+                throw new StorageException("malformed " + where + ": shape " + Arrays.toString(shape) + " and "
+                        + "chunk_shape " + Arrays.toString(chunkLongs) + " must be non-negative and at least 1");
+            }
+            chunks[i] = (int) chunkLongs[i];
+        }
+        return chunks;
+    }
+
+    /** True for an extension that the spec lets a reader ignore: an object with {@code "must_understand": false}. */
+    static boolean mayIgnore(Object value) {
+        return value instanceof Map && Boolean.FALSE.equals(((Map<?, ?>) value).get("must_understand"));
+    }
+
+    /** Checks rank-dependent codec parameters (transpose order, sharding inner chunk shape) against the chunk shape. */
+    static void checkCodecs(List<V3Codec> codecs, int[] chunks, DType dtype, String where) {
+        int[] shape = chunks;
+        for (V3Codec c : codecs) {
+            if (c instanceof V3Codec.Transpose t) {
+                if (t.order().size() != shape.length) {
+                    throw new StorageException("transpose order " + t.order() + " in " + where + " does not match "
+                            + "the array rank " + shape.length);
+                }
+                int[] o = t.orderArray();
+                int[] s = new int[o.length];
+                for (int k = 0; k < o.length; k++) {
+                    s[k] = shape[o[k]];
+                }
+                shape = s;
+            } else if (c instanceof V3Codec.Sharding s) {
+                V3Codecs.chunksPerShard(s, shape, where);
+                checkCodecs(s.codecs(), s.chunkShapeArray(), dtype, where);
+            }
+        }
+    }
+
+    private static long[] longList(Object v, String key, String where) {
+        if (!(v instanceof List)) {
+            throw new StorageException("malformed " + where + ": \"" + key + "\" must be a list of integers, got " + v);
+        }
+        List<?> l = (List<?>) v;
+        long[] out = new long[l.size()];
+        for (int i = 0; i < out.length; i++) {
+            if (!(l.get(i) instanceof Long)) {
+                throw new StorageException(
+                        "malformed " + where + ": \"" + key + "\" must be a list of integers, got " + v);
+            }
+            out[i] = (Long) l.get(i);
+        }
+        return out;
+    }
+}
