@@ -14,12 +14,15 @@ final class ArrayCreation {
     /**
      * Makes {@code store}, the node at {@code url}, ready for a new array's metadata document: fails when a group is
      * there, or an array and not {@code overwrite}; deletes everything there when an array is and {@code overwrite}.
+     * With {@code probeZarrJson} (a v2 array's creation, where a {@code zarr.json} is seldom there) it asks whether
+     * {@code zarr.json} exists before reading it; a v3 array's creation reads it at once.
      */
-    static void clear(Store store, String url, boolean overwrite) {
+    static void clear(Store store, String url, boolean overwrite, boolean probeZarrJson) {
         if (store.exists(ZarrGroup.ZGROUP)) {
             throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
         }
-        byte[] v3 = store.get(ZarrV3Metadata.ZARR_JSON);
+        byte[] v3 =
+                !probeZarrJson || store.exists(ZarrV3Metadata.ZARR_JSON) ? store.get(ZarrV3Metadata.ZARR_JSON) : null;
         if (v3 != null && "group".equals(MetadataDocuments.parseObject(v3, url).get("node_type"))) {
             throw new StorageException("cannot create an array at " + url + ": a Zarr group is there");
         }

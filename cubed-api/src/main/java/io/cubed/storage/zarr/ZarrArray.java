@@ -126,7 +126,7 @@ public final class ZarrArray extends ZarrArrayCore {
         }
         StoreSupplier supplier = Stores.supplier(url, storeOptions);
         Store store = supplier.open();
-        ArrayCreation.clear(store, url, options.overwrite());
+        ArrayCreation.clear(store, url, options.overwrite(), true);
         store.put(ZARRAY, metadata.toJson().getBytes(StandardCharsets.UTF_8));
         return new ZarrArray(url, supplier, metadata, true);
     }

@@ -62,7 +62,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
     public static ZarrV3Array create(String url, ZarrV3Metadata metadata, boolean overwrite, StoreOptions options) {
         StoreSupplier supplier = Stores.supplier(url, options);
         Store store = supplier.open();
-        ArrayCreation.clear(store, url, overwrite);
+        ArrayCreation.clear(store, url, overwrite, false);
         store.put(ZarrV3Metadata.ZARR_JSON, metadata.toJson().getBytes(StandardCharsets.UTF_8));
         return new ZarrV3Array(url, supplier, metadata);
     }

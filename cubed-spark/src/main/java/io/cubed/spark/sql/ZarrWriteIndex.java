@@ -38,6 +38,11 @@ final class ZarrWriteIndex {
 
     /** The key of the value at {@code i} of {@code row} (not null), as {@link #find} takes it. */
     long key(InternalRow row, int i) {
+        return key(row, i, kind);
+    }
+
+    /** The key of the value at {@code i} of {@code row} (not null), a column of {@code kind}: ordered as the values. */
+    static long key(InternalRow row, int i, ZarrWriteColumn.Kind kind) {
         switch (kind) {
             case INT8:
                 return row.getByte(i);

@@ -61,7 +61,7 @@ final class ZarrWriteScan implements FlatMapFunction<Iterator<InternalRow>, Zarr
                 if (row.isNullAt(a)) {
                     continue; // the write names it
                 }
-                long k = key(row, a, distinct[a]);
+                long k = ZarrWriteIndex.key(row, a, distinct[a]);
                 if (!seen[a] || k != last[a]) {
                     sets[a].add(k);
                     last[a] = k;
@@ -92,24 +92,6 @@ final class ZarrWriteScan implements FlatMapFunction<Iterator<InternalRow>, Zarr
             s.keys[a] = sets[a].toArray();
         }
         return List.of(s).iterator();
-    }
-
-    private static long key(InternalRow row, int i, ZarrWriteColumn.Kind kind) {
-        switch (kind) {
-            case INT8:
-                return row.getByte(i);
-            case INT16:
-                return row.getShort(i);
-            case INT32:
-            case DATE:
-                return row.getInt(i);
-            case FLOAT32:
-                return ZarrWriteIndex.orderedBits(row.getFloat(i));
-            case FLOAT64:
-                return ZarrWriteIndex.orderedBits(row.getDouble(i));
-            default:
-                return row.getLong(i);
-        }
     }
 
     /** A set of longs: open addressing, linear probing, power-of-two capacity. */
