@@ -8,6 +8,7 @@ import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.LocalExecutor;
+import io.cubed.testing.NumpyFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

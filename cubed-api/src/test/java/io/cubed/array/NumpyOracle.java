@@ -1,19 +1,14 @@
 package io.cubed.array;
 
-import static org.assertj.core.api.Assertions.fail;
-
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
+import io.cubed.testing.NumpyFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * NumPy as a test reference: input chunks are written as little-endian raw files, each case is a Python expression
@@ -38,7 +33,7 @@ final class NumpyOracle {
     /** Registers {@code c} as the next input, {@code x[i]} in the expressions; returns {@code i}. */
     int input(Chunk c) throws IOException {
         int i = inputs.size();
-        Files.write(dir.resolve("in_" + i + ".bin"), toBytes(c));
+        NumpyFiles.write(c, dir.resolve("in_" + i + ".bin"));
         inputs.add("[\"" + c.dtype().typeName() + "\", " + Arrays.toString(c.shape()) + "]");
         return i;
     }
@@ -61,15 +56,7 @@ final class NumpyOracle {
         }
         json.append("]}");
         Files.writeString(dir.resolve("cases.json"), json);
-        Path script = dir.resolve("oracle.py");
-        Files.writeString(script, SCRIPT);
-        Process p = new ProcessBuilder("python3", script.toString(), dir.toString())
-                .redirectErrorStream(true)
-                .start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(300, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            fail("python3 failed: " + out);
-        }
+        NumpyFiles.run(dir, "oracle.py", SCRIPT, 300);
         List<Chunk> results = new ArrayList<>();
         for (int i = 0; i < cases.size(); i++) {
             String[] meta =
@@ -80,56 +67,9 @@ final class NumpyOracle {
                     : Arrays.stream(meta[1].split(","))
                             .mapToInt(Integer::parseInt)
                             .toArray();
-            results.add(fromBytes(t, shape, Files.readAllBytes(dir.resolve("out_" + i + ".bin"))));
+            results.add(NumpyFiles.chunk(t, shape, Files.readAllBytes(dir.resolve("out_" + i + ".bin"))));
         }
         return results;
-    }
-
-    static byte[] toBytes(Chunk c) {
-        Object data = c.data();
-        int slots = java.lang.reflect.Array.getLength(data);
-        ByteBuffer b = ByteBuffer.allocate(slots * c.dtype().slotSizeBytes()).order(ByteOrder.LITTLE_ENDIAN);
-        if (data instanceof boolean[] z) {
-            for (boolean v : z) {
-                b.put((byte) (v ? 1 : 0));
-            }
-        } else if (data instanceof byte[] x) {
-            b.put(x);
-        } else if (data instanceof short[] x) {
-            b.asShortBuffer().put(x);
-        } else if (data instanceof int[] x) {
-            b.asIntBuffer().put(x);
-        } else if (data instanceof long[] x) {
-            b.asLongBuffer().put(x);
-        } else if (data instanceof float[] x) {
-            b.asFloatBuffer().put(x);
-        } else {
-            b.asDoubleBuffer().put((double[]) data);
-        }
-        return b.array();
-    }
-
-    static Chunk fromBytes(DType t, int[] shape, byte[] bytes) {
-        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        Object data = t.newArray(Chunk.elementCount(shape));
-        if (data instanceof boolean[] z) {
-            for (int i = 0; i < z.length; i++) {
-                z[i] = bytes[i] != 0;
-            }
-        } else if (data instanceof byte[] x) {
-            b.get(x);
-        } else if (data instanceof short[] x) {
-            b.asShortBuffer().get(x);
-        } else if (data instanceof int[] x) {
-            b.asIntBuffer().get(x);
-        } else if (data instanceof long[] x) {
-            b.asLongBuffer().get(x);
-        } else if (data instanceof float[] x) {
-            b.asFloatBuffer().get(x);
-        } else {
-            b.asDoubleBuffer().get((double[]) data);
-        }
-        return Chunk.wrap(t, shape, data);
     }
 
     private static final String SCRIPT =

@@ -14,6 +14,7 @@ import io.cubed.plan.Plan;
 import io.cubed.plan.Spec;
 import io.cubed.primitive.KeyFunction;
 import io.cubed.runtime.LocalExecutor;
+import io.cubed.testing.NumpyFiles;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;

@@ -13,6 +13,7 @@ import io.cubed.plan.Computation;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.Callback;
 import io.cubed.runtime.LocalExecutor;
+import io.cubed.testing.NumpyFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

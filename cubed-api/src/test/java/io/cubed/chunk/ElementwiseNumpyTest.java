@@ -1,15 +1,13 @@
 package io.cubed.chunk;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.cubed.chunk.TestInputs.Range;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.DTypes;
 import io.cubed.dtype.Scalar;
+import io.cubed.testing.NumpyFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -93,7 +90,7 @@ class ElementwiseNumpyTest {
 
     @Test
     void matchesNumpy() throws Exception {
-        requireNumpy();
+        NumpyFiles.require("NumPy cross-check");
         List<Case> cases = new ArrayList<>();
         long seed = 1;
         for (UnaryFunction f : UnaryFunction.values()) {
@@ -189,8 +186,7 @@ class ElementwiseNumpyTest {
                 failures.add(label + ": result type " + actual.dtype() + " but numpy gives " + npType);
                 continue;
             }
-            Chunk expected =
-                    RawArrays.fromBytes(actual.dtype(), Files.readAllBytes(dir.resolve("out_" + c.id + ".bin")));
+            Chunk expected = NumpyFiles.chunk(actual.dtype(), Files.readAllBytes(dir.resolve("out_" + c.id + ".bin")));
             String diff = compare(c, expected, actual);
             if (diff != null) {
                 failures.add(label + ": " + diff);
@@ -366,7 +362,7 @@ class ElementwiseNumpyTest {
                         .append('"')
                         .append(c.inputs[k].dtype())
                         .append('"');
-                Files.write(dir.resolve("in_" + c.id + "_" + k + ".bin"), RawArrays.toBytes(c.inputs[k]));
+                Files.write(dir.resolve("in_" + c.id + "_" + k + ".bin"), NumpyFiles.bytes(c.inputs[k]));
             }
             manifest.append(']');
             if (c.kind.equals("unary")) {
@@ -399,42 +395,13 @@ class ElementwiseNumpyTest {
             manifest.append('}');
         }
         Files.writeString(dir.resolve("manifest.json"), manifest.append("]").toString());
-        Path script = dir.resolve("numpy_cases.py");
-        Files.writeString(script, SCRIPT);
-        Process p = new ProcessBuilder("python3", script.toString(), dir.toString())
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            fail("python3 failed: " + output);
-        }
+        NumpyFiles.run(dir, "numpy_cases.py", SCRIPT, 120);
         Map<Integer, String> types = new HashMap<>();
         for (String line : Files.readAllLines(dir.resolve("results.txt"))) {
             int sp = line.indexOf(' ');
             types.put(Integer.parseInt(line.substring(0, sp)), line.substring(sp + 1));
         }
         return types;
-    }
-
-    private static void requireNumpy() throws InterruptedException {
-        String why;
-        try {
-            Process p = new ProcessBuilder("python3", "-c", "import numpy")
-                    .redirectErrorStream(true)
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            why = p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0
-                    ? null
-                    : "python3 -c 'import numpy' failed: " + out.trim();
-        } catch (IOException e) {
-            why = "python3 is not on the PATH: " + e.getMessage();
-        }
-        if (why != null) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("NumPy cross-check cannot run on CI: " + why);
-            }
-            assumeTrue(false, "NumPy cross-check skipped: " + why);
-        }
     }
 
     private static final String SCRIPT =
