@@ -18,8 +18,8 @@ import io.cubed.runtime.Callback;
 import io.cubed.runtime.ExecutionPlan;
 import io.cubed.runtime.Executor;
 import io.cubed.runtime.LocalExecutor;
+import io.cubed.storage.zarr.StoredArrays;
 import io.cubed.storage.zarr.ZarrArray;
-import io.cubed.storage.zarr.ZarrCreateOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -57,22 +57,7 @@ class CoreTest {
     /** Writes a float64 Zarr array whose element (i, j) is {@code 10 i + j}. */
     private String zarr(String name, long rows, long cols, int[] chunks) {
         String url = tmp.resolve(name).toString();
-        ZarrArray z = ZarrArray.create(
-                url,
-                ZarrCreateOptions.builder(new long[] {rows, cols}, chunks, DType.FLOAT64)
-                        .build());
-        for (long i = 0; i < z.grid().numChunks(); i++) {
-            long[] c = z.grid().chunkCoordsOf(i);
-            long[] off = z.grid().chunkOffset(c);
-            int[] s = z.grid().chunkShapeAt(c);
-            Chunk chunk = Chunk.allocate(DType.FLOAT64, s);
-            for (int r = 0; r < s[0]; r++) {
-                for (int k = 0; k < s[1]; k++) {
-                    chunk.doubles()[r * s[1] + k] = 10.0 * (off[0] + r) + off[1] + k;
-                }
-            }
-            z.writeChunk(chunk, c);
-        }
+        StoredArrays.ramp(url, rows, cols, chunks, 10.0);
         return url;
     }
 
@@ -305,29 +290,7 @@ class CoreTest {
         }
         CubedArray x = Cubed.asarray(xs, spec, 2, 2);
         CubedArray y = Cubed.asarray(ys, spec, 2, 2);
-        BlockwiseFunction product = (args, id) -> {
-            List<Chunk> as = args.chunks(0);
-            List<Chunk> bs = args.chunks(1);
-            int rows = as.get(0).shape(0);
-            int cols = bs.get(0).shape(1);
-            Chunk out = Chunk.allocate(DType.FLOAT64, rows, cols);
-            for (int k = 0; k < as.size(); k++) {
-                Chunk a = as.get(k);
-                Chunk b = bs.get(k);
-                int inner = a.shape(1);
-                for (int r = 0; r < rows; r++) {
-                    for (int c = 0; c < cols; c++) {
-                        double s = 0;
-                        for (int t = 0; t < inner; t++) {
-                            s += a.doubles()[r * inner + t] * b.doubles()[t * cols + c];
-                        }
-                        out.doubles()[r * cols + c] += s;
-                    }
-                }
-            }
-            return out;
-        };
-        CubedArray z = Blockwise.blockwise(product, "ij", DType.FLOAT64, x, "ik", y, "kj");
+        CubedArray z = Blockwise.blockwise(new BlockMatMul(), "ij", DType.FLOAT64, x, "ik", y, "kj");
         assertThat(z.shape()).containsExactly(4, 3);
         assertThat(z.chunkShape()).containsExactly(2, 2);
         Chunk got = z.compute();

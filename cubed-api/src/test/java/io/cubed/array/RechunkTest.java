@@ -11,6 +11,7 @@ import io.cubed.error.MemoryBudgetExceededException;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.Callback;
 import io.cubed.runtime.LocalExecutor;
+import io.cubed.storage.zarr.StoredArrays;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
 import java.nio.file.Path;
@@ -59,22 +60,7 @@ class RechunkTest {
     /** Writes a float64 Zarr array whose element (i, j) is {@code 1000 i + j}. */
     private String zarr(String name, long rows, long cols, int[] chunks) {
         String url = tmp.resolve(name).toString();
-        ZarrArray z = ZarrArray.create(
-                url,
-                ZarrCreateOptions.builder(new long[] {rows, cols}, chunks, DType.FLOAT64)
-                        .build());
-        for (long i = 0; i < z.grid().numChunks(); i++) {
-            long[] c = z.grid().chunkCoordsOf(i);
-            long[] off = z.grid().chunkOffset(c);
-            int[] s = z.grid().chunkShapeAt(c);
-            Chunk chunk = Chunk.allocate(DType.FLOAT64, s);
-            for (int r = 0; r < s[0]; r++) {
-                for (int k = 0; k < s[1]; k++) {
-                    chunk.doubles()[r * s[1] + k] = 1000.0 * (off[0] + r) + off[1] + k;
-                }
-            }
-            z.writeChunk(chunk, c);
-        }
+        StoredArrays.ramp(url, rows, cols, chunks, 1000.0);
         return url;
     }
 

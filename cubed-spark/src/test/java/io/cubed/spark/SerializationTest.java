@@ -3,6 +3,7 @@ package io.cubed.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cubed.Cubed;
+import io.cubed.array.BlockMatMul;
 import io.cubed.array.Blockwise;
 import io.cubed.array.CubedArray;
 import io.cubed.array.Manipulation;
@@ -103,7 +104,7 @@ class SerializationTest {
                         .apply(new Chunk[] {in, in}, new long[] {0})
                         .doubles())
                 .containsExactly(2, 4, 6);
-        assertThat(roundTrip(new TestFunctions.MatMul())).isEqualTo(new TestFunctions.MatMul());
+        assertThat(roundTrip(new BlockMatMul())).isEqualTo(new BlockMatMul());
         RendezvousTask t = new RendezvousTask(tmp.toString(), "a", "b", 5);
         assertThat(roundTrip(t)).isEqualTo(t);
     }

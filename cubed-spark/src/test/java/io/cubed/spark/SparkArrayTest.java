@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cubed.Cubed;
+import io.cubed.array.BlockMatMul;
 import io.cubed.array.Blockwise;
 import io.cubed.array.ComputeOptions;
 import io.cubed.array.Creation;
@@ -18,8 +19,8 @@ import io.cubed.dtype.DType;
 import io.cubed.error.MemoryBudgetExceededException;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.Callback;
+import io.cubed.storage.zarr.StoredArrays;
 import io.cubed.storage.zarr.ZarrArray;
-import io.cubed.storage.zarr.ZarrCreateOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -82,22 +83,7 @@ class SparkArrayTest {
     /** A float64 Zarr array with element (i, j) = {@code 10 i + j}. */
     private String zarr(String name, long rows, long cols, int[] chunks) {
         String url = tmp.resolve(name).toString();
-        ZarrArray z = ZarrArray.create(
-                url,
-                ZarrCreateOptions.builder(new long[] {rows, cols}, chunks, DType.FLOAT64)
-                        .build());
-        for (long i = 0; i < z.grid().numChunks(); i++) {
-            long[] c = z.grid().chunkCoordsOf(i);
-            long[] off = z.grid().chunkOffset(c);
-            int[] s = z.grid().chunkShapeAt(c);
-            Chunk chunk = Chunk.allocate(DType.FLOAT64, s);
-            for (int r = 0; r < s[0]; r++) {
-                for (int k = 0; k < s[1]; k++) {
-                    chunk.doubles()[r * s[1] + k] = 10.0 * (off[0] + r) + off[1] + k;
-                }
-            }
-            z.writeChunk(chunk, c);
-        }
+        StoredArrays.ramp(url, rows, cols, chunks, 10.0);
         return url;
     }
 
@@ -133,7 +119,7 @@ class SparkArrayTest {
         }
         CubedArray x = Cubed.asarray(xs, spec, 2, 3);
         CubedArray y = Cubed.asarray(ys, spec, 3, 2);
-        CubedArray z = Blockwise.blockwise(new TestFunctions.MatMul(), "ij", DType.FLOAT64, x, "ik", y, "kj");
+        CubedArray z = Blockwise.blockwise(new BlockMatMul(), "ij", DType.FLOAT64, x, "ik", y, "kj");
         Chunk got = z.compute();
         for (int i = 0; i < 6; i++) {
             for (int j = 0; j < 4; j++) {

@@ -13,6 +13,7 @@ import io.cubed.runtime.Callback;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.fs.S3TestServer;
 import io.cubed.storage.fs.Stores;
+import io.cubed.storage.zarr.StoredArrays;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
 import java.util.List;
@@ -41,12 +42,7 @@ class SparkS3IT {
     @BeforeAll
     static void start() throws Exception {
         s3 = S3TestServer.start("cubed-spark");
-        SparkConf conf = new SparkConf()
-                .setMaster("local[2]")
-                .setAppName("cubed-spark-s3")
-                .set("spark.ui.enabled", "false")
-                .set("spark.driver.host", "127.0.0.1")
-                .set("spark.driver.bindAddress", "127.0.0.1");
+        SparkConf conf = SparkTestContext.local(new SparkConf(), "local[2]", "cubed-spark-s3");
         for (Map.Entry<String, String> e : s3.options().asMap().entrySet()) {
             if (!CREDENTIALS.contains(e.getKey())) {
                 conf.set("spark.hadoop." + e.getKey(), e.getValue());
@@ -72,23 +68,7 @@ class SparkS3IT {
         StoreOptions fromSession = SparkExecutor.create(jsc).storeOptions();
         assertThat(fromSession.asMap()).containsAllEntriesOf(s3.options().asMap());
         String in = s3.url("in.zarr");
-        ZarrArray x0 = ZarrArray.create(
-                in,
-                ZarrCreateOptions.builder(new long[] {70, 50}, new int[] {30, 20}, DType.FLOAT64)
-                        .build(),
-                fromSession);
-        for (long c = 0; c < x0.grid().numChunks(); c++) {
-            long[] coords = x0.grid().chunkCoordsOf(c);
-            long[] off = x0.grid().chunkOffset(coords);
-            int[] s = x0.grid().chunkShapeAt(coords);
-            Chunk chunk = Chunk.allocate(DType.FLOAT64, s);
-            for (int r = 0; r < s[0]; r++) {
-                for (int k = 0; k < s[1]; k++) {
-                    chunk.doubles()[r * s[1] + k] = 10.0 * (off[0] + r) + off[1] + k;
-                }
-            }
-            x0.writeChunk(chunk, coords);
-        }
+        StoredArrays.ramp(in, 70, 50, new int[] {30, 20}, 10.0, fromSession);
 
         Spec spec = SparkExecutor.create(jsc)
                 .specBuilder()

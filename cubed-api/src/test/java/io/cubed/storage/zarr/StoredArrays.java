@@ -1,6 +1,8 @@
 package io.cubed.storage.zarr;
 
 import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.storage.StoreOptions;
 import io.cubed.storage.zarr.blosc.BloscCname;
 import io.cubed.storage.zarr.blosc.BloscShuffle;
 import java.util.Arrays;
@@ -34,6 +36,37 @@ public final class StoredArrays {
                     .toArray();
             Chunk chunk = Chunk.allocate(data.dtype(), size);
             Chunk.copyRegion(data, from, chunk, new int[size.length], size);
+            z.writeChunk(chunk, c);
+        }
+        return z;
+    }
+
+    /**
+     * A new float64 Zarr array of {@code rows} × {@code cols} in {@code chunks} at {@code url}, whose element (i, j) is
+     * {@code rowStep} × i + j.
+     */
+    public static ZarrArray ramp(String url, long rows, long cols, int[] chunks, double rowStep) {
+        return ramp(url, rows, cols, chunks, rowStep, StoreOptions.empty());
+    }
+
+    /** As {@link #ramp(String, long, long, int[], double)}, on a store opened with {@code storeOptions}. */
+    public static ZarrArray ramp(
+            String url, long rows, long cols, int[] chunks, double rowStep, StoreOptions storeOptions) {
+        ZarrArray z = ZarrArray.create(
+                url,
+                ZarrCreateOptions.builder(new long[] {rows, cols}, chunks, DType.FLOAT64)
+                        .build(),
+                storeOptions);
+        for (long i = 0; i < z.grid().numChunks(); i++) {
+            long[] c = z.grid().chunkCoordsOf(i);
+            long[] off = z.grid().chunkOffset(c);
+            int[] s = z.grid().chunkShapeAt(c);
+            Chunk chunk = Chunk.allocate(DType.FLOAT64, s);
+            for (int r = 0; r < s[0]; r++) {
+                for (int k = 0; k < s[1]; k++) {
+                    chunk.doubles()[r * s[1] + k] = rowStep * (off[0] + r) + off[1] + k;
+                }
+            }
             z.writeChunk(chunk, c);
         }
         return z;

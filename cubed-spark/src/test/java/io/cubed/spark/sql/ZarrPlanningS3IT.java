@@ -2,6 +2,7 @@ package io.cubed.spark.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cubed.spark.SparkTestContext;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.fs.S3Operation;
@@ -44,13 +45,7 @@ class ZarrPlanningS3IT {
         s3 = S3TestServer.start("cubed-planning");
         options = s3.options();
         // Integration tests share one JVM: this class starts its own context and stops it, as SparkS3IT does.
-        spark = SparkSession.builder()
-                .master("local[2]")
-                .appName("zarr-planning-s3")
-                .config("spark.ui.enabled", "false")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .getOrCreate();
+        spark = SparkTestContext.ownSession("zarr-planning-s3").getOrCreate();
         ClimateDataset data = new ClimateDataset(16, 10, 12, 4, 5, 6);
         data.writeV2(s3.url("v2.zarr"), options);
         data.writeV2(s3.url("v2c.zarr"), options);

@@ -7,6 +7,7 @@ import io.cubed.Cubed;
 import io.cubed.array.Statistical;
 import io.cubed.chunk.Chunk;
 import io.cubed.plan.Spec;
+import io.cubed.spark.SparkTestContext;
 import io.cubed.storage.zarr.cf.CfOptions;
 import io.cubed.testing.PythonTool;
 import java.nio.file.Path;
@@ -44,12 +45,7 @@ class ZarrSqlEra5IT {
         String url = tmp.resolve("era5.zarr").toString();
         Map<String, Object> want = PythonTool.runForJson(script, 300, url);
 
-        SparkSession spark = SparkSession.builder()
-                .master("local[2]")
-                .appName("zarr-sql-era5")
-                .config("spark.ui.enabled", "false")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
+        SparkSession spark = SparkTestContext.ownSession("zarr-sql-era5")
                 .config("spark.sql.session.timeZone", "America/Los_Angeles")
                 .getOrCreate();
         try {

@@ -3,6 +3,7 @@ package io.cubed.spark.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.cubed.spark.SparkTestContext;
 import io.cubed.testing.PythonTool;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -34,13 +35,7 @@ class ZarrSqlXarrayIT {
         Map<String, Object> want = PythonTool.runForJson(script, 120, url);
 
         // Integration tests share one JVM: this class starts its own context and stops it, as SparkS3IT does.
-        SparkSession spark = SparkSession.builder()
-                .master("local[2]")
-                .appName("zarr-sql-xarray")
-                .config("spark.ui.enabled", "false")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .getOrCreate();
+        SparkSession spark = SparkTestContext.ownSession("zarr-sql-xarray").getOrCreate();
         try {
             check(spark, url, want);
         } finally {

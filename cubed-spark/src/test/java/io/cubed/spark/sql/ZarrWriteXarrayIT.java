@@ -2,6 +2,7 @@ package io.cubed.spark.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cubed.spark.SparkTestContext;
 import io.cubed.storage.zarr.Json;
 import io.cubed.testing.ExternalTool;
 import java.nio.charset.StandardCharsets;
@@ -35,13 +36,7 @@ class ZarrWriteXarrayIT {
                 probe == null,
                 PYTHON + " cannot import xarray and zarr (" + probe
                         + "); install python3-xarray or set -Dcubed.test.python");
-        SparkSession spark = SparkSession.builder()
-                .master("local[2]")
-                .appName("zarr-write-xarray")
-                .config("spark.ui.enabled", "false")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .getOrCreate();
+        SparkSession spark = SparkTestContext.ownSession("zarr-write-xarray").getOrCreate();
         String url = tmp.resolve("out.zarr").toString();
         try {
             // time: hourly with a microsecond part (a coordinate: decoded exactly); lat descending given by option;
