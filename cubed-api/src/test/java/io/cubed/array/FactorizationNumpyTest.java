@@ -8,7 +8,7 @@ import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.LocalExecutor;
-import io.cubed.testing.ExternalTool;
+import io.cubed.testing.NumpyFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -304,19 +304,8 @@ class FactorizationNumpyTest {
     }
 
     static void requireNumpy() throws InterruptedException {
-        String why;
-        try {
-            Process p = new ProcessBuilder(
-                            "python3", "-c", "import numpy; assert int(numpy.__version__.split('.')[0]) >= 2")
-                    .redirectErrorStream(true)
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            why = p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0
-                    ? null
-                    : "python3 with NumPy 2 failed: " + out.trim();
-        } catch (IOException e) {
-            why = "python3 is not on the PATH: " + e.getMessage();
-        }
-        ExternalTool.require(why == null, "NumPy cross-check of the linalg factorizations: " + why);
+        NumpyFiles.require(
+                "NumPy cross-check of the linalg factorizations",
+                "import numpy; assert int(numpy.__version__.split('.')[0]) >= 2");
     }
 }

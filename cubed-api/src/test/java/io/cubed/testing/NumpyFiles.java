@@ -22,15 +22,20 @@ public final class NumpyFiles {
 
     /** Skips the calling test (fails it under CI=true) unless {@code python3 -c "import numpy"} works. */
     public static void require(String what) throws InterruptedException {
+        require(what, "import numpy");
+    }
+
+    /** Skips the calling test (fails it under CI=true) unless {@code python3 -c check} works. */
+    public static void require(String what, String check) throws InterruptedException {
         String why;
         try {
-            Process p = new ProcessBuilder("python3", "-c", "import numpy")
+            Process p = new ProcessBuilder("python3", "-c", check)
                     .redirectErrorStream(true)
                     .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             why = p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0
                     ? null
-                    : "python3 -c 'import numpy' failed: " + out.trim();
+                    : "python3 -c '" + check + "' failed: " + out.trim();
         } catch (IOException e) {
             why = "python3 is not on the PATH: " + e.getMessage();
         }

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.cubed.Cubed;
-import io.cubed.chunk.Chunk;
-import io.cubed.dtype.DType;
 import io.cubed.plan.Spec;
+import io.cubed.storage.StoreOptions;
+import io.cubed.storage.zarr.StoredArrays;
 import io.cubed.storage.zarr.ZarrArray;
-import io.cubed.storage.zarr.ZarrCreateOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,22 +50,7 @@ class QuadraticMeansCommandTest {
         int rows = data.length;
         int cols = data[0].length;
         String url = tmp.resolve(name).toString();
-        ZarrArray z = ZarrArray.create(
-                url,
-                ZarrCreateOptions.builder(new long[] {rows, cols}, chunks, DType.FLOAT64)
-                        .build());
-        for (long c = 0; c < z.grid().numChunks(); c++) {
-            long[] coords = z.grid().chunkCoordsOf(c);
-            int[] shape = z.grid().chunkShapeAt(coords);
-            long[] offset = z.grid().chunkOffset(coords);
-            Chunk chunk = Chunk.allocate(DType.FLOAT64, shape);
-            for (int i = 0; i < shape[0]; i++) {
-                for (int j = 0; j < shape[1]; j++) {
-                    chunk.doubles()[i * shape[1] + j] = data[(int) offset[0] + i][(int) offset[1] + j];
-                }
-            }
-            z.writeChunk(chunk, coords);
-        }
+        StoredArrays.float64(url, rows, cols, chunks, StoreOptions.empty(), (i, j) -> data[(int) i][(int) j]);
         return url;
     }
 

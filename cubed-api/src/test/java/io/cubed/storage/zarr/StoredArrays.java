@@ -52,6 +52,21 @@ public final class StoredArrays {
     /** As {@link #ramp(String, long, long, int[], double)}, on a store opened with {@code storeOptions}. */
     public static ZarrArray ramp(
             String url, long rows, long cols, int[] chunks, double rowStep, StoreOptions storeOptions) {
+        return float64(url, rows, cols, chunks, storeOptions, (i, j) -> rowStep * i + j);
+    }
+
+    /** The value of element (i, j) of an array {@link #float64} writes. */
+    @FunctionalInterface
+    public interface Element {
+        double at(long i, long j);
+    }
+
+    /**
+     * A new float64 Zarr array of {@code rows} × {@code cols} in {@code chunks} at {@code url}, on a store opened with
+     * {@code storeOptions}, whose element (i, j) is {@code element.at(i, j)}, written chunk by chunk.
+     */
+    public static ZarrArray float64(
+            String url, long rows, long cols, int[] chunks, StoreOptions storeOptions, Element element) {
         ZarrArray z = ZarrArray.create(
                 url,
                 ZarrCreateOptions.builder(new long[] {rows, cols}, chunks, DType.FLOAT64)
@@ -64,7 +79,7 @@ public final class StoredArrays {
             Chunk chunk = Chunk.allocate(DType.FLOAT64, s);
             for (int r = 0; r < s[0]; r++) {
                 for (int k = 0; k < s[1]; k++) {
-                    chunk.doubles()[r * s[1] + k] = rowStep * (off[0] + r) + off[1] + k;
+                    chunk.doubles()[r * s[1] + k] = element.at(off[0] + r, off[1] + k);
                 }
             }
             z.writeChunk(chunk, c);
