@@ -127,6 +127,7 @@ final class BenchSuite {
                 // pages left to write back (the peer's script deletes its output before its clock starts too).
                 deleteTree(outDir);
                 settle();
+                // Reset again when the run's first computation starts (StageRecorder), once the heap fits its plan.
                 boolean rssKnown = PeakRss.reset();
                 long start = System.nanoTime();
                 outputBytes = runOnce(w, spec, dir, outDir, r);

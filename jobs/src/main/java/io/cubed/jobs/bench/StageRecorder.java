@@ -9,7 +9,9 @@ import java.util.Map;
 
 /**
  * Collects, per stage of one computation, tasks, bytes read and written, the tasks' summed time, the largest task
- * allocation and the largest measured peak live heap of a task.
+ * allocation and the largest measured peak live heap of a task. Resets the process's peak resident set ({@link PeakRss})
+ * when the first computation starts: after the in-process executor has fitted the heap to the plan that runs, so that
+ * a workload's peak does not hold the heap the workload before it grew in the same JVM.
  */
 final class StageRecorder implements Callback {
     /** One stage's figures. */
@@ -36,6 +38,16 @@ final class StageRecorder implements Callback {
     }
 
     private final Map<String, StageFigures> stages = new LinkedHashMap<>();
+
+    private boolean computeStarted;
+
+    @Override
+    public synchronized void onComputeStart(ComputeStart event) {
+        if (!computeStarted) {
+            computeStarted = true;
+            PeakRss.reset();
+        }
+    }
 
     @Override
     public synchronized void onOperationStart(OperationStart event) {

@@ -10,21 +10,10 @@ final class ByteShuffle {
     private static final long MASK_8 = 0x00FF00FF00FF00FFL;
 
     /**
-     * Whether 8-byte elements may be shuffled with {@link VectorByteShuffle}: when the JVM has the Vector API ({@code
-     * --add-modules jdk.incubator.vector}) with at least two long lanes, unless the system property {@value
-     * #VECTOR_PROPERTY} is {@code false}; it is used once {@link ShuffleWarmup} finds it compiled and faster.
-     */
-    static final boolean VECTOR = vectorEnabled();
-
-    /**
      * System property that turns the Vector API shuffle off ({@code false}) or on from the first block ({@code eager},
      * without waiting for {@link ShuffleWarmup}), for comparisons and diagnosis.
      */
     static final String VECTOR_PROPERTY = "cubed.blosc.vector";
-
-    private static final boolean EAGER = "eager".equalsIgnoreCase(System.getProperty(VECTOR_PROPERTY));
-
-    private ByteShuffle() {}
 
     /**
      * Bytes of 8-byte elements the scalar loops shuffle before {@link ShuffleWarmup} starts: its thread takes about 0.75
@@ -34,8 +23,14 @@ final class ByteShuffle {
      */
     static final long WARMUP_AFTER_BYTES = 256L << 20;
 
-    private static final java.util.concurrent.atomic.LongAdder SCALAR_BYTES =
-            new java.util.concurrent.atomic.LongAdder();
+    /**
+     * Whether 8-byte elements may be shuffled with {@link VectorByteShuffle}: when the JVM has the Vector API ({@code
+     * --add-modules jdk.incubator.vector}) with at least two long lanes, unless the system property {@value
+     * #VECTOR_PROPERTY} is {@code false}; it is used once {@link ShuffleWarmup} finds it compiled and faster.
+     */
+    static final boolean VECTOR = ShuffleWarmup.WARMUP.enabled();
+
+    private ByteShuffle() {}
 
     /**
      * Whether this block of {@code blockBytes} goes through the vector code: once {@link ShuffleWarmup} has seen it
@@ -43,42 +38,17 @@ final class ByteShuffle {
      * blocks are counted, and the warm-up starts once {@link #WARMUP_AFTER_BYTES} have been shuffled.
      */
     private static boolean vectorNow(int blockBytes) {
-        if (EAGER || ShuffleWarmup.ready()) {
-            return true;
-        }
-        if (!ShuffleWarmup.started()) {
-            SCALAR_BYTES.add(blockBytes);
-            if (warmupDue(SCALAR_BYTES.sum())) {
-                ShuffleWarmup.start();
-            }
-        }
-        return false;
+        return ShuffleWarmup.WARMUP.useVector(blockBytes);
     }
 
     /** Whether {@code scalarBytes} shuffled by the scalar loops call for the vector code's warm-up. */
     static boolean warmupDue(long scalarBytes) {
-        return scalarBytes >= WARMUP_AFTER_BYTES;
+        return ShuffleWarmup.WARMUP.due(scalarBytes);
     }
 
     /** Starts {@link ShuffleWarmup} when the vector shuffle is enabled and not warm yet. */
     static void startWarmup() {
-        if (VECTOR && !EAGER) {
-            ShuffleWarmup.start();
-        }
-    }
-
-    private static boolean vectorEnabled() {
-        if ("false".equalsIgnoreCase(System.getProperty(VECTOR_PROPERTY))) {
-            return false;
-        }
-        if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-            return false;
-        }
-        try {
-            return VectorByteShuffle.AVAILABLE;
-        } catch (LinkageError e) {
-            return false;
-        }
+        ShuffleWarmup.start();
     }
 
     /** Shuffles the {@code blockBytes} bytes at {@code src[srcOff]} into {@code dst[dstOff]}. */

@@ -274,6 +274,18 @@ public final class CfDecoding implements Serializable {
         if (masked || scale != null || offset != null) {
             Object table = table();
             if (table != null) {
+                if (int16ToFloat32 != null) {
+                    return CfKernels.int16ToFloat32(
+                            raw,
+                            from,
+                            int16ToFloat32,
+                            (float[]) table,
+                            integerMasks,
+                            (float[]) dst,
+                            dstOff,
+                            n,
+                            missing);
+                }
                 return CfKernels.lookup(raw, from, table, integerMasks, dst, dstOff, n, missing);
             }
             numbers(raw, from, dst, dstOff, n);
@@ -292,6 +304,9 @@ public final class CfDecoding implements Serializable {
     private transient Object table;
 
     private transient boolean tableChecked;
+
+    /** How an int16 array packed into float32 decodes, for the vector loops; null for other arrays. */
+    private transient CfKernels.Int16ToFloat32 int16ToFloat32;
 
     private Object table() {
         if (!tableChecked) {
@@ -317,6 +332,16 @@ public final class CfDecoding implements Serializable {
                     onlyMasksNaN = isMask || !Double.isNaN(decoded.getDouble(v));
                 }
                 table = onlyMasksNaN ? decoded.data() : null;
+                if (table != null && stored == DType.INT16 && numeric == DType.FLOAT32) {
+                    short[] masks = new short[integerMasks.length];
+                    for (int i = 0; i < masks.length; i++) {
+                        masks[i] = (short) integerMasks[i];
+                    }
+                    int16ToFloat32 = new CfKernels.Int16ToFloat32(
+                            scale == null ? 1f : (float) (double) scale,
+                            offset == null ? -0.0f : (float) (double) offset,
+                            masks);
+                }
             }
             tableChecked = true;
         }

@@ -14,6 +14,36 @@ import io.cubed.error.InvalidArgumentException;
 final class CfKernels {
     private CfKernels() {}
 
+    /**
+     * How an int16 array packed into float32 decodes ({@code value * scale + offset}, NaN at the mask values), for
+     * {@link VectorCfKernels}: a missing {@code scale_factor} is 1 and a missing {@code add_offset} is -0.0, which
+     * change no value (not even the sign of a zero), so that one loop serves every such array.
+     */
+    record Int16ToFloat32(float scale, float offset, short[] masks) {}
+
+    /**
+     * {@code n} int16 values of {@code raw} from {@code from}, decoded as {@code p} says, into {@code f} from {@code
+     * off}, the index of each masked one recorded in {@code missing} (when not null); returns how many. The vector
+     * loops once {@link CfWarmup} has found them warm, else the lookup in {@code table} (the same values, NaN at the
+     * mask values).
+     */
+    static int int16ToFloat32(
+            Chunk raw,
+            int from,
+            Int16ToFloat32 p,
+            float[] table,
+            long[] masks,
+            float[] f,
+            int off,
+            int n,
+            int[] missing) {
+        if (CfWarmup.VECTOR.useVector(n)) {
+            return VectorCfKernels.int16ToFloat32(
+                    raw.shorts(), from, p.scale(), p.offset(), p.masks(), f, off, n, missing);
+        }
+        return lookup(raw, from, table, masks, f, off, n, missing);
+    }
+
     /** Elements {@code from .. from + n} of {@code raw}, masked and scaled, into {@code f} (float32 decoding). */
     static void toFloat32(Chunk raw, int from, CfDecoding d, float[] f, int off, int n) {
         Double s = d.scale();
@@ -295,6 +325,9 @@ final class CfKernels {
     static int missing(Object dst, int off, int n, int[] missing) {
         int k = 0;
         if (dst instanceof float[] f) {
+            if (CfWarmup.VECTOR.useVector(n)) {
+                return VectorCfKernels.nans(f, off, n, missing);
+            }
             for (int i = off; i < off + n; i++) {
                 if (Float.isNaN(f[i])) {
                     missing[k++] = i;

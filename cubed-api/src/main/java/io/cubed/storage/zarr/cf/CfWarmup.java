@@ -1,0 +1,105 @@
+package io.cubed.storage.zarr.cf;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.chunk.VectorWarmup;
+import io.cubed.dtype.DType;
+import java.util.Arrays;
+import java.util.Random;
+
+/**
+ * When {@link CfKernels} switches from its scalar loops to {@link VectorCfKernels}: a {@link VectorWarmup} that times
+ * both kernels (packed int16 to float32 with a fill value, and the search for NaN in float32) on 8192 scratch values,
+ * started once the scalar loops have decoded {@link #WARMUP_AFTER_VALUES} values.
+ */
+final class CfWarmup {
+    /**
+     * System property that turns the vector loops off ({@code false}) or on from the first value ({@code eager}), for
+     * comparisons and diagnosis.
+     */
+    static final String VECTOR_PROPERTY = "cubed.cf.vector";
+
+    /**
+     * Values decoded by the scalar loops before the warm-up starts: about 0.1 s of their time (0.4-0.6 ns a value),
+     * as much as the warm-up thread takes of a core, so that a JVM that decodes little never pays for it, while one
+     * that scans large variables — a Spark executor serving query after query — does within its first scans (the
+     * vector loops take 0.13 ns a value).
+     */
+    static final long WARMUP_AFTER_VALUES = 200_000_000L;
+
+    static final VectorWarmup VECTOR = new VectorWarmup(
+            "CF decoding", VECTOR_PROPERTY, () -> VectorCfKernels.AVAILABLE, WARMUP_AFTER_VALUES, Trial::new);
+
+    private CfWarmup() {}
+
+    /** Random packed values with some fill values, and the same values decoded as float32 with some NaN. */
+    private static final class Trial implements VectorWarmup.Trial {
+        private static final int N = 8192;
+        private static final int SMALL = 32;
+        private static final short FILL = -32767;
+        private static final float SCALE = 0.002f;
+        private static final float OFFSET = 260f;
+
+        private final Chunk packed = Chunk.allocate(DType.INT16, N);
+        private final float[] table = new float[1 << 16];
+        private final long[] masks = {FILL};
+        private final CfKernels.Int16ToFloat32 p = new CfKernels.Int16ToFloat32(SCALE, OFFSET, new short[] {FILL});
+        private final float[] scalarOut = new float[N];
+        private final float[] vectorOut = new float[N];
+        private final int[] scalarMissing = new int[N];
+        private final int[] vectorMissing = new int[N];
+        private final int[] scalarNaNs = new int[N];
+        private final int[] vectorNaNs = new int[N];
+        private int scalarCounts;
+        private int vectorCounts;
+
+        Trial() {
+            Random r = new Random(42);
+            short[] s = packed.shorts();
+            for (int i = 0; i < N; i++) {
+                s[i] = r.nextInt(100) == 0 ? FILL : (short) (r.nextInt(40_000) - 20_000);
+            }
+            for (int v = 0; v < table.length; v++) {
+                table[v] = (short) v == FILL ? Float.NaN : (short) v * SCALE + OFFSET;
+            }
+        }
+
+        @Override
+        public void scalar() {
+            int k = CfKernels.lookup(packed, 0, table, masks, scalarOut, 0, N, scalarMissing);
+            int nan = 0;
+            for (int i = 0; i < N; i++) {
+                if (Float.isNaN(scalarOut[i])) {
+                    scalarNaNs[nan++] = i;
+                }
+            }
+            scalarCounts = k * 31 + nan;
+        }
+
+        @Override
+        public void vectorSmall() {
+            VectorCfKernels.int16ToFloat32(packed.shorts(), 0, SCALE, OFFSET, p.masks(), vectorOut, 0, SMALL, null);
+            VectorCfKernels.nans(vectorOut, 0, SMALL, vectorNaNs);
+        }
+
+        @Override
+        public void vector() {
+            int k = VectorCfKernels.int16ToFloat32(
+                    packed.shorts(), 0, SCALE, OFFSET, p.masks(), vectorOut, 0, N, vectorMissing);
+            int nan = VectorCfKernels.nans(vectorOut, 0, N, vectorNaNs);
+            vectorCounts = k * 31 + nan;
+        }
+
+        @Override
+        public boolean same() {
+            scalar();
+            for (int i = 0; i < N; i++) {
+                if (Float.floatToRawIntBits(scalarOut[i]) != Float.floatToRawIntBits(vectorOut[i])) {
+                    return false;
+                }
+            }
+            return scalarCounts == vectorCounts
+                    && Arrays.equals(scalarMissing, vectorMissing)
+                    && Arrays.equals(scalarNaNs, vectorNaNs);
+        }
+    }
+}
