@@ -40,7 +40,8 @@ final class BenchReport {
     }
 
     /**
-     * The report; with a peer, each workload's row gains the peer's time, ours / peer, both peak resident sets, and a
+     * The report; with a peer, each workload's row gains the peer's time, ours / peer (best against best, and in the
+     * round where ours came closest to or furthest past the peer's run right after it), both peak resident sets, and a
      * floor from {@code floors} (native Blosc decode and encode of the bytes the workload moved, on {@code threads}).
      */
     static String markdown(
@@ -55,8 +56,11 @@ final class BenchReport {
         boolean peer = results.stream().anyMatch(r -> r.peer() != null);
         sb.append("| workload | what | wall s | input MB | MB/s of input | read MB | written MB | intermediate MB"
                 + " | tasks | raw limit s | limit / wall |");
-        sb.append(peer ? " Dask s | ours / Dask | our RSS MB | Dask RSS MB | Blosc floor s |\n" : "\n");
-        sb.append("|---|---|---|---|---|---|---|---|---|---|---|").append(peer ? "---|---|---|---|---|\n" : "\n");
+        sb.append(
+                peer
+                        ? " Dask s | ours / Dask | ours / Dask, worst round | our RSS MB | Dask RSS MB | Blosc floor s |\n"
+                        : "\n");
+        sb.append("|---|---|---|---|---|---|---|---|---|---|---|").append(peer ? "---|---|---|---|---|---|\n" : "\n");
         for (BenchSuite.Result r : results) {
             sb.append(String.format(
                     Locale.ROOT,
@@ -75,9 +79,13 @@ final class BenchReport {
             if (peer) {
                 sb.append(
                         r.peer() == null
-                                ? " n/a | n/a |"
+                                ? " n/a | n/a | n/a |"
                                 : String.format(
-                                        Locale.ROOT, " %.2f | %.2f |", r.peer().seconds(), r.peerRatio()));
+                                        Locale.ROOT,
+                                        " %.2f | %.2f | %.2f |",
+                                        r.peer().seconds(),
+                                        r.peerRatio(),
+                                        r.worstRoundRatio()));
                 sb.append(Double.isNaN(r.rssMb()) ? " n/a |" : String.format(Locale.ROOT, " %.0f |", r.rssMb()));
                 sb.append(
                         r.peer() == null
@@ -222,11 +230,11 @@ final class BenchReport {
         StringBuilder sb = new StringBuilder(
                 "workload,seconds,input_bytes,bytes_read,bytes_written,intermediate_bytes,output_bytes,tasks,"
                         + "limit_seconds,efficiency,rss_mb,peer_seconds,ours_over_peer,peer_rss_mb,largest_task_mb,"
-                        + "rss_bound_mb\n");
+                        + "rss_bound_mb,worst_round_ours_over_peer\n");
         for (BenchSuite.Result r : results) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "%s,%.6f,%d,%d,%d,%d,%d,%d,%.6f,%.6f,%s,%s,%s,%s,%.1f,%s%n",
+                    "%s,%.6f,%d,%d,%d,%d,%d,%d,%.6f,%.6f,%s,%s,%s,%s,%.1f,%s,%s%n",
                     r.id(),
                     r.seconds(),
                     r.inputBytes(),
@@ -248,7 +256,8 @@ final class BenchReport {
                     r.largestTaskBytes() / 1e6,
                     residentBaseline < 0
                             ? ""
-                            : String.format(Locale.ROOT, "%.1f", r.boundMb(residentBaseline, threads))));
+                            : String.format(Locale.ROOT, "%.1f", r.boundMb(residentBaseline, threads)),
+                    Double.isNaN(r.worstRoundRatio()) ? "" : String.format(Locale.ROOT, "%.4f", r.worstRoundRatio())));
         }
         return sb.toString();
     }

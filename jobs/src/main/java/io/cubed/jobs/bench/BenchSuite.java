@@ -37,7 +37,38 @@ final class BenchSuite {
             double limitSeconds,
             List<StageRecorder.StageFigures> stages,
             double rssMb,
-            DaskPeer.Run peer) {
+            DaskPeer.Run peer,
+            double worstRoundRatio) {
+        /** Without a peer, or without the rounds' ratios. */
+        Result(
+                String id,
+                String description,
+                double seconds,
+                long inputBytes,
+                long bytesRead,
+                long bytesWritten,
+                long outputBytes,
+                long tasks,
+                double limitSeconds,
+                List<StageRecorder.StageFigures> stages,
+                double rssMb,
+                DaskPeer.Run peer) {
+            this(
+                    id,
+                    description,
+                    seconds,
+                    inputBytes,
+                    bytesRead,
+                    bytesWritten,
+                    outputBytes,
+                    tasks,
+                    limitSeconds,
+                    stages,
+                    rssMb,
+                    peer,
+                    Double.NaN);
+        }
+
         long intermediateBytes() {
             return Math.max(0, bytesWritten - outputBytes);
         }
@@ -70,7 +101,10 @@ final class BenchSuite {
                             / 1e6;
         }
 
-        /** Our wall time over the peer's (below 1: faster than the peer); NaN without a peer. */
+        /**
+         * Our best wall time over the peer's best (below 1: faster than the peer); NaN without a peer. {@link
+         * #worstRoundRatio} is the largest ratio of one round, ours over the peer's run right after it.
+         */
         double peerRatio() {
             return peer == null ? Double.NaN : seconds / peer.seconds();
         }
@@ -121,6 +155,7 @@ final class BenchSuite {
             double seconds = Double.POSITIVE_INFINITY;
             long rss = -1;
             DaskPeer.Run peerRun = null;
+            double worstRound = Double.NaN;
             for (int round = 0; round < rounds; round++) {
                 StageRecorder r = new StageRecorder();
                 // Every timed run, ours and the peer's, starts alike: the previous run's output deleted and no dirty
@@ -158,7 +193,7 @@ final class BenchSuite {
                     DaskPeer.Run p = peer.run(w.id(), dir, outDir);
                     log.printf(
                             Locale.ROOT,
-                            "%s: ours %.2f s, Dask %.2f s (%s)%n",
+                            "%s: ours %.3f s, Dask %.3f s (%s)%n",
                             w.id(),
                             s,
                             p.seconds(),
@@ -168,6 +203,8 @@ final class BenchSuite {
                         throw new IllegalStateException("bench --peer dask: " + w.id()
                                 + " computed by Dask differs from ours (" + p.check() + ")");
                     }
+                    double ratio = s / p.seconds();
+                    worstRound = Double.isNaN(worstRound) ? ratio : Math.max(worstRound, ratio);
                     peerRun = peerRun == null
                             ? p
                             : new DaskPeer.Run(
@@ -205,7 +242,8 @@ final class BenchSuite {
                     rates.seconds(read, written),
                     memory.stages(),
                     rss < 0 ? Double.NaN : rss / 1e6,
-                    peerRun);
+                    peerRun,
+                    worstRound);
             log.printf(
                     Locale.ROOT,
                     "%s: %.2f s, limit %.2f s (read %.0f MB/s, write %.0f MB/s), efficiency %.2f%n",

@@ -212,8 +212,17 @@ class BenchCommandTest {
         assertThat(run.out()).contains("W2: ours ").contains("(same results)").doesNotContain("results: ");
         List<String> rows = Files.readAllLines(tmp.resolve("peer-report/results.csv"));
         assertThat(rows.get(0))
-                .endsWith(",rss_mb,peer_seconds,ours_over_peer,peer_rss_mb,largest_task_mb,rss_bound_mb");
+                .endsWith(",rss_mb,peer_seconds,ours_over_peer,peer_rss_mb,largest_task_mb,rss_bound_mb,"
+                        + "worst_round_ours_over_peer");
         assertThat(rows).hasSize(4);
+        // Each round's pair, as the log gives it: the worst round's ratio is the largest of them.
+        java.util.Map<String, Double> worst = new java.util.HashMap<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(W\\d): ours ([0-9.]+) s, Dask ([0-9.]+) s")
+                .matcher(run.out());
+        while (m.find()) {
+            worst.merge(m.group(1), Double.parseDouble(m.group(2)) / Double.parseDouble(m.group(3)), Math::max);
+        }
+        assertThat(worst).containsOnlyKeys("W2", "W4", "W5");
         for (String row : rows.subList(1, rows.size())) {
             String[] f = row.split(",", -1);
             double seconds = Double.parseDouble(f[1]);
@@ -227,10 +236,17 @@ class BenchCommandTest {
             assertThat(Double.parseDouble(f[13])).as(row).isGreaterThan(20);
             // The bound: the JVM's resident set at rest (tens of MB at the least) + 2 threads × the largest task × 1.2.
             assertThat(Double.parseDouble(f[15])).as(row).isGreaterThan(20 + 2 * Double.parseDouble(f[14]) * 1.2);
+            // The log's times have three decimals. No round's ratio is below best over best: the round of the peer's
+            // best time has ours at least as long as our best.
+            assertThat(Double.parseDouble(f[16]))
+                    .as(row)
+                    .isCloseTo(worst.get(f[0]), org.assertj.core.data.Percentage.withPercentage(3))
+                    .isGreaterThanOrEqualTo(Double.parseDouble(f[12]) * 0.999);
         }
         String md = Files.readString(tmp.resolve("peer-report/report.md"));
         assertThat(md)
-                .contains("| Dask s | ours / Dask | our RSS MB | Dask RSS MB | Blosc floor s |")
+                .contains(
+                        "| Dask s | ours / Dask | ours / Dask, worst round | our RSS MB | Dask RSS MB | Blosc floor s |")
                 .contains("| workload | largest projected task MB | bound MB | our RSS MB | RSS / bound | Dask RSS MB"
                         + " | our RSS / Dask's |")
                 .contains("best of 2 rounds")
