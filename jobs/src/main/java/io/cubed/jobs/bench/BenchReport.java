@@ -109,8 +109,9 @@ final class BenchReport {
                             + " is a new Python process right after ours (ours / Dask below 1: we are faster); before each"
                             + " timed run, ours and Dask's, the previous output is deleted and dirty pages are flushed"
                             + " (sync), neither of them timed. RSS:"
-                            + " the peak resident set of our JVM during the timed run (it keeps the heap that earlier"
-                            + " workloads grew) and of Dask's process.");
+                            + " the peak resident set of our JVM during the timed run (from its first computation's"
+                            + " start, after the executor has fitted the heap to that plan: Resident memory below) and of"
+                            + " Dask's process.");
             if (floors != null) {
                 sb.append(String.format(
                         Locale.ROOT,
@@ -180,8 +181,10 @@ final class BenchReport {
      */
     private static void resident(
             StringBuilder sb, List<BenchSuite.Result> results, int threads, long residentBaseline, boolean peer) {
-        sb.append("\nResident memory: the peak resident set of our JVM during the timed runs (VmHWM, reset before"
-                        + " each) against the bound of the workload's plan: the JVM's resident set at rest after the"
+        sb.append("\nResident memory: the peak resident set of our JVM during the timed runs (VmHWM, reset as each"
+                        + " run's first computation starts, once the executor has returned the heap an earlier"
+                        + " workload grew) against the bound of the workload's plan: the JVM's resident set at rest"
+                        + " after the"
                         + " warm-up and a full collection (")
                 .append(residentBaseline < 0 ? "unknown here" : mb(residentBaseline) + " MB")
                 .append(") + ")
