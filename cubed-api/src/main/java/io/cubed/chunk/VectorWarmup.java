@@ -55,6 +55,12 @@ public final class VectorWarmup {
         boolean same();
     }
 
+    /** Guards {@link #running}. */
+    private static final Object RUNNING = new Object();
+
+    /** Warm-up threads started and not yet ended, of every kernel. */
+    private static int running;
+
     private final String kernel;
     private final boolean enabled;
     private final boolean eager;
@@ -140,6 +146,9 @@ public final class VectorWarmup {
     /** Starts the warm-up thread, once, when the vector code is enabled and not used from the first call already. */
     public void start() {
         if (enabled && !eager && started.compareAndSet(false, true)) {
+            synchronized (RUNNING) {
+                running++;
+            }
             Thread t = new Thread(this::run, "cubed-vector-warmup-" + kernel.replace(' ', '-'));
             t.setDaemon(true);
             t.setPriority(Thread.MIN_PRIORITY);
@@ -162,6 +171,35 @@ public final class VectorWarmup {
             }
         } catch (RuntimeException | LinkageError e) {
             LOG.warn("the Vector API {} failed its warm-up: the scalar loops stay", kernel, e);
+        } finally {
+            synchronized (RUNNING) {
+                running--;
+                RUNNING.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Waits until no warm-up thread of any kernel runs, at most {@link #DEADLINE_NANOS} (their own limit); whether none
+     * runs. For measurements of a task's live heap, which count every thread's objects: a warm-up's scratch data is not
+     * the task's.
+     */
+    public static boolean awaitIdle() {
+        long end = System.nanoTime() + DEADLINE_NANOS;
+        synchronized (RUNNING) {
+            while (running > 0) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    RUNNING.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
         }
     }
 

@@ -1,6 +1,7 @@
 package io.cubed.runtime;
 
 import io.cubed.chunk.ArrayRecycler;
+import io.cubed.chunk.VectorWarmup;
 import io.cubed.memory.HeapProbe;
 import io.cubed.storage.ChunkIo;
 
@@ -34,8 +35,9 @@ final class SlotMeasurement {
     SlotMeasurement(ChunkIo io, long tasks) {
         this.io = io;
         this.tasks = tasks;
-        // What idle threads kept for their next tasks is not this slot's.
+        // What idle threads kept for their next tasks is not this slot's, nor what a kernel's warm-up thread holds.
         ArrayRecycler.releaseIdle();
+        VectorWarmup.awaitIdle();
         this.baseline = HeapProbe.liveHeap();
         io.takePeak();
     }
@@ -52,6 +54,9 @@ final class SlotMeasurement {
 
     /** Starts measuring an attempt of a task on the current thread. */
     HeapProbe.Measurement begin() {
+        // A kernel's warm-up thread allocates scratch data that the probe, which counts every thread's objects, would
+        // count as the task's.
+        VectorWarmup.awaitIdle();
         if (io == null) {
             return HeapProbe.begin();
         }
