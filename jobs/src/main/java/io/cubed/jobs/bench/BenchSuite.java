@@ -39,36 +39,6 @@ final class BenchSuite {
             double rssMb,
             DaskPeer.Run peer,
             double worstRoundRatio) {
-        /** Without a peer, or without the rounds' ratios. */
-        Result(
-                String id,
-                String description,
-                double seconds,
-                long inputBytes,
-                long bytesRead,
-                long bytesWritten,
-                long outputBytes,
-                long tasks,
-                double limitSeconds,
-                List<StageRecorder.StageFigures> stages,
-                double rssMb,
-                DaskPeer.Run peer) {
-            this(
-                    id,
-                    description,
-                    seconds,
-                    inputBytes,
-                    bytesRead,
-                    bytesWritten,
-                    outputBytes,
-                    tasks,
-                    limitSeconds,
-                    stages,
-                    rssMb,
-                    peer,
-                    Double.NaN);
-        }
-
         long intermediateBytes() {
             return Math.max(0, bytesWritten - outputBytes);
         }

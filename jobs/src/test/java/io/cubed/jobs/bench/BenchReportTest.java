@@ -89,7 +89,7 @@ class BenchReportTest {
         copy.tasks = 16;
         StageRecorder.StageFigures none = new StageRecorder.StageFigures("op-003", "never ran", 900_000_000L);
         BenchSuite.Result r = new BenchSuite.Result(
-                "W3", "W3", 1.0, 320_000, 0, 0, 0, 216, 0.5, List.of(add, copy, none), 700.0, null);
+                "W3", "W3", 1.0, 320_000, 0, 0, 0, 216, 0.5, List.of(add, copy, none), 700.0, null, Double.NaN);
         assertThat(r.largestTaskBytes()).isEqualTo(284_500_000L);
         long baseline = 180_000_000L;
         // 180 MB + 2 × 284.5 MB × 1.2 = 862.8 MB
@@ -120,6 +120,7 @@ class BenchReportTest {
     private static BenchSuite.Result result(String id, List<StageRecorder.StageFigures> stages) {
         long tasks = stages.stream().mapToLong(s -> s.tasks).sum();
         long written = stages.stream().mapToLong(s -> s.bytesWritten).sum();
-        return new BenchSuite.Result(id, id, 1.0, 320_000, 0, written, written, tasks, 0.5, stages, Double.NaN, null);
+        return new BenchSuite.Result(
+                id, id, 1.0, 320_000, 0, written, written, tasks, 0.5, stages, Double.NaN, null, Double.NaN);
     }
 }
