@@ -325,14 +325,7 @@ final class CfKernels {
     static int missing(Object dst, int off, int n, int[] missing) {
         int k = 0;
         if (dst instanceof float[] f) {
-            if (CfWarmup.VECTOR.useVector(n)) {
-                return VectorCfKernels.nans(f, off, n, missing);
-            }
-            for (int i = off; i < off + n; i++) {
-                if (Float.isNaN(f[i])) {
-                    missing[k++] = i;
-                }
-            }
+            return CfWarmup.VECTOR.useVector(n) ? VectorCfKernels.nans(f, off, n, missing) : nans(f, off, n, missing);
         } else if (dst instanceof double[] d) {
             for (int i = off; i < off + n; i++) {
                 if (Double.isNaN(d[i])) {
@@ -344,6 +337,17 @@ final class CfKernels {
                 if (t[i] == CfTimeUnits.NAT) {
                     missing[k++] = i;
                 }
+            }
+        }
+        return k;
+    }
+
+    /** The scalar loop of {@link #missing} on float32: the index of each NaN of {@code f[off .. off + n]}. */
+    static int nans(float[] f, int off, int n, int[] missing) {
+        int k = 0;
+        for (int i = off; i < off + n; i++) {
+            if (Float.isNaN(f[i])) {
+                missing[k++] = i;
             }
         }
         return k;
