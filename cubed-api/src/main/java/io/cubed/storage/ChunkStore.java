@@ -92,8 +92,41 @@ public interface ChunkStore extends Serializable {
         /** Bytes the stream has read from storage: the chunk's decoded size, as {@link #readChunk} counts it. */
         long nbytes();
 
+        /** The element type of the chunk. */
+        DType dtype();
+
+        /**
+         * Whether the chunk is stored; false for the stream of the fill value of a chunk that is not ({@link
+         * #notStored}), which a copy leaves unwritten.
+         */
+        default boolean stored() {
+            return true;
+        }
+
         /** The elements of {@code chunk}, held whole, in C order. */
         static ChunkStream of(Chunk chunk) {
+            return of(chunk, true);
+        }
+
+        /**
+         * Checks that {@code stream} can be written as the chunk at {@code chunkCoords} of {@code target}: the same
+         * dtype and {@code chunkBytes}, the bytes of the chunk as {@code target} stores it.
+         */
+        static void checkWritable(ChunkStream stream, ChunkStore target, long chunkBytes, long[] chunkCoords) {
+            if (stream.dtype() != target.dtype() || stream.nbytes() != chunkBytes) {
+                throw new io.cubed.error.InvalidArgumentException("cannot write a stream of " + stream.nbytes()
+                        + " bytes of " + stream.dtype() + " as chunk " + java.util.Arrays.toString(chunkCoords)
+                        + " of " + target.url() + ", a " + target.dtype() + " array whose chunk there holds "
+                        + chunkBytes + " bytes");
+            }
+        }
+
+        /** The fill value {@code fill} (a chunk) of a chunk that is not stored, in C order. */
+        static ChunkStream notStored(Chunk fill) {
+            return of(fill, false);
+        }
+
+        private static ChunkStream of(Chunk chunk, boolean stored) {
             return new ChunkStream() {
                 private int taken;
 
@@ -111,6 +144,16 @@ public interface ChunkStore extends Serializable {
                 @Override
                 public long nbytes() {
                     return chunk.nbytes();
+                }
+
+                @Override
+                public DType dtype() {
+                    return chunk.dtype();
+                }
+
+                @Override
+                public boolean stored() {
+                    return stored;
                 }
             };
         }
@@ -159,6 +202,28 @@ public interface ChunkStore extends Serializable {
      * replacing what was there.
      */
     void writeChunk(Chunk chunk, long... chunkCoords);
+
+    /**
+     * Whether {@link #writeChunk(ChunkStream, long...)} encodes a full-size chunk as it takes the stream's elements,
+     * without holding the chunk or its raw bytes (a Zarr v2 array whose compressor encodes in order, such as zstd);
+     * false when it gathers the chunk first (the default).
+     */
+    default boolean writesFromStreams() {
+        return false;
+    }
+
+    /**
+     * Writes the chunk at {@code chunkCoords} from {@code stream}, which must give the chunk's elements in C order, all
+     * of them, of this store's dtype (a stored chunk copied to an array of the same grid, say). The default gathers the
+     * elements into a chunk and writes it; stores that {@linkplain #writesFromStreams write from streams} encode them as
+     * they come.
+     */
+    default void writeChunk(ChunkStream stream, long... chunkCoords) {
+        Chunk chunk = Chunk.allocate(dtype(), grid().chunkShapeAt(chunkCoords));
+        ChunkStream.checkWritable(stream, this, chunk.nbytes(), chunkCoords);
+        stream.next(chunk.data(), 0, chunk.size());
+        writeChunk(chunk, chunkCoords);
+    }
 
     /** True when the chunk at {@code chunkCoords} has been written (and is not implied by the fill value). */
     boolean chunkExists(long... chunkCoords);

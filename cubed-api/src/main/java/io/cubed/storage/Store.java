@@ -79,6 +79,38 @@ public interface Store extends AutoCloseable {
         put(key, length == value.length ? value : java.util.Arrays.copyOf(value, length));
     }
 
+    /** A value produced in pieces, in order, for {@link #put(String, ValueWriter)}. */
+    @FunctionalInterface
+    interface ValueWriter {
+        /** Writes the whole value to {@code out}, from the front. */
+        void writeTo(java.nio.channels.WritableByteChannel out) throws java.io.IOException;
+    }
+
+    /**
+     * Whether {@link #put(String, ValueWriter)} writes each piece as it comes (a local file), so that a value need
+     * never be held whole; false when it gathers the pieces into an array first (the default), so that callers may as
+     * well build the array themselves.
+     */
+    default boolean putsInPieces() {
+        return false;
+    }
+
+    /**
+     * Stores the value {@code value} writes at {@code key}, atomically as {@link #put(String, byte[])} does: readers see
+     * the previous value or the whole new one, and a writer that throws leaves the previous value (its exception goes
+     * to the caller as it is). The default gathers the pieces into an array and puts it.
+     */
+    default void put(String key, ValueWriter value) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try {
+            value.writeTo(java.nio.channels.Channels.newChannel(bytes));
+        } catch (java.io.IOException e) {
+            throw new io.cubed.error.StorageException(
+                    "cannot write '" + key + "' of " + uri() + ": " + e.getMessage(), e);
+        }
+        put(key, bytes.toByteArray());
+    }
+
     /**
      * Starts reading the value at {@code key}; the future completes with it (in the first bytes of an array that may be
      * longer) or with null when there is none, or fails with a {@link io.cubed.error.StorageException} naming the store

@@ -11,7 +11,9 @@ import io.cubed.storage.zarr.blosc.BloscThreads;
  * The task of {@code cubed copy}: task {@code i} copies chunk {@code i} (C order) of the source to the same chunk of
  * the target when the source has it stored, and does nothing when it has not (a chunk never written stays unwritten);
  * with {@code skipWritten}, a chunk the target already has is not copied again (resuming). It carries both arrays
- * with their metadata, so tasks read no metadata, and names its chunk to read ahead ({@link #readAhead}).
+ * with their metadata, so tasks read no metadata, and names its chunk to read ahead ({@link #readAhead}). When the
+ * source streams a chunk's elements and the target encodes them as they come ({@link ChunkStore#writesFromStreams}),
+ * the chunk is never held whole.
  */
 final class CopyChunksTask implements TaskFunction {
     private static final long serialVersionUID = 1L;
@@ -52,6 +54,19 @@ final class CopyChunksTask implements TaskFunction {
         // The chunk, its stored bytes and its encoded bytes serve the next task of the copy instead of being new
         // arrays each time (ArrayRecycler): a chunk's worth of fresh memory per array is what a cold JVM pays most for.
         try (ArrayRecycler.Scope scope = ArrayRecycler.open("copy " + target.url(), recycleBytes)) {
+            if (blockThreads == 1 && target.writesFromStreams()) {
+                // Decoded block by block as the target encodes in order (Blosc to zstd, say): the task holds the
+                // stored bytes, a block and the encoded bytes, not the chunk nor its raw bytes.
+                ChunkStore.ChunkStream stream = source.streamChunk(c, recycleBytes);
+                if (stream != null) {
+                    if (!stream.stored()) {
+                        return TaskIo.NONE;
+                    }
+                    target.writeChunk(stream, c);
+                    long bytes = Math.max(1L, stream.nbytes());
+                    return new TaskIo(bytes, bytes);
+                }
+            }
             return BloscThreads.with(blockThreads, () -> {
                 Chunk read = source.readChunkIfStoredToGiveBack(c);
                 if (read == null) {

@@ -208,6 +208,28 @@ public final class LocalStore implements Store {
             throw new InvalidArgumentException(
                     "cannot write " + length + " bytes of a " + value.length + "-byte array to " + describe(key));
         }
+        put(key, ch -> {
+            for (int n = 0; n < length; ) {
+                ByteBuffer slice = ByteBuffer.wrap(value, n, Math.min(IO_SLICE, length - n));
+                while (slice.hasRemaining()) {
+                    n += ch.write(slice);
+                }
+            }
+        });
+    }
+
+    /** Each piece goes to the file as it comes. */
+    @Override
+    public boolean putsInPieces() {
+        return true;
+    }
+
+    /**
+     * Writes the value to a temporary file beside the key's, piece by piece as {@code value} gives them, then renames
+     * it over the key's file; a writer that throws leaves no file behind and the key's file as it was.
+     */
+    @Override
+    public void put(String key, ValueWriter value) {
         if (key.isEmpty()) {
             throw new StorageException("cannot write to the root of " + uri + ": a key is needed");
         }
@@ -225,12 +247,7 @@ public final class LocalStore implements Store {
                     + Long.toHexString(
                             java.util.concurrent.ThreadLocalRandom.current().nextLong()));
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                for (int n = 0; n < length; ) {
-                    ByteBuffer slice = ByteBuffer.wrap(value, n, Math.min(IO_SLICE, length - n));
-                    while (slice.hasRemaining()) {
-                        n += ch.write(slice);
-                    }
-                }
+                value.writeTo(ch);
             }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

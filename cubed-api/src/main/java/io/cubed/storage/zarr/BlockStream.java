@@ -93,6 +93,11 @@ final class BlockStream implements ChunkStore.ChunkStream {
         return nbytes;
     }
 
+    @Override
+    public DType dtype() {
+        return dtype;
+    }
+
     private RawBytesSink sinkInto(Object dst) {
         if (dst != lastDst) {
             int elements = java.lang.reflect.Array.getLength(dst) / dtype.slotsPerElement();

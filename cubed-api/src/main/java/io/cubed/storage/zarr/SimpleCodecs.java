@@ -241,6 +241,32 @@ final class SimpleCodecs {
             return compress(raw, ArrayRecycler.bytes(bound(raw.length)));
         }
 
+        /** Streamed ({@link ZstdStreaming}): the raw bytes are taken piece by piece, never held whole. */
+        @Override
+        public boolean encodesInOrder() {
+            return true;
+        }
+
+        /**
+         * One frame of the bytes {@code raw} gives, taken in order a piece at a time ({@link ZstdStreaming}) unless they
+         * are in one array already, into a worst-case buffer from the task's recycled arrays, returned untrimmed.
+         */
+        @Override
+        public Encoded encode(io.cubed.storage.zarr.codec.RawBytes raw) {
+            byte[] whole = raw.array();
+            if (whole != null) {
+                return encodeUntrimmed(whole);
+            }
+            return ZstdStreaming.compress(raw, level, checksum, ArrayRecycler.bytes(bound(raw.size())));
+        }
+
+        /** Streamed to {@code out} as zstd makes the frame ({@link ZstdStreaming}): no array of either side. */
+        @Override
+        public void encode(io.cubed.storage.zarr.codec.RawBytes raw, java.nio.channels.WritableByteChannel out)
+                throws IOException {
+            ZstdStreaming.compress(raw, level, checksum, out);
+        }
+
         private Encoded compress(byte[] raw, byte[] out) {
             try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
                 ctx.setLevel(level);

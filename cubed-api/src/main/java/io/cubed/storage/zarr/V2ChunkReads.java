@@ -185,14 +185,14 @@ final class V2ChunkReads {
      * A chunk for which {@link #decodesInBlocks} holds, decoded block by block as the caller takes its elements ({@link
      * BlockStream}: one block and the codec's scratch block, which must fit {@code budgetBytes}; larger blocks are
      * decoded whole from the bytes read, and streamed from memory); a chunk that is not stored streams its fill value
-     * (found by the one read made).
+     * (found by the one read made; {@link ChunkStore.ChunkStream#stored} false).
      */
     ChunkStore.ChunkStream stream(long[] chunkCoords, long budgetBytes) {
         String key = metadata.chunkKey(chunkCoords);
         Store.Bytes stored = readStored(key);
         if (stored == null) {
             // Not stored: its fill value, streamed from memory, rather than asking the store for it a second time.
-            return ChunkStore.ChunkStream.of(
+            return ChunkStore.ChunkStream.notStored(
                     Chunk.full(dtype(), fillValue(), metadata.grid().chunkShapeAt(chunkCoords)));
         }
         Codec.Blocks blocks;

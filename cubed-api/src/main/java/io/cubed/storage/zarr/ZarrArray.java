@@ -301,6 +301,28 @@ public final class ZarrArray extends ZarrArrayCore {
         new V2ChunkWrites(url, metadata, store(), codec(), writeEmptyChunks).write(chunk, chunkCoords);
     }
 
+    /** True when the compressor encodes in order (zstd) and the array is in C order: see {@link V2ChunkWrites}. */
+    @Override
+    public boolean writesFromStreams() {
+        Codec c = codec();
+        return c != null && c.encodesInOrder() && metadata.order() == ZarrV2Metadata.Order.C && grid().ndim() > 0;
+    }
+
+    /**
+     * A full-size chunk of an array that {@linkplain #writesFromStreams writes from streams} is encoded as the stream's
+     * elements are taken; other chunks are gathered first.
+     */
+    @Override
+    public void writeChunk(ChunkStream stream, long... chunkCoords) {
+        V2ChunkWrites w = new V2ChunkWrites(url, metadata, store(), codec(), writeEmptyChunks);
+        if (!w.writesFromStream(chunkCoords)) {
+            super.writeChunk(stream, chunkCoords);
+            return;
+        }
+        ChunkStream.checkWritable(stream, this, metadata.chunkSizeBytes(), chunkCoords);
+        w.write(stream, chunkCoords);
+    }
+
     @Override
     public boolean deleteChunk(long... chunkCoords) {
         grid().checkCoords(chunkCoords);

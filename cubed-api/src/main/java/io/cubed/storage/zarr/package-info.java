@@ -14,7 +14,9 @@
  *   <li>Zarr v2 arrays: {@code ZarrArray} (opening, creating, options, attributes; the public face);
  *       {@code V2ChunkReads} (a stored chunk's bytes read, decompressed and decoded: whole, block by block, into
  *       boxes, as a stream or into the caller's chunks); {@code V2ChunkWrites} (a chunk checked, padded, encoded,
- *       compressed and put, or skipped when empty); {@code ZarrV2Metadata} ({@code .zarray}); {@code
+ *       compressed and put, or skipped when empty; from a stream of elements too); {@code StreamedRawBytes} (a stream
+ *       of elements as raw bytes for a codec that encodes in order); {@code ZstdStreaming} (zstd frames compressed a
+ *       piece at a time, into an array or straight to a store); {@code ZarrV2Metadata} ({@code .zarray}); {@code
  *       ZarrCreateOptions}; {@code ZarrDataType} (NumPy type strings); {@code FillValues} (v2 {@code fill_value});
  *       {@code Compressor}, {@code CodecId}, {@code SimpleCodecs}, {@code UsableCodecs} (numcodecs compressors).
  *   <li>Zarr v3 arrays: {@code ZarrV3Array} (chunks, shards and ranged reads of inner chunks); {@code ZarrV3Metadata}

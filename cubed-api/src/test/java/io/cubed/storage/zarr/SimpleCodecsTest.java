@@ -40,6 +40,49 @@ class SimpleCodecsTest {
         }
     }
 
+    /**
+     * Raw bytes given only piece by piece (no array), in the order a codec that encodes in order asks: zstd's streamed
+     * frame holds the same bytes, declares its content size as a one-shot frame does (numcodecs before 0.13 needs
+     * it), and fits the worst case on incompressible bytes; sizes around the streaming piece.
+     */
+    @Test
+    void zstdStreamsRawBytesGivenPieceByPiece() {
+        Codec zstd = new SimpleCodecs.ZstdCodec(3, true);
+        assertThat(zstd.encodesInOrder()).isTrue();
+        int piece = ZstdStreaming.PIECE;
+        Random noise = new Random(7);
+        for (int n : new int[] {1, 9, piece - 1, piece, piece + 1, 3 * piece + 7}) {
+            byte[] compressible = data(n, n);
+            byte[] incompressible = new byte[n];
+            noise.nextBytes(incompressible);
+            for (byte[] raw : List.of(compressible, incompressible)) {
+                int[] asked = {0};
+                io.cubed.storage.zarr.codec.RawBytes pieces = new io.cubed.storage.zarr.codec.RawBytes() {
+                    @Override
+                    public int size() {
+                        return raw.length;
+                    }
+
+                    @Override
+                    public void copyTo(int from, byte[] dst, int dstOff, int length) {
+                        assertThat(from).as("asked in order").isEqualTo(asked[0]);
+                        asked[0] += length;
+                        System.arraycopy(raw, from, dst, dstOff, length);
+                    }
+                };
+                Codec.Encoded e = zstd.encode(pieces);
+                byte[] frame = Arrays.copyOf(e.buffer(), e.length());
+                assertThat(asked[0]).isEqualTo(n);
+                assertThat(e.buffer().length).isEqualTo((int) Zstd.compressBound(n));
+                assertThat(Zstd.getFrameContentSize(frame))
+                        .as("content size of %d bytes", n)
+                        .isEqualTo(n);
+                assertThat(Zstd.decompress(frame, n)).isEqualTo(raw);
+                assertThat(zstd.decode(frame, n)).isEqualTo(raw);
+            }
+        }
+    }
+
     @Test
     void lz4FramesAreNumcodecsAndTheirBuffersComeBack() {
         Codec lz4 = new SimpleCodecs.Lz4Codec(1);

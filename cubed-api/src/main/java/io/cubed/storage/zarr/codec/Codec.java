@@ -45,6 +45,28 @@ public interface Codec {
     }
 
     /**
+     * True when {@link #encode(RawBytes)} asks {@code raw} for each byte once, from the front, in order, on the calling
+     * thread, and holds no array of the chunk's raw bytes (zstd's streaming compression): the raw bytes may then come
+     * from a stream, as they are decoded from another chunk or converted from elements. False by default.
+     */
+    default boolean encodesInOrder() {
+        return false;
+    }
+
+    /**
+     * Compresses the raw bytes {@code raw} gives to {@code out} as the compressed bytes are made, for a codec that
+     * {@linkplain #encodesInOrder encodes in order} (which then holds neither the raw nor the compressed chunk). The
+     * default compresses into an array ({@link #encode(RawBytes)}) and writes it.
+     */
+    default void encode(RawBytes raw, java.nio.channels.WritableByteChannel out) throws java.io.IOException {
+        Encoded e = encode(raw);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(e.buffer(), 0, e.length());
+        while (b.hasRemaining()) {
+            out.write(b);
+        }
+    }
+
+    /**
      * Compresses the raw bytes {@code raw} gives, possibly in a buffer longer than the result (see {@link
      * #encodeUntrimmed}). Codecs that compress block by block override it to ask {@code raw} for one block at a time;
      * the default gathers the bytes into one array first.
