@@ -105,6 +105,11 @@ final class StreamedRawBytes implements RawBytes {
         return true;
     }
 
+    /** Whether it was given a fill value to look for. */
+    boolean checksFill() {
+        return fillBytes != null;
+    }
+
     /**
      * Whether every element taken was the fill value (false when no fill value was given); checks that every byte was
      * taken.

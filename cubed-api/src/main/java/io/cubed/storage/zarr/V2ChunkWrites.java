@@ -10,7 +10,6 @@ import io.cubed.storage.ChunkIo;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.Store;
 import io.cubed.storage.zarr.codec.Codec;
-import io.cubed.storage.zarr.codec.RawBytes;
 import java.lang.ref.Reference;
 
 /**
@@ -50,17 +49,23 @@ final class V2ChunkWrites {
         // Edge chunks are stored at full size, the part outside the array holding the fill value.
         Chunk full = EdgeChunks.padded(chunk, grid.chunkShape(), declaredFill == null ? Scalar.zero() : declaredFill);
         boolean fortran = metadata.order() == ZarrV2Metadata.Order.F;
-        if (inPieces() && !fortran) {
-            // Compressed from the chunk's elements straight into the store as the compressed bytes are made.
-            putInPieces(key, where, ChunkBytes.view(full, metadata.dataType().order()), null);
+        if (codec != null && codec.encodesInOrder() && !fortran) {
+            // Compressed from the chunk's elements a piece at a time (into the store as it comes, where it takes
+            // pieces): no array of the chunk's bytes.
+            OrderedPuts.put(
+                    store,
+                    key,
+                    where,
+                    codec,
+                    ChunkBytes.view(full, metadata.dataType().order()),
+                    null);
             if (full != chunk) {
                 ArrayRecycler.giveBack(full.data());
             }
             return;
         }
-        // Compressed in C order straight from the chunk's elements, block by block or in order: no array of the
-        // chunk's bytes.
-        boolean inBlocks = codec != null && (codec.worksInBlocks() || codec.encodesInOrder()) && !fortran;
+        // Compressed in C order straight from the chunk's elements, block by block: no array of the chunk's bytes.
+        boolean inBlocks = codec != null && codec.worksInBlocks() && !fortran;
         byte[] raw =
                 inBlocks ? null : ElementBytes.encode(full, metadata.dataType().order(), fortran);
         Codec.Encoded stored;
@@ -89,37 +94,6 @@ final class V2ChunkWrites {
     }
 
     /**
-     * Whether chunks are compressed straight into the store as the compressed bytes are made: a codec that encodes in
-     * order (zstd) and a store that writes a value's pieces as they come (a local file).
-     */
-    private boolean inPieces() {
-        return codec != null && codec.encodesInOrder() && store.putsInPieces();
-    }
-
-    /**
-     * Compresses {@code raw} into the store at {@code key} as the compressed bytes are made ({@link #inPieces}): the
-     * write holds a piece of the raw and of the compressed bytes, never the chunk's. A failure leaves no chunk written;
-     * {@code streamed}, when the raw bytes come from a stream, is checked to have been taken whole.
-     */
-    private void putInPieces(String key, String where, RawBytes raw, StreamedRawBytes streamed) {
-        store.put(key, out -> {
-            try {
-                codec.encode(raw, out);
-            } catch (io.cubed.error.CorruptDataException e) {
-                // A stream's own chunk (a copy's source) is corrupt: its message names it.
-                throw e;
-            } catch (RuntimeException e) {
-                throw new StorageException("cannot encode chunk " + where + ": " + e.getMessage(), e);
-            }
-            if (streamed != null) {
-                streamed.allFill();
-            }
-            // A piece of the raw bytes and of the compressed ones: the most this write holds.
-            HeapProbe.checkpoint();
-        });
-    }
-
-    /**
      * Whether {@link #write(ChunkStore.ChunkStream, long[])} encodes the chunk at {@code chunkCoords} as it takes the
      * stream's elements: a full-size chunk (an edge chunk is padded from the chunk held whole) of a C-order array whose
      * codec {@linkplain Codec#encodesInOrder encodes in order}.
@@ -144,31 +118,10 @@ final class V2ChunkWrites {
         String key = metadata.chunkKey(chunkCoords);
         String where = MetadataDocuments.describe(url, key);
         Scalar declaredFill = metadata.fillValue();
-        if (inPieces() && (writeEmptyChunks || declaredFill == null)) {
-            StreamedRawBytes raw =
-                    new StreamedRawBytes(stream, metadata.dataType().order(), null, "chunk " + where);
-            putInPieces(key, where, raw, raw);
-            return;
-        }
         StreamedRawBytes raw = new StreamedRawBytes(
                 stream, metadata.dataType().order(), writeEmptyChunks ? null : declaredFill, "chunk " + where);
-        Codec.Encoded stored;
-        try {
-            stored = codec.encode(raw);
-        } catch (io.cubed.error.CorruptDataException e) {
-            // The stream's own chunk (a copy's source) is corrupt: its message names it.
-            throw e;
-        } catch (RuntimeException e) {
-            throw new StorageException("cannot encode chunk " + where + ": " + e.getMessage(), e);
-        }
-        if (raw.allFill()) {
-            ArrayRecycler.giveBack(stored.buffer());
+        if (!OrderedPuts.put(store, key, where, codec, raw, raw)) {
             store.delete(key);
-            return;
         }
-        // A piece of the elements and the compressed bytes (besides the stream's own): the most this write holds.
-        HeapProbe.checkpoint();
-        ChunkIo.put(store, key, stored.buffer(), stored.length());
-        ArrayRecycler.giveBack(stored.buffer());
     }
 }

@@ -204,7 +204,7 @@ final class V3Codecs {
         return ByteBuffer.wrap(bytes, 4, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
     }
 
-    private static Codec byteCodec(V3Codec c) {
+    static Codec byteCodec(V3Codec c) {
         if (c instanceof V3Codec.Gzip g) {
             return new SimpleCodecs.GzipCodec(g.level());
         }

@@ -13,9 +13,11 @@ import io.cubed.storage.Store;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.StoreSupplier;
 import io.cubed.storage.fs.Stores;
+import io.cubed.storage.zarr.codec.Codec;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -269,6 +271,15 @@ public final class ZarrV3Array extends ZarrArrayCore {
         String where = MetadataDocuments.describe(url, key);
         EdgeChunks.checkWritten(chunk, dtype(), grid.chunkShapeAt(chunkCoords), where);
         Chunk full = EdgeChunks.padded(chunk, grid.chunkShape(), fillValue());
+        V3Codec.Bytes bytes = inOrderBytes();
+        if (bytes != null) {
+            // bytes + a compressor that encodes in order (zstd): compressed from the elements a piece at a time.
+            OrderedPuts.put(store(), key, where, inOrderCompressor(), ChunkBytes.view(full, order(bytes)), null);
+            if (full != chunk) {
+                io.cubed.chunk.ArrayRecycler.giveBack(full.data());
+            }
+            return;
+        }
         byte[] stored;
         try {
             // Checkpoints the heap (HeapProbe) once encoded, before the put: the chunk, its bytes, the encoded bytes.
@@ -281,6 +292,59 @@ public final class ZarrV3Array extends ZarrArrayCore {
         } else {
             io.cubed.storage.ChunkIo.put(store(), key, stored, stored.length);
         }
+    }
+
+    /**
+     * The {@code bytes} codec of a chain that is {@code bytes} then one compressor that {@linkplain
+     * Codec#encodesInOrder encodes in order} (zstd, as {@code ZarrFormat.v3()} writes), whose chunks are compressed
+     * from their elements a piece at a time; null for other chains.
+     */
+    private V3Codec.Bytes inOrderBytes() {
+        List<V3Codec> codecs = metadata.codecs();
+        if (codecs.size() == 2
+                && codecs.get(0) instanceof V3Codec.Bytes b
+                && codecs.get(1).kind() == V3Codec.Kind.BYTES_TO_BYTES
+                && !(codecs.get(1) instanceof V3Codec.Crc32c)
+                && V3Codecs.byteCodec(codecs.get(1)).encodesInOrder()) {
+            return b;
+        }
+        return null;
+    }
+
+    /** The compressor of a chain for which {@link #inOrderBytes} holds. */
+    private Codec inOrderCompressor() {
+        return V3Codecs.byteCodec(metadata.codecs().get(1));
+    }
+
+    private static java.nio.ByteOrder order(V3Codec.Bytes b) {
+        return b.bigEndian() ? java.nio.ByteOrder.BIG_ENDIAN : java.nio.ByteOrder.LITTLE_ENDIAN;
+    }
+
+    /** True when the chain is {@code bytes} then a compressor that encodes in order (zstd): see {@link OrderedPuts}. */
+    @Override
+    public boolean writesFromStreams() {
+        return inOrderBytes() != null && grid().ndim() > 0;
+    }
+
+    /**
+     * A full-size chunk of an array that {@linkplain #writesFromStreams writes from streams} is compressed as the
+     * stream's elements are taken ({@link StreamedRawBytes}); other chunks are gathered first.
+     */
+    @Override
+    public void writeChunk(ChunkStream stream, long... chunkCoords) {
+        ChunkGrid grid = grid();
+        grid.checkCoords(chunkCoords);
+        V3Codec.Bytes bytes = inOrderBytes();
+        if (bytes == null || grid.ndim() == 0 || !Arrays.equals(grid.chunkShapeAt(chunkCoords), grid.chunkShape())) {
+            super.writeChunk(stream, chunkCoords);
+            return;
+        }
+        long chunkBytes = (long) dtype().itemSizeBytes() * Chunk.elementCount(grid.chunkShape());
+        ChunkStream.checkWritable(stream, this, chunkBytes, chunkCoords);
+        String key = metadata.chunkKey(chunkCoords);
+        String where = MetadataDocuments.describe(url, key);
+        StreamedRawBytes raw = new StreamedRawBytes(stream, order(bytes), null, "chunk " + where);
+        OrderedPuts.put(store(), key, where, inOrderCompressor(), raw, raw);
     }
 
     /** Reads a box of elements; a sharded array reads only the inner chunks the box touches (ranged reads). */

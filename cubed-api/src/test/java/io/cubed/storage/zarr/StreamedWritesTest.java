@@ -13,6 +13,7 @@ import io.cubed.storage.ChunkStore;
 import io.cubed.storage.fs.Stores;
 import io.cubed.storage.zarr.blosc.BloscShuffle;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -113,6 +114,43 @@ class StreamedWritesTest {
                     assertThat(raw).as(what).isEqualTo(ElementBytes.encode(expected, bo, false));
                 }
             }
+        }
+    }
+
+    /**
+     * A v3 array of {@code bytes} + {@code zstd} ({@code ZarrFormat.v3()}'s chain) takes streams as v2 does, with its
+     * edge chunks gathered; a chain with a checksum after zstd, or Blosc, gathers every chunk.
+     */
+    @Test
+    void aV3ArrayOfBytesAndZstdEncodesFullChunksAsTheirElementsCome() {
+        int[] shape = {70, 300};
+        int[] chunks = {32, 300};
+        io.cubed.grid.ChunkGrid grid = io.cubed.grid.ChunkGrid.of(new long[] {70, 300}, chunks);
+        for (String place : places()) {
+            Chunk d = data(DType.FLOAT32, shape, 11);
+            ZarrArray source = StoredArrays.blosc(d, chunks, BloscShuffle.SHUFFLE, 4096);
+            ChunkStore target = ZarrFormat.v3()
+                    .create(place + "/v3.zarr", grid, DType.FLOAT32, false, io.cubed.storage.StoreOptions.empty());
+            assertThat(target.writesFromStreams()).as(place).isTrue();
+            for (long i = 0; i < grid.numChunks(); i++) {
+                long[] c = grid.chunkCoordsOf(i);
+                ChunkStore.ChunkStream s = source.streamChunk(c, Long.MAX_VALUE);
+                target.writeChunk(s != null ? s : ChunkStore.ChunkStream.of(source.readChunk(c)), c);
+            }
+            ChunkStore back = Zarr.open(place + "/v3.zarr", io.cubed.storage.StoreOptions.empty());
+            assertThat(back.readRegion(new long[] {0, 0}, shape).floats())
+                    .as(place)
+                    .isEqualTo(d.floats());
+            byte[] frame = Stores.open(place + "/v3.zarr").get("c/1/0");
+            assertThat(Zstd.getFrameContentSize(frame)).isEqualTo(32 * 300 * 4);
+            ChunkStore checked = ZarrFormat.v3(
+                            List.of(new V3Codec.Bytes(false), new V3Codec.Zstd(3, false), new V3Codec.Crc32c()),
+                            Scalar.zero())
+                    .create(place + "/crc.zarr", grid, DType.FLOAT32, false, io.cubed.storage.StoreOptions.empty());
+            assertThat(checked.writesFromStreams()).isFalse();
+            checked.writeChunk(source.streamChunk(new long[] {0, 0}, Long.MAX_VALUE), 0, 0);
+            assertThat(checked.readChunk(0, 0).floats())
+                    .isEqualTo(source.readChunk(0, 0).floats());
         }
     }
 
