@@ -204,6 +204,37 @@ public interface ChunkStore extends Serializable {
     void writeChunk(Chunk chunk, long... chunkCoords);
 
     /**
+     * What decides the bytes a chunk is stored as — the Zarr version, the data type with its byte order, the memory
+     * order, the codecs and the chunk shape — as a value compared with {@code equals}: two arrays of equal encodings
+     * store a chunk as the same bytes, so a copy between them moves the stored bytes without decoding them ({@link
+     * #readStoredChunk}, {@link #writeStoredChunk}), as zarr-python's {@code copy_store} does. Null (the default) for
+     * arrays whose chunks are not stored bytes (computed, virtual, decoded on the fly).
+     */
+    default Object chunkEncoding() {
+        return null;
+    }
+
+    /**
+     * The stored bytes of the chunk at {@code chunkCoords} as they are (compressed), possibly in the first bytes of a
+     * longer array recycled from chunk to chunk, or null when the chunk is not stored; one read, taking a read started
+     * ahead ({@link #readAhead}). What the codecs say of the bytes without decoding them (Blosc's header, the size in a
+     * zstd frame) is checked: a chunk that cannot be whole is a {@link io.cubed.error.CorruptDataException} naming it.
+     * Only for arrays with a {@link #chunkEncoding}.
+     */
+    default Store.Bytes readStoredChunk(long[] chunkCoords) {
+        throw new UnsupportedOperationException(url() + " does not store its chunks as bytes");
+    }
+
+    /**
+     * Stores {@code stored}, the bytes of a chunk of an array of the same {@link #chunkEncoding} ({@link
+     * #readStoredChunk}), as the chunk at {@code chunkCoords}, atomically as {@link #writeChunk} does; the array then
+     * serves the task's next read.
+     */
+    default void writeStoredChunk(long[] chunkCoords, Store.Bytes stored) {
+        throw new UnsupportedOperationException(url() + " does not store its chunks as bytes");
+    }
+
+    /**
      * Whether {@link #writeChunk(ChunkStream, long...)} encodes a full-size chunk as it takes the stream's elements,
      * without holding the chunk or its raw bytes (a Zarr v2 array whose compressor encodes in order, such as zstd);
      * false when it gathers the chunk first (the default).

@@ -5,13 +5,16 @@ import io.cubed.chunk.Chunk;
 import io.cubed.runtime.TaskFunction;
 import io.cubed.runtime.TaskIo;
 import io.cubed.storage.ChunkStore;
+import io.cubed.storage.Store;
 import io.cubed.storage.zarr.blosc.BloscThreads;
 
 /**
  * The task of {@code cubed copy}: task {@code i} copies chunk {@code i} (C order) of the source to the same chunk of
  * the target when the source has it stored, and does nothing when it has not (a chunk never written stays unwritten);
  * with {@code skipWritten}, a chunk the target already has is not copied again (resuming). It carries both arrays
- * with their metadata, so tasks read no metadata, and names its chunk to read ahead ({@link #readAhead}). When the
+ * with their metadata, so tasks read no metadata, and names its chunk to read ahead ({@link #readAhead}). When both
+ * arrays store chunks alike ({@link ChunkStore#chunkEncoding}: a copy that keeps the codecs, to or from an object
+ * store, say) the stored bytes are moved as they are, checked only as far as their codec's header tells. When the
  * source streams a chunk's elements and the target encodes them as they come ({@link ChunkStore#writesFromStreams}),
  * the chunk is never held whole.
  */
@@ -23,6 +26,8 @@ final class CopyChunksTask implements TaskFunction {
     private final boolean skipWritten;
     private final int blockThreads;
     private final long recycleBytes;
+    /** Whether both arrays store a chunk as the same bytes ({@link ChunkStore#chunkEncoding}): they are moved as such. */
+    private final boolean storedBytes;
 
     /**
      * @param blockThreads threads that code each chunk's Blosc blocks (more than 1 when there are fewer chunks than
@@ -33,6 +38,8 @@ final class CopyChunksTask implements TaskFunction {
     CopyChunksTask(ChunkStore source, ChunkStore target, boolean skipWritten, int blockThreads, long recycleBytes) {
         this.source = source;
         this.target = target;
+        Object encoding = source.chunkEncoding();
+        this.storedBytes = encoding != null && encoding.equals(target.chunkEncoding());
         this.skipWritten = skipWritten;
         this.blockThreads = Math.max(1, blockThreads);
         this.recycleBytes = Math.max(0, recycleBytes);
@@ -54,6 +61,19 @@ final class CopyChunksTask implements TaskFunction {
         // The chunk, its stored bytes and its encoded bytes serve the next task of the copy instead of being new
         // arrays each time (ArrayRecycler): a chunk's worth of fresh memory per array is what a cold JVM pays most for.
         try (ArrayRecycler.Scope scope = ArrayRecycler.open("copy " + target.url(), recycleBytes)) {
+            if (storedBytes) {
+                // The same encoding on both sides: the stored bytes move as they are, nothing decoded or encoded.
+                Store.Bytes stored = source.readStoredChunk(c);
+                if (stored == null) {
+                    return TaskIo.NONE;
+                }
+                target.writeStoredChunk(c, stored);
+                long bytes = source.dtype().itemSizeBytes();
+                for (int n : source.grid().chunkShapeAt(c)) {
+                    bytes *= n;
+                }
+                return new TaskIo(Math.max(1L, bytes), Math.max(1L, bytes));
+            }
             if (blockThreads == 1 && target.writesFromStreams()) {
                 // Decoded block by block as the target encodes in order (Blosc to zstd, say): the task holds the
                 // stored bytes, a block and the encoded bytes, not the chunk nor its raw bytes.

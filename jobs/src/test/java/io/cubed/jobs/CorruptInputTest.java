@@ -36,6 +36,36 @@ class CorruptInputTest {
         return src;
     }
 
+    /**
+     * A copy that keeps the codec moves the stored bytes as they are (the output's chunk files are the input's), and
+     * still refuses a chunk whose Blosc header shows it cut short, naming it, with the advice to mend it first.
+     */
+    @Test
+    void aCopyThatKeepsTheCodecMovesTheStoredBytesAndStillRefusesACorruptChunk() throws Exception {
+        String src = corruptInput();
+        String dst = tmp.resolve("dst.zarr").toString();
+        String[] args = {"copy", src, dst, "--threads", "1"};
+        CliRun failed = CliRun.of(args);
+        assertThat(failed.code()).as(failed.err()).isEqualTo(1);
+        assertThat(failed.err())
+                .contains("corrupt chunk " + src + "/2.0: ")
+                .contains("the input chunk " + src + "/2.0 is corrupt, and every run reads it again");
+        assertThat(Path.of(dst, "2.0")).doesNotExist();
+
+        Files.move(tmp.resolve("good-2.0"), Path.of(src, "2.0"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        String[] resume = java.util.Arrays.copyOf(args, args.length + 1);
+        resume[args.length] = "--resume";
+        CliRun mended = CliRun.of(resume);
+        assertThat(mended.code()).as(mended.err()).isZero();
+        ZarrArray out = ZarrArray.open(dst);
+        for (int c = 0; c < 4; c++) {
+            assertThat(Files.readAllBytes(Path.of(dst, c + ".0")))
+                    .as("chunk %d moved as stored", c)
+                    .isEqualTo(Files.readAllBytes(Path.of(src, c + ".0")));
+            assertThat(out.readChunk(c, 0).doubles()).containsOnly(c);
+        }
+    }
+
     @Test
     void aRechunkThatMeetsACorruptInputChunkSaysToMendItBeforeResuming() throws Exception {
         String src = corruptInput();

@@ -241,6 +241,24 @@ final class SimpleCodecs {
             return compress(raw, ArrayRecycler.bytes(bound(raw.length)));
         }
 
+        /**
+         * The frame's header: a zstd frame whose content size, when it gives one (frames written by streaming without a
+         * pledged size do not), is {@code decodedSizeBytes}.
+         */
+        @Override
+        public void checkEncoded(byte[] encoded, int encodedLength, int decodedSizeBytes) {
+            long size = Zstd.getFrameContentSize(encoded, 0, encodedLength);
+            if (size != ZSTD_CONTENT_SIZE_UNKNOWN && size != decodedSizeBytes) {
+                throw new StorageException(
+                        size < 0
+                                ? "not a zstd frame (" + encodedLength + " bytes)"
+                                : "zstd frame says it decodes to " + size + " bytes, expected " + decodedSizeBytes);
+            }
+        }
+
+        /** zstd's {@code ZSTD_CONTENTSIZE_UNKNOWN} as zstd-jni returns it. */
+        private static final long ZSTD_CONTENT_SIZE_UNKNOWN = -1;
+
         /** Streamed ({@link ZstdStreaming}): the raw bytes are taken piece by piece, never held whole. */
         @Override
         public boolean encodesInOrder() {

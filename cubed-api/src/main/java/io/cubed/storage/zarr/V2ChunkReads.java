@@ -208,6 +208,31 @@ final class V2ChunkReads {
                 stored, blocks, dtype(), metadata.dataType().order(), metadata.chunkSizeBytes(), describe(key));
     }
 
+    /**
+     * The stored bytes of the chunk at {@code chunkCoords} as they are, or null when it is not stored ({@link
+     * ChunkStore#readStoredChunk}): uncompressed bytes must be a full chunk's, compressed ones pass the codec's own
+     * check ({@link Codec#checkEncoded}), or the chunk is corrupt.
+     */
+    Store.Bytes storedChunk(long[] chunkCoords) {
+        metadata.grid().checkCoords(chunkCoords);
+        String key = metadata.chunkKey(chunkCoords);
+        Store.Bytes stored = readStored(key);
+        if (stored == null) {
+            return null;
+        }
+        try {
+            if (codec != null) {
+                codec.checkEncoded(stored.array(), stored.length(), metadata.chunkSizeBytes());
+            } else if (stored.length() != metadata.chunkSizeBytes()) {
+                throw new StorageException("it has " + stored.length() + " bytes but an uncompressed chunk of "
+                        + Arrays.toString(metadata.chunks()) + " " + dtype() + " has " + metadata.chunkSizeBytes());
+            }
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw corrupt(key, e);
+        }
+        return stored;
+    }
+
     /** The element bytes of a stored chunk: decompressed, and checked to hold exactly one full-size chunk. */
     private byte[] decodeBytes(Store.Bytes stored, String key) {
         int expected = metadata.chunkSizeBytes();

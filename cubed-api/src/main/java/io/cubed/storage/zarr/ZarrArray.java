@@ -14,6 +14,7 @@ import io.cubed.storage.StoreSupplier;
 import io.cubed.storage.fs.Stores;
 import io.cubed.storage.zarr.codec.Codec;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -299,6 +300,21 @@ public final class ZarrArray extends ZarrArrayCore {
     @Override
     public void writeChunk(Chunk chunk, long... chunkCoords) {
         new V2ChunkWrites(url, metadata, store(), codec(), writeEmptyChunks).write(chunk, chunkCoords);
+    }
+
+    @Override
+    public Object chunkEncoding() {
+        return new ChunkEncoding(
+                2,
+                metadata.dataType(),
+                metadata.compressor(),
+                metadata.order(),
+                Arrays.stream(metadata.chunks()).boxed().toList());
+    }
+
+    @Override
+    public Store.Bytes readStoredChunk(long[] chunkCoords) {
+        return reads().storedChunk(chunkCoords);
     }
 
     /** True when the compressor encodes in order (zstd) and the array is in C order: see {@link V2ChunkWrites}. */

@@ -1,11 +1,13 @@
 package io.cubed.storage.zarr;
 
+import io.cubed.chunk.ArrayRecycler;
 import io.cubed.chunk.Chunk;
 import io.cubed.storage.ChunkIo;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreSupplier;
 import java.io.Serializable;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -49,6 +51,22 @@ abstract class ZarrArrayCore implements ChunkStore, Serializable {
     @Override
     public final String url() {
         return url;
+    }
+
+    /**
+     * What decides a chunk's stored bytes ({@link ChunkStore#chunkEncoding}): the Zarr version, the data type (with its
+     * byte order in v2), the codecs (v2: the compressor), the memory order and the chunk shape.
+     */
+    record ChunkEncoding(int version, Object dataType, Object codecs, Object order, List<Integer> chunks)
+            implements Serializable {}
+
+    /** Puts the bytes, as they are, at the chunk's key (behind the task through its {@link ChunkIo}, where it writes). */
+    @Override
+    public void writeStoredChunk(long[] chunkCoords, Store.Bytes stored) {
+        grid().checkCoords(chunkCoords);
+        ChunkIo.put(store(), chunkKey(chunkCoords), stored.array(), stored.length());
+        // Put (or copied into the request behind the task): the array serves the task's next read.
+        ArrayRecycler.giveBack(stored.array());
     }
 
     @Override

@@ -320,6 +320,49 @@ public final class ZarrV3Array extends ZarrArrayCore {
         return b.bigEndian() ? java.nio.ByteOrder.BIG_ENDIAN : java.nio.ByteOrder.LITTLE_ENDIAN;
     }
 
+    @Override
+    public Object chunkEncoding() {
+        return new ChunkEncoding(
+                3,
+                dtype(),
+                metadata.codecs(),
+                "C",
+                Arrays.stream(metadata.chunks()).boxed().toList());
+    }
+
+    /**
+     * The stored bytes of the chunk (a whole shard, when sharded) as they are; a chain of {@code bytes} alone must
+     * give a full chunk's bytes, and one of {@code bytes} then a compressor passes the compressor's own check ({@link
+     * Codec#checkEncoded}); other chains are not checked before they are decoded.
+     */
+    @Override
+    public Store.Bytes readStoredChunk(long[] chunkCoords) {
+        grid().checkCoords(chunkCoords);
+        String key = metadata.chunkKey(chunkCoords);
+        byte[] stored = readStored(key);
+        if (stored == null) {
+            return null;
+        }
+        List<V3Codec> codecs = metadata.codecs();
+        long chunkBytes = (long) dtype().itemSizeBytes() * Chunk.elementCount(metadata.chunks());
+        try {
+            if (codecs.size() == 1 && codecs.get(0) instanceof V3Codec.Bytes && stored.length != chunkBytes) {
+                throw new StorageException(
+                        "it has " + stored.length + " bytes but an uncompressed chunk has " + chunkBytes);
+            }
+            if (codecs.size() == 2
+                    && codecs.get(0) instanceof V3Codec.Bytes
+                    && codecs.get(1).kind() == V3Codec.Kind.BYTES_TO_BYTES
+                    && !(codecs.get(1) instanceof V3Codec.Crc32c)) {
+                V3Codecs.byteCodec(codecs.get(1)).checkEncoded(stored, stored.length, Math.toIntExact(chunkBytes));
+            }
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException | ArithmeticException e) {
+            throw new CorruptDataException(
+                    "corrupt chunk " + MetadataDocuments.describe(url, key) + ": " + e.getMessage(), e);
+        }
+        return new Store.Bytes(stored, stored.length);
+    }
+
     /** True when the chain is {@code bytes} then a compressor that encodes in order (zstd): see {@link OrderedPuts}. */
     @Override
     public boolean writesFromStreams() {

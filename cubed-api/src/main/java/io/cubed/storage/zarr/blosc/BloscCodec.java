@@ -91,6 +91,12 @@ public final class BloscCodec implements Codec {
         return BloscDecoder.decode(encoded, encoded == null ? 0 : encoded.length, decodedSizeBytes);
     }
 
+    /** The frame's header: its version, its sizes against {@code encodedLength} and {@code decodedSizeBytes}. */
+    @Override
+    public void checkEncoded(byte[] encoded, int encodedLength, int decodedSizeBytes) {
+        BloscDecoder.blocks(encoded, encodedLength, decodedSizeBytes);
+    }
+
     /** True: a frame's header gives its length, and the decoder reads within {@code encodedLength}. */
     @Override
     public boolean decodesFromLongerArrays() {

@@ -45,6 +45,15 @@ public interface Codec {
     }
 
     /**
+     * Checks, without decoding, what the first {@code encodedLength} bytes of {@code encoded} say of themselves: that
+     * they decode to {@code decodedSizeBytes} and are not cut short, where the format says so before decoding (Blosc's
+     * header, the content size of a zstd frame); throws a {@link
+     * io.cubed.error.StorageException} when they cannot. The default checks nothing (zlib, gzip, bz2 and LZ4 are left
+     * to their decoders).
+     */
+    default void checkEncoded(byte[] encoded, int encodedLength, int decodedSizeBytes) {}
+
+    /**
      * True when {@link #encode(RawBytes)} asks {@code raw} for each byte once, from the front, in order, on the calling
      * thread, and holds no array of the chunk's raw bytes (zstd's streaming compression): the raw bytes may then come
      * from a stream, as they are decoded from another chunk or converted from elements. False by default.
