@@ -147,7 +147,7 @@ public final class LocalExecutor implements Executor {
             t.setDaemon(true);
             return t;
         };
-        fitHeap(plan);
+        HeapFit.fit(threads, plan);
         ExecutorService pool = Executors.newFixedThreadPool(threads, factory);
         callbacks.forEach(c -> c.onComputeStart(new Callback.ComputeStart(computeId, plan.stages())));
         Throwable failure = null;
@@ -182,70 +182,11 @@ public final class LocalExecutor implements Executor {
     }
 
     /**
-     * The heap a computation of {@code plan} needs here, in bytes: the heap left after the last collections (each heap
-     * pool's usage after its last collection: survivors, and the old generation as its last full collection left it)
-     * plus, for each thread, the plan's largest projected task with the collector's 20 % ({@link HeapBound}).
+     * The heap a computation of {@code plan} needs here, in bytes: the heap left after the last collections plus, for
+     * each thread, the plan's largest projected task with the collector's 20 % ({@link HeapFit#bound}).
      */
     public HeapBound heapBound(ExecutionPlan plan) {
-        return HeapBound.of(heapAfterCollections(), threads, plan.largestTaskBytes());
-    }
-
-    /** Σ of each heap pool's usage after its last collection (its usage now where it has none), in bytes. */
-    static long heapAfterCollections() {
-        long sum = 0;
-        for (java.lang.management.MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (p.getType() != java.lang.management.MemoryType.HEAP || !p.isValid()) {
-                continue;
-            }
-            java.lang.management.MemoryUsage after = p.getCollectionUsage();
-            sum += after != null ? after.getUsed() : p.getUsage().getUsed();
-        }
-        return sum;
-    }
-
-    /**
-     * Before a computation: when the JVM holds more heap than {@code plan} needs ({@link #heapBound}) and more than it
-     * started with ({@code -Xms}, below which no collector shrinks it), a heap that an earlier, larger computation in
-     * this JVM grew, a full collection returns the rest (the collector shrinks the heap after it to {@code
-     * MaxHeapFreeRatio}), so that the process's memory follows the plan that runs rather than the largest one before
-     * it. Skipped where {@code System.gc()} does not collect in full.
-     */
-    private void fitHeap(ExecutionPlan plan) {
-        if (plan.numTasks() == 0 || !ExplicitGc.FULL) {
-            return;
-        }
-        java.lang.management.MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        java.lang.management.MemoryUsage heap = memory.getHeapMemoryUsage();
-        HeapBound bound = heapBound(plan);
-        if (heap.getCommitted() > Math.max(heap.getInit(), bound.bytes())) {
-            System.gc();
-            if (LOG.isDebugEnabled()) {
-                LOG.debug(
-                        "{}: heap {} committed over the plan's {}; after a full collection {}",
-                        plan.computeId(),
-                        io.cubed.memory.MemorySize.format(heap.getCommitted()),
-                        bound,
-                        io.cubed.memory.MemorySize.format(
-                                memory.getHeapMemoryUsage().getCommitted()));
-            }
-        }
-    }
-
-    /** Whether {@code System.gc()} runs a full, stop-the-world collection in this JVM. */
-    private static final class ExplicitGc {
-        static final boolean FULL = full();
-
-        private static boolean full() {
-            try {
-                com.sun.management.HotSpotDiagnosticMXBean hs =
-                        ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
-                return !Boolean.parseBoolean(hs.getVMOption("DisableExplicitGC").getValue())
-                        && !Boolean.parseBoolean(
-                                hs.getVMOption("ExplicitGCInvokesConcurrent").getValue());
-            } catch (RuntimeException | LinkageError e) {
-                return false;
-            }
-        }
+        return HeapFit.bound(threads, plan);
     }
 
     private void runStage(ExecutorService pool, String computeId, Stage stage, List<Callback> callbacks) {

@@ -35,9 +35,9 @@ class HeapFitTest {
                 "c",
                 List.of(stage("op-001", 200, 150_300_000L, List.of()), stage("op-002", 16, 284_500_000L, List.of())));
         LocalExecutor two = new LocalExecutor(2, 1);
-        long before = LocalExecutor.heapAfterCollections();
+        long before = HeapFit.heapAfterCollections();
         io.cubed.memory.HeapBound b = two.heapBound(plan);
-        long after = LocalExecutor.heapAfterCollections();
+        long after = HeapFit.heapAfterCollections();
         assertThat(b.threads()).isEqualTo(2);
         assertThat(b.largestTaskBytes()).isEqualTo(284_500_000L);
         assertThat(b.tasksBytes()).isEqualTo(2 * 284_500_000L * 12 / 10);
