@@ -259,6 +259,30 @@ final class SimpleCodecs {
         /** zstd's {@code ZSTD_CONTENTSIZE_UNKNOWN} as zstd-jni returns it. */
         private static final long ZSTD_CONTENT_SIZE_UNKNOWN = -1;
 
+        /** Streamed ({@link ZstdStreaming}): the raw bytes go to the sink piece by piece, never held whole. */
+        @Override
+        public boolean decodesInOrder() {
+            return true;
+        }
+
+        @Override
+        public void decode(byte[] encoded, int decodedSizeBytes, io.cubed.storage.zarr.codec.RawBytesSink sink) {
+            decode(encoded, encoded.length, decodedSizeBytes, sink);
+        }
+
+        @Override
+        public void decode(
+                byte[] encoded,
+                int encodedLength,
+                int decodedSizeBytes,
+                io.cubed.storage.zarr.codec.RawBytesSink sink) {
+            if (encodedLength < 0 || encodedLength > encoded.length) {
+                throw new IllegalArgumentException(
+                        "length " + encodedLength + " outside an array of " + encoded.length + " encoded bytes");
+            }
+            ZstdStreaming.decompress(encoded, encodedLength, decodedSizeBytes, sink);
+        }
+
         /** Streamed ({@link ZstdStreaming}): the raw bytes are taken piece by piece, never held whole. */
         @Override
         public boolean encodesInOrder() {

@@ -96,9 +96,11 @@ final class V2ChunkReads {
     }
 
     private Chunk decodeChunk(Store.Bytes stored, String key, boolean recycled) {
-        if (codec != null && codec.worksInBlocks() && metadata.order() == ZarrV2Metadata.Order.C) {
-            // Decompressed block by block straight into the chunk's elements (every one of them: a stored chunk is
-            // whole): no array of the chunk's bytes.
+        if (codec != null
+                && (codec.worksInBlocks() || codec.decodesInOrder())
+                && metadata.order() == ZarrV2Metadata.Order.C) {
+            // Decompressed block by block, or piece by piece, straight into the chunk's elements (every one of them: a
+            // stored chunk is whole): no array of the chunk's bytes.
             Chunk chunk = recycled
                     ? Chunk.allocateForTaskToOverwrite(dtype(), metadata.chunks())
                     : Chunk.allocate(dtype(), metadata.chunks());

@@ -93,6 +93,10 @@ final class V3Codecs {
             Scalar fill,
             String where,
             boolean checkpoint) {
+        Chunk inOrder = decodeInOrder(codecs, stored, dtype, shape, where, checkpoint);
+        if (inOrder != null) {
+            return inOrder;
+        }
         // Shapes seen by each array codec: the transposes change them.
         int n = codecs.size();
         int[][] shapes = new int[n + 1][];
@@ -202,6 +206,42 @@ final class V3Codecs {
             throw new StorageException("corrupt blosc header: " + bytes.length + " bytes");
         }
         return ByteBuffer.wrap(bytes, 4, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    }
+
+    /**
+     * A chunk of a chain of {@code bytes} then a compressor that {@linkplain Codec#decodesInOrder decodes in order}
+     * (zstd, as zarr-python 3 writes by default), decompressed piece by piece straight into its elements: the read holds
+     * the stored bytes and the chunk, no array of its raw bytes. Null for other chains.
+     */
+    private static Chunk decodeInOrder(
+            List<V3Codec> codecs, byte[] stored, DType dtype, int[] shape, String where, boolean checkpoint) {
+        if (codecs.size() != 2
+                || shape.length == 0
+                || !(codecs.get(0) instanceof V3Codec.Bytes b)
+                || codecs.get(1).kind() != V3Codec.Kind.BYTES_TO_BYTES
+                || codecs.get(1) instanceof V3Codec.Crc32c) {
+            return null;
+        }
+        Codec codec = byteCodec(codecs.get(1));
+        if (!codec.decodesInOrder()) {
+            return null;
+        }
+        Chunk c = Chunk.allocate(dtype, shape);
+        try {
+            codec.decode(
+                    stored,
+                    stored.length,
+                    Math.toIntExact(c.nbytes()),
+                    ChunkBytes.sinkInto(c, b.bigEndian() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN));
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new CorruptDataException("corrupt chunk " + where + ": " + e.getMessage(), e);
+        }
+        if (checkpoint) {
+            // The stored bytes and the chunk: the most this read holds.
+            HeapProbe.checkpoint();
+            Reference.reachabilityFence(stored);
+        }
+        return c;
     }
 
     static Codec byteCodec(V3Codec c) {

@@ -6,17 +6,21 @@ import com.github.luben.zstd.ZstdException;
 import io.cubed.error.StorageException;
 import io.cubed.storage.zarr.codec.Codec;
 import io.cubed.storage.zarr.codec.RawBytes;
+import io.cubed.storage.zarr.codec.RawBytesSink;
 import java.nio.ByteBuffer;
 
 /**
- * Compresses a chunk's raw bytes into one zstd frame piece by piece, as {@link RawBytes} gives them in order, so that
- * the raw bytes never exist as one array: a chunk converted from its elements, or decoded block by block from another
- * codec ({@code cubed copy --codec zstd}), costs a piece of {@value #PIECE} bytes instead of a chunk-sized array.
+ * Compresses a chunk's raw bytes into one zstd frame piece by piece, as {@link RawBytes} gives them in order, and
+ * decompresses one frame piece by piece into a {@link RawBytesSink}, so that the raw bytes never exist as one array: a
+ * chunk converted from its elements, decoded block by block from another codec ({@code cubed copy --codec zstd}), or
+ * decompressed into its elements costs a piece of {@value #PIECE} bytes instead of a chunk-sized array.
  *
- * <p>The frame declares its content size (the size is pledged before the first piece), as a one-shot compression
- * does: numcodecs before 0.13 cannot decode a frame without it. zstd-jni streams only between direct buffers, so each
- * thread keeps one for input and one for output ({@value #PIECE} bytes each, off the heap) and the compressed bytes
- * are copied from the output buffer into the caller's array as they come.
+ * <p>A frame compressed here declares its content size (the size is pledged before the first piece), as a one-shot
+ * compression does: numcodecs before 0.13 cannot decode a frame without it. zstd-jni compresses a stream only between
+ * direct buffers, so each thread keeps one for input and one for output ({@value #PIECE} bytes each, off the heap) and
+ * the compressed bytes are copied from the output buffer as they come. Decompression goes through zstd-jni's input
+ * stream, which decodes straight into the thread's heap piece (as fast as the one-shot decoder into a chunk-sized
+ * array, within the noise of 1.15 GB read on one thread: docs/zarr.md).
  */
 final class ZstdStreaming {
     /** Bytes handed to zstd at a time: large enough that the calls cost nothing, small enough to stay in cache. */
@@ -103,6 +107,37 @@ final class ZstdStreaming {
             }
         } catch (ZstdException e) {
             throw new StorageException("zstd cannot compress " + size + " bytes: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Decompresses the one zstd frame in the first {@code length} bytes of {@code encoded}, which must decode to exactly
+     * {@code size} bytes, handing the bytes to {@code sink} a piece at a time as zstd gives them: the decoded bytes never
+     * exist as one array. As the one-shot decoder (and numcodecs) does, it refuses a frame cut short, one that decodes
+     * to more or fewer bytes, and any byte after the frame (garbage fails as a frame; a second frame decodes past the
+     * size).
+     */
+    static void decompress(byte[] encoded, int length, int size, RawBytesSink sink) {
+        Buffers b = BUFFERS.get();
+        long produced = 0;
+        try (com.github.luben.zstd.ZstdInputStreamNoFinalizer in = new com.github.luben.zstd.ZstdInputStreamNoFinalizer(
+                new java.io.ByteArrayInputStream(encoded, 0, length))) {
+            while (true) {
+                int k = in.read(b.piece, 0, PIECE);
+                if (k < 0) {
+                    break;
+                }
+                if (produced + k > size) {
+                    throw new StorageException("zstd frame decodes to more than the " + size + " bytes expected");
+                }
+                sink.accept((int) produced, b.piece, 0, k);
+                produced += k;
+            }
+        } catch (java.io.IOException | ZstdException e) {
+            throw new StorageException("corrupt zstd frame: " + e.getMessage(), e);
+        }
+        if (produced != size) {
+            throw new StorageException("zstd frame decodes to " + produced + " bytes, expected " + size);
         }
     }
 }

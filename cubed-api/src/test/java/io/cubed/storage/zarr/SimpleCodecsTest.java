@@ -83,6 +83,55 @@ class SimpleCodecsTest {
         }
     }
 
+    /** The bytes a sink receives, checked to come from the front, in order. */
+    private static byte[] decodedInOrder(Codec codec, byte[] frame, int size) {
+        byte[] out = new byte[size];
+        int[] next = {0};
+        codec.decode(frame, frame.length, size, (at, src, srcOff, length) -> {
+            assertThat(at).as("handed over in order").isEqualTo(next[0]);
+            System.arraycopy(src, srcOff, out, at, length);
+            next[0] += length;
+        });
+        assertThat(next[0]).isEqualTo(size);
+        return out;
+    }
+
+    /**
+     * zstd decompresses piece by piece into a sink: frames with and without a content size (one-shot, streamed with a
+     * pledged size, streamed without one) give the bytes in order; what the one-shot decoder and numcodecs refuse
+     * (bytes after the frame, a frame cut short, two frames, another size) is refused too.
+     */
+    @Test
+    void zstdDecodesPieceByPieceAndRefusesWhatTheOneShotDecoderRefuses() throws Exception {
+        Codec zstd = new SimpleCodecs.ZstdCodec(3, false);
+        assertThat(zstd.decodesInOrder()).isTrue();
+        int piece = ZstdStreaming.PIECE;
+        for (int n : new int[] {1, piece - 3, piece, 3 * piece + 5}) {
+            byte[] raw = data(n, 3 + n);
+            java.io.ByteArrayOutputStream unsized = new java.io.ByteArrayOutputStream();
+            try (com.github.luben.zstd.ZstdOutputStream z = new com.github.luben.zstd.ZstdOutputStream(unsized, 3)) {
+                z.write(raw);
+            }
+            assertThat(Zstd.getFrameContentSize(unsized.toByteArray())).isEqualTo(-1);
+            for (byte[] frame : List.of(zstd.encode(raw), unsized.toByteArray())) {
+                assertThat(decodedInOrder(zstd, frame, n)).as("%d bytes", n).isEqualTo(raw);
+            }
+        }
+        byte[] frame = zstd.encode(LenientDecodingTest.DATA);
+        for (var v : LenientDecodingTest.variants(frame).entrySet()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> decodedInOrder(zstd, v.getValue(), LenientDecodingTest.DATA.length))
+                    .as(v.getKey())
+                    .isInstanceOf(io.cubed.error.StorageException.class);
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> decodedInOrder(zstd, frame, LenientDecodingTest.DATA.length - 8))
+                .hasMessageContaining("more than");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> decodedInOrder(zstd, frame, LenientDecodingTest.DATA.length + 8))
+                .hasMessageContaining("expected");
+    }
+
     @Test
     void lz4FramesAreNumcodecsAndTheirBuffersComeBack() {
         Codec lz4 = new SimpleCodecs.Lz4Codec(1);

@@ -54,6 +54,15 @@ public interface Codec {
     default void checkEncoded(byte[] encoded, int encodedLength, int decodedSizeBytes) {}
 
     /**
+     * True when {@link #decode(byte[], int, int, RawBytesSink)} hands the raw bytes over from the front, in order, a
+     * piece at a time, without an array of the chunk's raw bytes (zstd's streaming decompression), so that a reader may
+     * convert them straight into the chunk's elements; false by default (the default decode produces the whole array).
+     */
+    default boolean decodesInOrder() {
+        return false;
+    }
+
+    /**
      * True when {@link #encode(RawBytes)} asks {@code raw} for each byte once, from the front, in order, on the calling
      * thread, and holds no array of the chunk's raw bytes (zstd's streaming compression): the raw bytes may then come
      * from a stream, as they are decoded from another chunk or converted from elements. False by default.
