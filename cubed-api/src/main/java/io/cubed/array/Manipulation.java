@@ -301,7 +301,7 @@ public final class Manipulation {
 
     /**
      * The buffer copies of an intermediate array in {@code spec}'s work directory, which hold their codec's buffer too
-     * (a non-Blosc intermediateCodec), as Computation counts them.
+     * (an intermediateCodec other than Blosc and zstd), as Computation counts them.
      */
     static BufferCopies workCopies(Spec spec) {
         return BufferCopies.forStore(

@@ -7,7 +7,7 @@ import java.io.Serializable;
  * How many extra copies of a chunk a task holds while reading ({@code read}) and writing ({@code write}) it, besides
  * the decoded chunk itself: one for the compressed bytes on a file system, two on object stores, whose clients buffer
  * the whole object once more, and one more for a codec that decodes the whole chunk's bytes into one array before
- * converting them (every codec but Blosc, which converts block by block; see {@link #plus}).
+ * converting them (every codec but Blosc, which converts block by block, and zstd, piece by piece; see {@link #plus}).
  */
 public record BufferCopies(int read, int write) implements Serializable {
     /** Copies on local disk and other file systems. */

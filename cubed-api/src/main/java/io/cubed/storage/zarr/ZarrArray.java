@@ -353,7 +353,11 @@ public final class ZarrArray extends ZarrArrayCore {
 
     @Override
     public BufferCopies bufferCopies() {
-        return BufferCopies.forStore(store().isObjectStore()).plus(ZarrFormat.codecCopies(metadata.compressor()));
+        // A compressed chunk in Fortran order is decoded to one array of its bytes first, whatever the codec.
+        int codec = metadata.compressor() != null && metadata.order() == ZarrV2Metadata.Order.F
+                ? 1
+                : ZarrFormat.codecCopies(metadata.compressor());
+        return BufferCopies.forStore(store().isObjectStore()).plus(codec);
     }
 
     @Override

@@ -227,8 +227,9 @@ public final class ZarrFormat implements Serializable {
 
     /**
      * The chunk-sized buffers the codecs of this format hold besides the stored bytes and the chunk (for the memory
-     * projection, {@link io.cubed.memory.BufferCopies#plus}): 0 for no compressor and for Zarr v2 Blosc (decoded and
-     * encoded block by block), 1 for any other compressor, whose element bytes are one more array.
+     * projection, {@link io.cubed.memory.BufferCopies#plus}): 0 for no compressor, for Zarr v2 Blosc (decoded and
+     * encoded block by block) and for zstd (v2, or v3 {@code bytes} + {@code zstd}: compressed and decompressed piece by
+     * piece), 1 for any other compressor, whose element bytes are one more array.
      */
     public int codecCopies() {
         return version == 2 ? codecCopies(compressor) : v3CodecCopies(codecs);
@@ -236,11 +237,20 @@ public final class ZarrFormat implements Serializable {
 
     /** {@link #codecCopies()} of a Zarr v2 array compressed with {@code compressor} (null: none). */
     static int codecCopies(Compressor compressor) {
-        return compressor == null || compressor instanceof Compressor.Blosc ? 0 : 1;
+        return compressor == null || compressor instanceof Compressor.Blosc || compressor instanceof Compressor.Zstd
+                ? 0
+                : 1;
     }
 
-    /** {@link #codecCopies()} of a Zarr v3 codec chain: 1 when any codec compresses (its input is one more array). */
+    /**
+     * {@link #codecCopies()} of a Zarr v3 codec chain: 0 for {@code bytes} + {@code zstd}, else 1 when any codec
+     * compresses (its input is one more array).
+     */
     static int v3CodecCopies(List<V3Codec> codecs) {
+        if (codecs.size() == 2 && codecs.get(0) instanceof V3Codec.Bytes && codecs.get(1) instanceof V3Codec.Zstd) {
+            // Compressed and decompressed piece by piece, straight from and into the chunk's elements.
+            return 0;
+        }
         for (V3Codec c : codecs) {
             if (c instanceof V3Codec.Sharding s) {
                 if (v3CodecCopies(s.codecs()) > 0) {
