@@ -30,16 +30,22 @@ final class CopyChunksTask implements TaskFunction {
     private final boolean storedBytes;
 
     /**
+     * @param storedBytes both arrays store chunks alike ({@link ChunkStore#chunkEncoding}): the stored bytes are moved
      * @param blockThreads threads that code each chunk's Blosc blocks (more than 1 when there are fewer chunks than
      *     threads in this JVM)
      * @param recycleBytes what a task may keep of its arrays for the next one (its projected memory without the
      *     reserve)
      */
-    CopyChunksTask(ChunkStore source, ChunkStore target, boolean skipWritten, int blockThreads, long recycleBytes) {
+    CopyChunksTask(
+            ChunkStore source,
+            ChunkStore target,
+            boolean skipWritten,
+            boolean storedBytes,
+            int blockThreads,
+            long recycleBytes) {
         this.source = source;
         this.target = target;
-        Object encoding = source.chunkEncoding();
-        this.storedBytes = encoding != null && encoding.equals(target.chunkEncoding());
+        this.storedBytes = storedBytes;
         this.skipWritten = skipWritten;
         this.blockThreads = Math.max(1, blockThreads);
         this.recycleBytes = Math.max(0, recycleBytes);

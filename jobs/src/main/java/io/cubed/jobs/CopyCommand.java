@@ -126,6 +126,8 @@ final class CopyCommand implements Callable<Integer> {
         }
         ChunkGrid grid = source.grid();
         ChunkStore target = resume && !overwrite ? existing(dst, format, grid, source.dtype(), options) : null;
+        // Within the budget before anything is written: a refused copy leaves DST as it was.
+        budget(source, target != null ? target : format.describe(dst, grid, source.dtype(), options), run);
         if (target == null) {
             target = format.create(dst, grid, source.dtype(), overwrite, options);
             target = IncompleteMark.set(target, "cubed copy", RESUME_HINT);
@@ -369,6 +371,35 @@ final class CopyCommand implements Callable<Integer> {
         return copy(Zarr.open(src, options), Zarr.open(dst, options), run, skipWritten);
     }
 
+    /** What each task of a copy may hold: its projection, the bytes its requests may keep in flight, and its kind. */
+    record Budget(long projected, long ioBytes, boolean storedBytes) {}
+
+    /**
+     * The budget of a copy of {@code source} to {@code target} (same grid; the target may be only described, not yet
+     * created: {@link ZarrFormat#describe}) on {@code run}, refused with the figures when a task would exceed {@code
+     * --allowed-mem}. A task holds one chunk and its stored bytes as it reads, the same as it writes ({@link
+     * io.cubed.memory.BufferCopies}), plus the runtime's reserve; a copy of the stored bytes as they are (both arrays
+     * storing chunks alike) holds no decoded chunk.
+     */
+    static Budget budget(ChunkStore source, ChunkStore target, Execution run) {
+        requireSameGrid(source, target);
+        long chunk =
+                (long) elements(source.grid().chunkShape()) * source.dtype().itemSizeBytes();
+        long allowed = run.spec().allowedMem().bytes();
+        Object encoding = source.chunkEncoding();
+        boolean storedBytes = encoding != null && encoding.equals(target.chunkEncoding());
+        long projected = run.spec().reservedMem().bytes()
+                + chunk * ((storedBytes ? 0 : 1) + source.bufferCopies().read())
+                + chunk * ((storedBytes ? 0 : 1) + target.bufferCopies().write());
+        if (projected > allowed) {
+            throw new InvalidArgumentException("copy of " + source.url() + ": a chunk of "
+                    + Sizes.format(chunk) + " needs " + Sizes.format(projected) + " per task with the reserve, more"
+                    + " than --allowed-mem " + run.spec().allowedMem() + "; raise --allowed-mem");
+        }
+        long ioBytes = Math.min(Math.max(source.inFlightBytes(), target.inFlightBytes()), allowed - projected);
+        return new Budget(projected, ioBytes, storedBytes);
+    }
+
     /**
      * Copies every written chunk of {@code source} to {@code target} (same grid, either Zarr version) on {@code run}'s
      * executor; returns the number of chunks copied. A chunk costs one read (a missing one is left unwritten: no
@@ -377,21 +408,7 @@ final class CopyCommand implements Callable<Integer> {
      * flight within the memory left beside the tasks ({@link io.cubed.storage.ChunkIo}).
      */
     static long copy(ChunkStore source, ChunkStore target, Execution run, boolean skipWritten) {
-        requireSameGrid(source, target);
-        // A task holds one chunk and its stored bytes as it reads, the same as it writes (BufferCopies), plus the
-        // runtime's reserve.
-        long chunk =
-                (long) elements(source.grid().chunkShape()) * source.dtype().itemSizeBytes();
-        long allowed = run.spec().allowedMem().bytes();
-        long projected = run.spec().reservedMem().bytes()
-                + chunk * (1 + source.bufferCopies().read())
-                + chunk * (1 + target.bufferCopies().write());
-        if (projected > allowed) {
-            throw new InvalidArgumentException("copy of " + source.url() + ": a chunk of "
-                    + Sizes.format(chunk) + " needs " + Sizes.format(projected) + " per task with the reserve, more"
-                    + " than --allowed-mem " + run.spec().allowedMem() + "; raise --allowed-mem");
-        }
-        long ioBytes = Math.min(Math.max(source.inFlightBytes(), target.inFlightBytes()), allowed - projected);
+        Budget budget = budget(source, target, run);
         // Fewer chunks than threads (in this JVM): each chunk's Blosc blocks are coded on the threads left idle.
         long n = source.grid().numChunks();
         int blockThreads = run instanceof Execution.Local && n < run.config().threads()
@@ -400,14 +417,15 @@ final class CopyCommand implements Callable<Integer> {
         return run.forEachTask(
                 n,
                 "copy of " + source.url() + " to " + target.url(),
-                projected,
-                ioBytes,
+                budget.projected(),
+                budget.ioBytes(),
                 new CopyChunksTask(
                         source,
                         target,
                         skipWritten,
+                        budget.storedBytes(),
                         blockThreads,
-                        projected - run.spec().reservedMem().bytes()));
+                        budget.projected() - run.spec().reservedMem().bytes()));
     }
 
     /**

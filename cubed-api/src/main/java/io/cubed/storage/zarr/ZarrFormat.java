@@ -263,6 +263,19 @@ public final class ZarrFormat implements Serializable {
         return 0;
     }
 
+    /**
+     * The array {@link #create} would make at {@code url}, without writing or reading anything: for the checks a command
+     * makes before it writes (its tasks' projected memory, say), so that a refused command leaves no array behind.
+     */
+    public ChunkStore describe(String url, ChunkGrid grid, DType dtype, StoreOptions options) {
+        io.cubed.storage.StoreSupplier supplier = io.cubed.storage.fs.Stores.supplier(url, options);
+        if (version == 2) {
+            return ZarrArray.withMetadata(
+                    url, supplier, v2Metadata(grid.shape(), grid.chunkShape(), dtype), java.util.Map.of());
+        }
+        return new ZarrV3Array(url, supplier, v3Metadata(url, grid.shape(), grid.chunkShape(), dtype));
+    }
+
     /** Creates an array of {@code grid} and {@code dtype} at {@code url} in this format. */
     public ChunkStore create(String url, ChunkGrid grid, DType dtype, boolean overwrite, StoreOptions options) {
         // Nothing is written with a codec this JVM cannot run.
