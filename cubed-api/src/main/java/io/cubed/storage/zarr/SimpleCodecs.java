@@ -259,6 +259,18 @@ final class SimpleCodecs {
         /** zstd's {@code ZSTD_CONTENTSIZE_UNKNOWN} as zstd-jni returns it. */
         private static final long ZSTD_CONTENT_SIZE_UNKNOWN = -1;
 
+        /**
+         * The frame's bytes in pieces of {@link ZstdStreaming#PIECE} bytes, decoded as they are asked for, which must be
+         * in order (a zstd frame decodes from its start; {@link BlockStream} asks so): a stream of the chunk's elements
+         * holds the stored bytes, one piece and zstd's window, never the chunk. The frame's content size is checked
+         * first; a frame that ends early or goes on past the size is refused when its last piece is decoded.
+         */
+        @Override
+        public Blocks blocks(byte[] encoded, int encodedLength, int decodedSizeBytes) {
+            checkEncoded(encoded, encodedLength, decodedSizeBytes);
+            return ZstdStreaming.pieces(encoded, encodedLength, decodedSizeBytes);
+        }
+
         /** Streamed ({@link ZstdStreaming}): the raw bytes go to the sink piece by piece, never held whole. */
         @Override
         public boolean decodesInOrder() {
@@ -331,9 +343,28 @@ final class SimpleCodecs {
         /** Decompressed into an array of the task's recycled ones: the caller hands it back once it has the values. */
         @Override
         public byte[] decode(byte[] encoded, int decodedSizeBytes) {
+            return decode(encoded, encoded.length, decodedSizeBytes);
+        }
+
+        /**
+         * True: every decoder here reads the frame within the length it is given, so the stored bytes may come in a
+         * longer array recycled from chunk to chunk ({@code Store.getTransient(key, capacity)}) instead of a new
+         * array of each frame's own length.
+         */
+        @Override
+        public boolean decodesFromLongerArrays() {
+            return true;
+        }
+
+        @Override
+        public byte[] decode(byte[] encoded, int encodedLength, int decodedSizeBytes) {
+            if (encodedLength < 0 || encodedLength > encoded.length) {
+                throw new IllegalArgumentException(
+                        "length " + encodedLength + " outside an array of " + encoded.length + " encoded bytes");
+            }
             try {
                 byte[] out = ArrayRecycler.bytes(decodedSizeBytes);
-                long n = Zstd.decompressByteArray(out, 0, out.length, encoded, 0, encoded.length);
+                long n = Zstd.decompressByteArray(out, 0, out.length, encoded, 0, encodedLength);
                 if (n != decodedSizeBytes) {
                     throw new StorageException("zstd frame decodes to " + n + " bytes, expected " + decodedSizeBytes);
                 }

@@ -157,6 +157,21 @@ final class V2ChunkReads {
     }
 
     /**
+     * Whether the chunk at {@code chunkCoords} (checked) can be {@linkplain #stream streamed}: a full-size chunk of a
+     * C-order array of rank 1 or more whose codec decodes block by block (Blosc) or in order (zstd).
+     */
+    boolean streams(long[] chunkCoords) {
+        ChunkGrid grid = metadata.grid();
+        grid.checkCoords(chunkCoords);
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        return codec != null
+                && (codec.worksInBlocks() || codec.decodesInOrder())
+                && metadata.order() == ZarrV2Metadata.Order.C
+                && shape.length > 0
+                && Arrays.equals(shape, grid.chunkShape());
+    }
+
+    /**
      * Decodes a chunk for which {@link #decodesInBlocks} holds block by block into boxes ({@link ChunkBoxes}), each
      * handed over while in cache, with no chunk-sized array; a chunk not stored goes over whole, as its fill value.
      */
@@ -184,7 +199,7 @@ final class V2ChunkReads {
     }
 
     /**
-     * A chunk for which {@link #decodesInBlocks} holds, decoded block by block as the caller takes its elements ({@link
+     * A chunk for which {@link #streams} holds, decoded block by block (or piece by piece) as the caller takes its elements ({@link
      * BlockStream}: one block and the codec's scratch block, which must fit {@code budgetBytes}; larger blocks are
      * decoded whole from the bytes read, and streamed from memory); a chunk that is not stored streams its fill value
      * (found by the one read made; {@link ChunkStore.ChunkStream#stored} false).

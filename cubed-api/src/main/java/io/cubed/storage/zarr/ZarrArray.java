@@ -270,7 +270,7 @@ public final class ZarrArray extends ZarrArrayCore {
     }
 
     /**
-     * A full-size stored chunk of a codec that decodes in blocks (Blosc, C order), decoded block by block as the
+     * A full-size stored chunk of a codec that decodes in blocks or in order (Blosc, zstd; C order), decoded block by block as the
      * caller takes its elements ({@link BlockStream}: one block and the codec's scratch block, which must fit {@code
      * budgetBytes}; larger blocks are decoded whole from the bytes read, and streamed from memory); a chunk that is
      * not stored streams its fill value (found by the one read made); null for other chunks (edge chunks, other codecs,
@@ -279,7 +279,7 @@ public final class ZarrArray extends ZarrArrayCore {
     @Override
     public ChunkStream streamChunk(long[] chunkCoords, long budgetBytes) {
         V2ChunkReads r = reads();
-        return r.decodesInBlocks(chunkCoords) ? r.stream(chunkCoords, budgetBytes) : null;
+        return r.streams(chunkCoords) ? r.stream(chunkCoords, budgetBytes) : null;
     }
 
     /**

@@ -86,6 +86,60 @@ class BlockStreamTest {
         assertThat(checked).hasSize(5 * 3 * 3 * 2);
     }
 
+    /**
+     * zstd chunks stream too, decoded piece by piece in order: the same elements as a whole read for chunks of several
+     * pieces, edge chunks read whole; a frame cut short or running past the chunk is refused naming the chunk, at the
+     * piece where it shows.
+     */
+    @Test
+    void zstdChunksStreamPieceByPieceAndCorruptFramesAreRefused() {
+        // Chunks of 96 x 1000 float64: 768 kB, three pieces of 256 kB.
+        int[] shape = {200, 1000};
+        int[] chunks = {96, 1000};
+        Chunk d = data(DType.FLOAT64, shape, 9);
+        String url = "memory://block-stream-" + UUID.randomUUID() + "/z.zarr";
+        ZarrArray z = ZarrArray.create(
+                url,
+                ZarrCreateOptions.builder(new long[] {200, 1000}, chunks, DType.FLOAT64)
+                        .compressor(new Compressor.Zstd(1, false))
+                        .build());
+        for (long i = 0; i < z.grid().numChunks(); i++) {
+            long[] c = z.grid().chunkCoordsOf(i);
+            int[] size = z.grid().chunkShapeAt(c);
+            Chunk part = Chunk.allocate(DType.FLOAT64, size);
+            Chunk.copyRegion(d, new int[] {(int) z.grid().chunkOffset(c)[0], 0}, part, new int[2], size);
+            z.writeChunk(part, c);
+        }
+        for (long i = 0; i < 2; i++) {
+            long[] c = z.grid().chunkCoordsOf(i);
+            ChunkStore.ChunkStream s = z.streamChunk(c, Long.MAX_VALUE);
+            assertThat(s).isInstanceOf(BlockStream.class);
+            assertThat(streamed(s, DType.FLOAT64, 96 * 1000))
+                    .isEqualTo(z.readChunk(c).doubles());
+        }
+        assertThat(z.streamChunk(new long[] {2, 0}, Long.MAX_VALUE))
+                .as("the edge chunk")
+                .isNull();
+        io.cubed.storage.Store store = io.cubed.storage.fs.Stores.open(url);
+        byte[] frame = store.get("1.0");
+        store.put("1.0", Arrays.copyOf(frame, frame.length - 40));
+        ChunkStore.ChunkStream cut = z.streamChunk(new long[] {1, 0}, Long.MAX_VALUE);
+        double[] first = new double[32768];
+        cut.next(first, 0, first.length);
+        // The first piece decodes: the frame shows it is cut short only further on.
+        assertThat(first).containsExactly(Arrays.copyOfRange(d.doubles(), 96 * 1000, 96 * 1000 + 32768));
+        assertThatThrownBy(() -> cut.next(new double[96 * 1000 - 32768], 0, 96 * 1000 - 32768))
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("corrupt chunk " + url + "/1.0");
+        // A frame of a larger chunk: its content size is refused before any piece is decoded.
+        byte[] larger = com.github.luben.zstd.Zstd.compress(new byte[96 * 1000 * 8 + 8], 1);
+        store.put("0.0", larger);
+        assertThatThrownBy(() -> z.streamChunk(new long[] {0, 0}, Long.MAX_VALUE))
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("corrupt chunk " + url + "/0.0")
+                .hasMessageContaining("expected 768000");
+    }
+
     @Test
     void chunksThatAreNotBloscAreReadWholeAndAChunkNotStoredStreamsItsFillValue() {
         Chunk d = data(DType.FLOAT64, new int[] {8, 8}, 1);
@@ -99,6 +153,7 @@ class BlockStreamTest {
         missing.next(got, 0, 32);
         assertThat(got).containsOnly(z.fillValue().doubleValue());
         assertThat(z.streamChunk(new long[] {0, 0}, Long.MAX_VALUE)).isNotNull();
+        // Uncompressed chunks are read whole (as are zlib, gzip, bz2 and LZ4 ones).
         ZarrArray plain = ZarrArray.create(
                 "memory://block-stream-" + UUID.randomUUID() + "/y.zarr",
                 ZarrCreateOptions.builder(new long[] {8, 8}, new int[] {4, 8}, DType.FLOAT64)

@@ -129,7 +129,8 @@ public interface Codec {
     /**
      * The blocks of the first {@code encodedLength} bytes of {@code encoded}, which must decode to exactly {@code
      * decodedSizeBytes}, for decoding one at a time as the caller needs them (several chunks in step, say), or null
-     * when this codec does not decode in blocks (the default). The header is checked here.
+     * when this codec does not decode in blocks (the default). The header is checked here. A codec that {@linkplain
+     * #decodesInOrder decodes in order} (zstd) gives pieces that must be decoded in order, from the first.
      */
     default Blocks blocks(byte[] encoded, int encodedLength, int decodedSizeBytes) {
         return null;
