@@ -215,11 +215,8 @@ final class V3Codecs {
      */
     private static Chunk decodeInOrder(
             List<V3Codec> codecs, byte[] stored, DType dtype, int[] shape, String where, boolean checkpoint) {
-        if (codecs.size() != 2
-                || shape.length == 0
-                || !(codecs.get(0) instanceof V3Codec.Bytes b)
-                || codecs.get(1).kind() != V3Codec.Kind.BYTES_TO_BYTES
-                || codecs.get(1) instanceof V3Codec.Crc32c) {
+        V3Codec.Bytes b = bytesThenCompressor(codecs);
+        if (b == null || shape.length == 0) {
             return null;
         }
         Codec codec = byteCodec(codecs.get(1));
@@ -242,6 +239,19 @@ final class V3Codecs {
             Reference.reachabilityFence(stored);
         }
         return c;
+    }
+
+    /**
+     * The {@code bytes} codec of a chain that is {@code bytes} then one compressor ({@code gzip}, {@code zstd}, {@code
+     * blosc}: not a checksum), whose second codec is then the compressor of the element bytes; null for other chains.
+     */
+    static V3Codec.Bytes bytesThenCompressor(List<V3Codec> codecs) {
+        return codecs.size() == 2
+                        && codecs.get(0) instanceof V3Codec.Bytes b
+                        && codecs.get(1).kind() == V3Codec.Kind.BYTES_TO_BYTES
+                        && !(codecs.get(1) instanceof V3Codec.Crc32c)
+                ? b
+                : null;
     }
 
     static Codec byteCodec(V3Codec c) {

@@ -247,7 +247,7 @@ public final class ZarrFormat implements Serializable {
      * compresses (its input is one more array).
      */
     static int v3CodecCopies(List<V3Codec> codecs) {
-        if (codecs.size() == 2 && codecs.get(0) instanceof V3Codec.Bytes && codecs.get(1) instanceof V3Codec.Zstd) {
+        if (V3Codecs.bytesThenCompressor(codecs) != null && codecs.get(1) instanceof V3Codec.Zstd) {
             // Compressed and decompressed piece by piece, straight from and into the chunk's elements.
             return 0;
         }

@@ -300,15 +300,8 @@ public final class ZarrV3Array extends ZarrArrayCore {
      * from their elements a piece at a time; null for other chains.
      */
     private V3Codec.Bytes inOrderBytes() {
-        List<V3Codec> codecs = metadata.codecs();
-        if (codecs.size() == 2
-                && codecs.get(0) instanceof V3Codec.Bytes b
-                && codecs.get(1).kind() == V3Codec.Kind.BYTES_TO_BYTES
-                && !(codecs.get(1) instanceof V3Codec.Crc32c)
-                && V3Codecs.byteCodec(codecs.get(1)).encodesInOrder()) {
-            return b;
-        }
-        return null;
+        V3Codec.Bytes b = V3Codecs.bytesThenCompressor(metadata.codecs());
+        return b != null && inOrderCompressor().encodesInOrder() ? b : null;
     }
 
     /** The compressor of a chain for which {@link #inOrderBytes} holds. */
@@ -350,10 +343,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
                 throw new StorageException(
                         "it has " + stored.length + " bytes but an uncompressed chunk has " + chunkBytes);
             }
-            if (codecs.size() == 2
-                    && codecs.get(0) instanceof V3Codec.Bytes
-                    && codecs.get(1).kind() == V3Codec.Kind.BYTES_TO_BYTES
-                    && !(codecs.get(1) instanceof V3Codec.Crc32c)) {
+            if (V3Codecs.bytesThenCompressor(codecs) != null) {
                 V3Codecs.byteCodec(codecs.get(1)).checkEncoded(stored, stored.length, Math.toIntExact(chunkBytes));
             }
         } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException | ArithmeticException e) {
