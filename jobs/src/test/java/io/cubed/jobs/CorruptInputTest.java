@@ -21,6 +21,15 @@ class CorruptInputTest {
     @TempDir
     Path tmp;
 
+    /** Puts the good chunk 2 of {@code src} back and runs {@code args} again with {@code --resume}, which succeeds. */
+    private void mendAndResume(String src, String[] args) throws Exception {
+        Files.move(tmp.resolve("good-2.0"), Path.of(src, "2.0"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        String[] resume = java.util.Arrays.copyOf(args, args.length + 1);
+        resume[args.length] = "--resume";
+        CliRun mended = CliRun.of(resume);
+        assertThat(mended.code()).as(mended.err()).isZero();
+    }
+
     /** An 8 x 4 float64 array in chunks of 2 rows, chunk c holding c everywhere, with chunk 2 corrupt. */
     private String corruptInput() throws Exception {
         String src = tmp.resolve("src.zarr").toString();
@@ -52,11 +61,7 @@ class CorruptInputTest {
                 .contains("the input chunk " + src + "/2.0 is corrupt, and every run reads it again");
         assertThat(Path.of(dst, "2.0")).doesNotExist();
 
-        Files.move(tmp.resolve("good-2.0"), Path.of(src, "2.0"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        String[] resume = java.util.Arrays.copyOf(args, args.length + 1);
-        resume[args.length] = "--resume";
-        CliRun mended = CliRun.of(resume);
-        assertThat(mended.code()).as(mended.err()).isZero();
+        mendAndResume(src, args);
         ZarrArray out = ZarrArray.open(dst);
         for (int c = 0; c < 4; c++) {
             assertThat(Files.readAllBytes(Path.of(dst, c + ".0")))
@@ -93,11 +98,7 @@ class CorruptInputTest {
                         + "; or delete " + dst + "\n")
                 .doesNotContain("run the same command with --resume to finish it, or delete it");
 
-        Files.move(tmp.resolve("good-2.0"), Path.of(src, "2.0"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        String[] resume = java.util.Arrays.copyOf(args, args.length + 1);
-        resume[args.length] = "--resume";
-        CliRun mended = CliRun.of(resume);
-        assertThat(mended.code()).as(mended.err()).isZero();
+        mendAndResume(src, args);
         ZarrArray out = ZarrArray.open(dst);
         for (int r = 0; r < 2; r++) {
             for (int c = 0; c < 2; c++) {

@@ -103,13 +103,7 @@ class BlockStreamTest {
                 ZarrCreateOptions.builder(new long[] {200, 1000}, chunks, DType.FLOAT64)
                         .compressor(new Compressor.Zstd(1, false))
                         .build());
-        for (long i = 0; i < z.grid().numChunks(); i++) {
-            long[] c = z.grid().chunkCoordsOf(i);
-            int[] size = z.grid().chunkShapeAt(c);
-            Chunk part = Chunk.allocate(DType.FLOAT64, size);
-            Chunk.copyRegion(d, new int[] {(int) z.grid().chunkOffset(c)[0], 0}, part, new int[2], size);
-            z.writeChunk(part, c);
-        }
+        StoredArrays.write(z, d);
         for (long i = 0; i < 2; i++) {
             long[] c = z.grid().chunkCoordsOf(i);
             ChunkStore.ChunkStream s = z.streamChunk(c, Long.MAX_VALUE);

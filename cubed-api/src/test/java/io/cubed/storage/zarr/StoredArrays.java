@@ -28,6 +28,12 @@ public final class StoredArrays {
                 ZarrCreateOptions.builder(shape, chunks, data.dtype())
                         .compressor(new Compressor.Blosc(BloscCname.LZ4, 5, shuffle, blocksize))
                         .build());
+        write(z, data);
+        return z;
+    }
+
+    /** Writes {@code data}, the whole array's elements, into {@code z} chunk by chunk (edge chunks clipped). */
+    public static void write(io.cubed.storage.ChunkStore z, Chunk data) {
         for (long i = 0; i < z.grid().numChunks(); i++) {
             long[] c = z.grid().chunkCoordsOf(i);
             int[] size = z.grid().chunkShapeAt(c);
@@ -38,7 +44,6 @@ public final class StoredArrays {
             Chunk.copyRegion(data, from, chunk, new int[size.length], size);
             z.writeChunk(chunk, c);
         }
-        return z;
     }
 
     /**

@@ -54,16 +54,6 @@ class StoredChunkBytesTest {
         return ZarrArray.open(url);
     }
 
-    private static void fill(ChunkStore z, Chunk d) {
-        for (long i = 0; i < z.grid().numChunks(); i++) {
-            long[] c = z.grid().chunkCoordsOf(i);
-            int[] shape = z.grid().chunkShapeAt(c);
-            Chunk part = Chunk.allocate(DType.FLOAT64, shape);
-            Chunk.copyRegion(d, new int[] {(int) z.grid().chunkOffset(c)[0], 0}, part, new int[2], shape);
-            z.writeChunk(part, c);
-        }
-    }
-
     @Test
     void arraysThatStoreChunksAlikeHaveEqualEncodingsAndNoOthers() {
         Compressor lz4 = new Compressor.Blosc(io.cubed.storage.zarr.blosc.BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 0);
@@ -98,7 +88,7 @@ class StoredChunkBytesTest {
         }) {
             String name = String.valueOf(c).replaceAll("[^A-Za-z0-9]", "");
             ZarrArray src = v2("src" + name, c, 'C', "<");
-            fill(src, d);
+            StoredArrays.write(src, d);
             Stores.open(src.url()).delete("1.0");
             ZarrArray dst = v2("dst" + name, c, 'C', "<");
             for (long i = 0; i < src.grid().numChunks(); i++) {
@@ -121,7 +111,7 @@ class StoredChunkBytesTest {
         ChunkGrid grid = ChunkGrid.of(new long[] {10, 12}, new int[] {4, 12});
         ChunkStore v3 =
                 ZarrFormat.v3().create(tmp.resolve("v3").toString(), grid, DType.FLOAT64, false, StoreOptions.empty());
-        fill(v3, d);
+        StoredArrays.write(v3, d);
         ChunkStore v3b =
                 ZarrFormat.v3().create(tmp.resolve("v3b").toString(), grid, DType.FLOAT64, false, StoreOptions.empty());
         for (long i = 0; i < grid.numChunks(); i++) {
@@ -140,7 +130,7 @@ class StoredChunkBytesTest {
                 new Compressor.Blosc(io.cubed.storage.zarr.blosc.BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 0),
                 'C',
                 "<");
-        fill(blosc, d);
+        StoredArrays.write(blosc, d);
         byte[] frame = Stores.open(blosc.url()).get("0.0");
         Stores.open(blosc.url()).put("0.0", Arrays.copyOf(frame, frame.length - 3));
         assertThatThrownBy(() -> blosc.readStoredChunk(new long[] {0, 0}))
@@ -148,7 +138,7 @@ class StoredChunkBytesTest {
                 .hasMessageContaining("corrupt chunk " + blosc.url() + "/0.0")
                 .hasMessageContaining("truncated");
         ZarrArray zstd = v2("zstd", new Compressor.Zstd(3, false), 'C', "<");
-        fill(zstd, d);
+        StoredArrays.write(zstd, d);
         // A frame of another chunk size: a 2-row chunk's bytes compressed alone.
         byte[] small = com.github.luben.zstd.Zstd.compress(new byte[2 * 12 * 8], 3);
         Stores.open(zstd.url()).put("1.0", small);
@@ -157,7 +147,7 @@ class StoredChunkBytesTest {
                 .hasMessageContaining(zstd.url() + "/1.0")
                 .hasMessageContaining("decodes to 192 bytes, expected 384");
         ZarrArray raw = v2("raw", null, 'C', "<");
-        fill(raw, d);
+        StoredArrays.write(raw, d);
         Stores.open(raw.url()).put("2.0", new byte[100]);
         assertThatThrownBy(() -> raw.readStoredChunk(new long[] {2, 0}))
                 .isInstanceOf(CorruptDataException.class)
@@ -166,7 +156,7 @@ class StoredChunkBytesTest {
         ChunkGrid grid = ChunkGrid.of(new long[] {10, 12}, new int[] {4, 12});
         ChunkStore v3 = ZarrFormat.v3(List.of(new V3Codec.Bytes(false), new V3Codec.Zstd(3, false)), Scalar.zero())
                 .create(tmp.resolve("v3").toString(), grid, DType.FLOAT64, false, StoreOptions.empty());
-        fill(v3, d);
+        StoredArrays.write(v3, d);
         Stores.open(v3.url()).put("c/0/0", small);
         assertThatThrownBy(() -> v3.readStoredChunk(new long[] {0, 0}))
                 .isInstanceOf(CorruptDataException.class)
