@@ -74,11 +74,11 @@ final class CopyChunksTask implements TaskFunction {
                     return TaskIo.NONE;
                 }
                 target.writeStoredChunk(c, stored);
-                long bytes = source.dtype().itemSizeBytes();
-                for (int n : source.grid().chunkShapeAt(c)) {
-                    bytes *= n;
-                }
-                return new TaskIo(Math.max(1L, bytes), Math.max(1L, bytes));
+                long bytes = Math.max(
+                        1L,
+                        (long) source.dtype().itemSizeBytes()
+                                * Chunk.elementCount(source.grid().chunkShapeAt(c)));
+                return new TaskIo(bytes, bytes);
             }
             if (blockThreads == 1 && target.writesFromStreams()) {
                 // Decoded block by block as the target encodes in order (Blosc to zstd, say): the task holds the

@@ -146,11 +146,15 @@ final class V2ChunkReads {
      * or more whose codec works in blocks (Blosc).
      */
     boolean decodesInBlocks(long[] chunkCoords) {
+        return fullSizeInCOrder(chunkCoords) && codec.worksInBlocks();
+    }
+
+    /** Whether the chunk at {@code chunkCoords} (checked) is compressed, in C order, of rank 1 or more and full-size. */
+    private boolean fullSizeInCOrder(long[] chunkCoords) {
         ChunkGrid grid = metadata.grid();
         grid.checkCoords(chunkCoords);
         int[] shape = grid.chunkShapeAt(chunkCoords);
         return codec != null
-                && codec.worksInBlocks()
                 && metadata.order() == ZarrV2Metadata.Order.C
                 && shape.length > 0
                 && Arrays.equals(shape, grid.chunkShape());
@@ -161,14 +165,7 @@ final class V2ChunkReads {
      * C-order array of rank 1 or more whose codec decodes block by block (Blosc) or in order (zstd).
      */
     boolean streams(long[] chunkCoords) {
-        ChunkGrid grid = metadata.grid();
-        grid.checkCoords(chunkCoords);
-        int[] shape = grid.chunkShapeAt(chunkCoords);
-        return codec != null
-                && (codec.worksInBlocks() || codec.decodesInOrder())
-                && metadata.order() == ZarrV2Metadata.Order.C
-                && shape.length > 0
-                && Arrays.equals(shape, grid.chunkShape());
+        return fullSizeInCOrder(chunkCoords) && (codec.worksInBlocks() || codec.decodesInOrder());
     }
 
     /**

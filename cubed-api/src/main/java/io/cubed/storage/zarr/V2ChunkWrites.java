@@ -101,11 +101,15 @@ final class V2ChunkWrites {
     boolean writesFromStream(long[] chunkCoords) {
         ChunkGrid grid = metadata.grid();
         grid.checkCoords(chunkCoords);
+        return encodesInOrder() && java.util.Arrays.equals(grid.chunkShapeAt(chunkCoords), grid.chunkShape());
+    }
+
+    /** Whether full-size chunks are encoded in order ({@link Codec#encodesInOrder}): a C-order array of rank 1 or more. */
+    boolean encodesInOrder() {
         return codec != null
                 && codec.encodesInOrder()
                 && metadata.order() == ZarrV2Metadata.Order.C
-                && grid.ndim() > 0
-                && java.util.Arrays.equals(grid.chunkShapeAt(chunkCoords), grid.chunkShape());
+                && metadata.grid().ndim() > 0;
     }
 
     /**

@@ -81,6 +81,11 @@ public sealed interface V3Codec extends Serializable
         public Map<String, Object> toJson() {
             return named("bytes", "endian", bigEndian ? "big" : "little");
         }
+
+        /** The byte order of the elements. */
+        public java.nio.ByteOrder byteOrder() {
+            return bigEndian ? java.nio.ByteOrder.BIG_ENDIAN : java.nio.ByteOrder.LITTLE_ENDIAN;
+        }
     }
 
     /**

@@ -50,7 +50,7 @@ final class V3Codecs {
             if (codec instanceof V3Codec.Transpose t) {
                 c = ElementBytes.permute(c, t.orderArray());
             } else if (codec instanceof V3Codec.Bytes b) {
-                bytes = ElementBytes.encode(c, b.bigEndian() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN, false);
+                bytes = ElementBytes.encode(c, b.byteOrder(), false);
                 raw = bytes;
             } else if (codec instanceof V3Codec.Sharding s) {
                 bytes = encodeShard(s, c, fill);
@@ -141,8 +141,7 @@ final class V3Codecs {
                 throw new CorruptDataException("corrupt chunk " + where + ": it decodes to " + bytes.length
                         + " bytes but a " + "chunk of " + Arrays.toString(arrShape) + " " + dtype + " has " + expected);
             }
-            c = ElementBytes.decode(
-                    bytes, dtype, b.bigEndian() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN, arrShape, false);
+            c = ElementBytes.decode(bytes, dtype, b.byteOrder(), arrShape, false);
         } else {
             c = decodeShard((V3Codec.Sharding) a2bCodec, bytes, dtype, arrShape, fill, where);
         }
@@ -225,11 +224,7 @@ final class V3Codecs {
         }
         Chunk c = Chunk.allocate(dtype, shape);
         try {
-            codec.decode(
-                    stored,
-                    stored.length,
-                    Math.toIntExact(c.nbytes()),
-                    ChunkBytes.sinkInto(c, b.bigEndian() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN));
+            codec.decode(stored, stored.length, Math.toIntExact(c.nbytes()), ChunkBytes.sinkInto(c, b.byteOrder()));
         } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new CorruptDataException("corrupt chunk " + where + ": " + e.getMessage(), e);
         }

@@ -299,7 +299,7 @@ public final class ZarrArray extends ZarrArrayCore {
 
     @Override
     public void writeChunk(Chunk chunk, long... chunkCoords) {
-        new V2ChunkWrites(url, metadata, store(), codec(), writeEmptyChunks).write(chunk, chunkCoords);
+        writes().write(chunk, chunkCoords);
     }
 
     @Override
@@ -320,8 +320,7 @@ public final class ZarrArray extends ZarrArrayCore {
     /** True when the compressor encodes in order (zstd) and the array is in C order: see {@link V2ChunkWrites}. */
     @Override
     public boolean writesFromStreams() {
-        Codec c = codec();
-        return c != null && c.encodesInOrder() && metadata.order() == ZarrV2Metadata.Order.C && grid().ndim() > 0;
+        return writes().encodesInOrder();
     }
 
     /**
@@ -330,13 +329,17 @@ public final class ZarrArray extends ZarrArrayCore {
      */
     @Override
     public void writeChunk(ChunkStream stream, long... chunkCoords) {
-        V2ChunkWrites w = new V2ChunkWrites(url, metadata, store(), codec(), writeEmptyChunks);
+        V2ChunkWrites w = writes();
         if (!w.writesFromStream(chunkCoords)) {
             super.writeChunk(stream, chunkCoords);
             return;
         }
         ChunkStream.checkWritable(stream, this, metadata.chunkSizeBytes(), chunkCoords);
         w.write(stream, chunkCoords);
+    }
+
+    private V2ChunkWrites writes() {
+        return new V2ChunkWrites(url, metadata, store(), codec(), writeEmptyChunks);
     }
 
     @Override

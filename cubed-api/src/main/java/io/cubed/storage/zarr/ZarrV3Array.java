@@ -274,7 +274,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
         V3Codec.Bytes bytes = inOrderBytes();
         if (bytes != null) {
             // bytes + a compressor that encodes in order (zstd): compressed from the elements a piece at a time.
-            OrderedPuts.put(store(), key, where, inOrderCompressor(), ChunkBytes.view(full, order(bytes)), null);
+            OrderedPuts.put(store(), key, where, inOrderCompressor(), ChunkBytes.view(full, bytes.byteOrder()), null);
             if (full != chunk) {
                 io.cubed.chunk.ArrayRecycler.giveBack(full.data());
             }
@@ -309,10 +309,6 @@ public final class ZarrV3Array extends ZarrArrayCore {
         return V3Codecs.byteCodec(metadata.codecs().get(1));
     }
 
-    private static java.nio.ByteOrder order(V3Codec.Bytes b) {
-        return b.bigEndian() ? java.nio.ByteOrder.BIG_ENDIAN : java.nio.ByteOrder.LITTLE_ENDIAN;
-    }
-
     @Override
     public Object chunkEncoding() {
         return new ChunkEncoding(
@@ -337,7 +333,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
             return null;
         }
         List<V3Codec> codecs = metadata.codecs();
-        long chunkBytes = (long) dtype().itemSizeBytes() * Chunk.elementCount(metadata.chunks());
+        long chunkBytes = chunkBytes();
         try {
             if (codecs.size() == 1 && codecs.get(0) instanceof V3Codec.Bytes && stored.length != chunkBytes) {
                 throw new StorageException(
@@ -351,6 +347,11 @@ public final class ZarrV3Array extends ZarrArrayCore {
                     "corrupt chunk " + MetadataDocuments.describe(url, key) + ": " + e.getMessage(), e);
         }
         return new Store.Bytes(stored, stored.length);
+    }
+
+    /** The bytes of a full-size chunk's elements. */
+    private long chunkBytes() {
+        return (long) dtype().itemSizeBytes() * Chunk.elementCount(metadata.chunks());
     }
 
     /** True when the chain is {@code bytes} then a compressor that encodes in order (zstd): see {@link OrderedPuts}. */
@@ -372,11 +373,11 @@ public final class ZarrV3Array extends ZarrArrayCore {
             super.writeChunk(stream, chunkCoords);
             return;
         }
-        long chunkBytes = (long) dtype().itemSizeBytes() * Chunk.elementCount(grid.chunkShape());
+        long chunkBytes = chunkBytes();
         ChunkStream.checkWritable(stream, this, chunkBytes, chunkCoords);
         String key = metadata.chunkKey(chunkCoords);
         String where = MetadataDocuments.describe(url, key);
-        StreamedRawBytes raw = new StreamedRawBytes(stream, order(bytes), null, "chunk " + where);
+        StreamedRawBytes raw = new StreamedRawBytes(stream, bytes.byteOrder(), null, "chunk " + where);
         OrderedPuts.put(store(), key, where, inOrderCompressor(), raw, raw);
     }
 
