@@ -353,7 +353,33 @@ final class ObjectStoreBench {
     /** The most in flight of a run whose requests nobody counted. */
     static final long NOT_COUNTED = -1;
 
-    /** "stage mean; busy mean; max" in flight, the stage's mean "-" where the counter does not give it. */
+    /**
+     * "stage mean; busy mean; max" in flight over the rounds {@code runs}: the medians of the rounds' stage and busy
+     * means (one round's figures swing with what else the two cores run), the stage's "-" where the counter does not
+     * give it, and the most at once in any round.
+     */
+    static String inFlight(List<Run> runs) {
+        double stage = medianOf(runs.stream().mapToDouble(Run::stageMeanInFlight));
+        double busy = medianOf(runs.stream().mapToDouble(Run::meanInFlight));
+        long max = runs.stream().mapToLong(Run::maxInFlight).max().orElse(0);
+        return String.format(
+                Locale.ROOT,
+                "%s; %.1f; %d",
+                Double.isNaN(stage) ? "-" : String.format(Locale.ROOT, "%.1f", stage),
+                busy,
+                max);
+    }
+
+    /** The median of {@code values}; NaN when there is none or any is NaN. */
+    private static double medianOf(java.util.stream.DoubleStream values) {
+        double[] v = values.sorted().toArray();
+        if (v.length == 0 || Double.isNaN(v[v.length - 1])) {
+            return Double.NaN;
+        }
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** "stage mean; busy mean; max" in flight of one run, the stage's mean "-" where the counter does not give it. */
     private static String inFlight(Run run) {
         String stage = Double.isNaN(run.stageMeanInFlight())
                 ? "-"
@@ -444,9 +470,10 @@ final class ObjectStoreBench {
                 "## cubed bench --object-store%n%n`cubed copy` of a %d² float64 array in %d² chunks (%d chunks of %.2f MB,"
                         + " Blosc-LZ4, written by %s) from %s to the local disk, %d threads, %d cores; %s. Times are"
                         + " whole commands (JVM or Python start included), best and median of %d; requests %s. In"
-                        + " flight: the mean over the stage (from the first chunk request's arrival to the last one's"
-                        + " end; \"-\" where the counter does not give it), the mean over the time at least one request"
-                        + " was in flight (opening the array included), and the most at once.%n%n",
+                        + " flight, the medians over the rounds of: the mean over the stage (from the first chunk"
+                        + " request's arrival to the last one's end; \"-\" where the counter does not give it), the mean"
+                        + " over the time at least one request was in flight (opening the array included); and the most"
+                        + " at once in any round.%n%n",
                 side,
                 chunk,
                 chunks(),
@@ -495,7 +522,7 @@ final class ObjectStoreBench {
                                 : String.format(Locale.ROOT, "%.2f", best / daskBest),
                         counted ? String.format(Locale.ROOT, "%.2f", gets / (double) last.chunks()) : "not counted",
                         !counted ? "" : other.isEmpty() ? "none" : other.toString(),
-                        counted ? inFlight(last) : "",
+                        counted ? inFlight(mine) : "",
                         mine.stream().allMatch(r -> r.check().equals("match")) ? "match" : "MISMATCH"));
             }
         }
@@ -511,8 +538,7 @@ final class ObjectStoreBench {
     }
 
     private static double median(List<Run> runs) {
-        double[] s = runs.stream().mapToDouble(Run::seconds).sorted().toArray();
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+        return medianOf(runs.stream().mapToDouble(Run::seconds));
     }
 
     private record Output(int code, String err) {}
