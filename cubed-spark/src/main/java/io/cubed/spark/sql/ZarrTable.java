@@ -25,6 +25,11 @@ final class ZarrTable implements SupportsRead {
         return dataset.url();
     }
 
+    /** The array or group read, as resolved on the driver (a write takes its coordinates from it). */
+    ZarrDataset dataset() {
+        return dataset;
+    }
+
     /** The id of the computed arrays behind this table ({@link ArrayFrames}), or null. */
     String registered() {
         return registered;

@@ -20,8 +20,9 @@ import org.apache.spark.sql.types.StructField;
 
 /**
  * What a DataFrame becomes in Zarr, decided on the driver before anything is written: the dimension columns and their
- * coordinates (the sorted distinct values, found in one pass over the columns needed ({@link ZarrWriteScan}), or the values of {@code
- * coords.DIM}), the variables (every other column) with their types and fill values, the chunk shape, and the CF time
+ * coordinates (the sorted distinct values, found in one pass over the columns needed ({@link ZarrWriteScan}) or, for a
+ * DataFrame that is a plain scan of a Zarr table, the source's coordinates ({@link ZarrWriteSource}); or the values
+ * of {@code coords.DIM}), the variables (every other column) with their types and fill values, the chunk shape, and the CF time
  * unit of each timestamp column.
  */
 final class ZarrWriteLayout {
@@ -87,11 +88,14 @@ final class ZarrWriteLayout {
         // coordinates, for each timestamp variable whether every value is whole seconds, whole milliseconds, and for
         // each integer variable without a given fill value its non-null values (with the rows: whether it needs a fill
         // value at all).
+        // A DataFrame that is a plain scan of a Zarr table has the source's coordinates as its dimension columns'
+        // distinct values (ZarrWriteSource): those need no pass.
+        Map<String, Object[]> known = ZarrWriteSource.coordinates(data, dimFields);
         List<Column> scanned = new ArrayList<>();
         List<ZarrWriteColumn.Kind> distinctKinds = new ArrayList<>();
         Map<String, Integer> at = new LinkedHashMap<>();
         for (StructField f : dimFields) {
-            if (!o.coords.containsKey(f.name())) {
+            if (!o.coords.containsKey(f.name()) && !known.containsKey(f.name())) {
                 at.put("set:" + f.name(), distinctKinds.size());
                 distinctKinds.add(ZarrWriteColumn.kindOf(path, f.name(), f.dataType()));
                 scanned.add(col(quote(f.name())));
@@ -124,6 +128,9 @@ final class ZarrWriteLayout {
             if (o.coords.containsKey(f.name())) {
                 values = given(spark, path, f, o.coords.get(f.name()));
                 sort = false;
+            } else if (known.containsKey(f.name())) {
+                values = known.get(f.name());
+                sort = true;
             } else {
                 values = values(agg.keys[at.get("set:" + f.name())], kind);
                 sort = true;
@@ -308,7 +315,8 @@ final class ZarrWriteLayout {
         return out;
     }
 
-    private static Object value(
+    /** Value {@code i} of {@code g} as the layout collects values of {@code kind}: boxed Long or Double. */
+    static Object value(
             org.apache.spark.sql.catalyst.expressions.SpecializedGetters g, int i, ZarrWriteColumn.Kind kind) {
         switch (kind) {
             case INT8:
