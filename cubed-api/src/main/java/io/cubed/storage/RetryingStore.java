@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  * A {@link Store} that retries operations failing with a transient error — throttling (HTTP 503, "SlowDown", 429),
  * timeouts, connection resets — with exponential backoff and jitter; permanent errors (not found, access denied,
  * malformed data) fail at once. Every operation of a store is safe to repeat: reads have no effect and {@link #put}
- * is atomic. After the last attempt the error says how many were made.
+ * is atomic. After the last attempt the error says how many were made. A value written in pieces as they come
+ * ({@link #put(String, ValueWriter)} on a store that {@linkplain Store#putsInPieces does so}) is written once.
  *
  * <p>Settings ({@link StoreOptions}): {@value #ATTEMPTS} (total attempts, default 4; 1 turns retrying off) and
  * {@value #BASE_DELAY_MS} (first delay in milliseconds, default 200; each later one doubles, up to 10 s).
@@ -242,6 +243,26 @@ public final class RetryingStore implements Store {
             store.put(key, value);
             return null;
         });
+    }
+
+    /** The store's own answer: whether it writes a value's pieces as they come. */
+    @Override
+    public boolean putsInPieces() {
+        return store.putsInPieces();
+    }
+
+    /**
+     * On a store that writes pieces as they come, one attempt: the pieces cannot be made again (a chunk compressed as
+     * its elements are decoded), so a failure goes to the caller, whose task is what runs again. On the others the
+     * pieces are gathered once and their put retried as {@link #put(String, byte[])} is.
+     */
+    @Override
+    public void put(String key, ValueWriter value) {
+        if (store.putsInPieces()) {
+            store.put(key, value);
+        } else {
+            Store.super.put(key, value);
+        }
     }
 
     @Override

@@ -106,6 +106,35 @@ class RetryingStoreTest {
         assertThat(throttled.calls.get()).isEqualTo(4);
     }
 
+    /**
+     * A value in pieces: on a store that writes them as they come (a directory), the wrapper says so and the writer runs
+     * once; on one that gathers them, the gathered bytes' put is retried and the writer still runs once.
+     */
+    @Test
+    void piecesAreWrittenOnceAndGatheredPutsRetried(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        AtomicInteger runs = new AtomicInteger();
+        Store.ValueWriter value = out -> {
+            runs.incrementAndGet();
+            out.write(java.nio.ByteBuffer.wrap(bytes("first ")));
+            out.write(java.nio.ByteBuffer.wrap(bytes("second")));
+        };
+        Store local = RetryingStore.wrap(new io.cubed.storage.fs.LocalStore(dir.resolve("s")), 4, 1);
+        assertThat(local.putsInPieces()).isTrue();
+        local.put("a/0", value);
+        assertThat(runs.get()).isEqualTo(1);
+        assertThat(local.get("a/0")).isEqualTo(bytes("first second"));
+
+        InMemoryStore mem = InMemoryStore.named("retry-" + System.nanoTime());
+        FaultyStore faulty = new FaultyStore(mem, 2, new SocketTimeoutException("Read timed out"));
+        Store gathered = RetryingStore.wrap(faulty, 4, 1);
+        assertThat(gathered.putsInPieces()).isFalse();
+        runs.set(0);
+        gathered.put("a/1", value);
+        assertThat(runs.get()).isEqualTo(1);
+        assertThat(faulty.calls.get()).isEqualTo(3);
+        assertThat(mem.get("a/1")).isEqualTo(bytes("first second"));
+    }
+
     @Test
     void permanentErrorsFailAtOnceAndExhaustedRetriesSaySo() {
         InMemoryStore mem = InMemoryStore.named("retry-" + System.nanoTime());

@@ -295,6 +295,51 @@ public final class HadoopStore implements Store {
         }
     }
 
+    /**
+     * On a file system with rename (HDFS, the local one), each piece goes to the temporary file as it comes. On an
+     * object store the pieces are gathered first: an object store's stream publishes what it was given when closed,
+     * and Hadoop's connectors offer no common way to drop an upload when the writer fails.
+     */
+    @Override
+    public boolean putsInPieces() {
+        return !objectStore;
+    }
+
+    /**
+     * On a file system with rename, writes the pieces to a temporary file beside the key's and renames it over the
+     * key's file, deleting it if the writer fails; on an object store, gathers them and puts them whole.
+     */
+    @Override
+    public void put(String key, ValueWriter value) {
+        if (objectStore) {
+            Store.super.put(key, value);
+            return;
+        }
+        if (key.isEmpty()) {
+            throw new StorageException("cannot write to the root of " + uri + ": a key is needed");
+        }
+        Path target = path(key);
+        Path tmp = new Path(target.getParent(), LocalStore.TEMP_PREFIX + target.getName() + "-" + UUID.randomUUID());
+        boolean moved = false;
+        try {
+            try (FSDataOutputStream out = fs.create(tmp, false)) {
+                value.writeTo(java.nio.channels.Channels.newChannel(out));
+            }
+            rename(tmp, target);
+            moved = true;
+        } catch (IOException e) {
+            throw failure("write", key, e);
+        } finally {
+            if (!moved) {
+                try {
+                    fs.delete(tmp, false);
+                } catch (IOException ignored) {
+                    // The write already failed; that error is the one to report.
+                }
+            }
+        }
+    }
+
     /** Renames {@code tmp} over {@code target} so that a reader sees the old or the new file, never no file. */
     private void rename(Path tmp, Path target) throws IOException {
         if (fs instanceof RawLocalFileSystem) {

@@ -53,6 +53,27 @@ class HadoopLocalStoreTest extends StoreContract {
         assertThat(store.uri()).isEqualTo(new LocalStore(root).uri());
     }
 
+    /** With rename, a value in pieces goes to its temporary file piece by piece, through the retrying wrapper too. */
+    @Test
+    void writesPiecesAsTheyCome() {
+        assertThat(store).isInstanceOf(io.cubed.storage.RetryingStore.class);
+        assertThat(store.putsInPieces()).isTrue();
+        store.put("a/0.0", out -> {
+            out.write(java.nio.ByteBuffer.wrap(bytes("one ")));
+            // The first piece is in the temporary file already, which nobody lists.
+            try (Stream<Path> files = Files.walk(root)) {
+                assertThat(files.filter(Files::isRegularFile)
+                                .map(p -> p.getFileName().toString())
+                                .filter(n -> n.startsWith(LocalStore.TEMP_PREFIX)))
+                        .hasSize(1);
+            }
+            assertThat(store.list("")).isEmpty();
+            out.write(java.nio.ByteBuffer.wrap(bytes("two")));
+        });
+        assertThat(store.get("a/0.0")).isEqualTo(bytes("one two"));
+        assertTempFilesGone();
+    }
+
     @Test
     void unfinishedWritesAreNotListed() throws IOException {
         store.put("a/0.0", bytes("chunk"));

@@ -318,6 +318,56 @@ abstract class StoreContract {
         assertThat(store.list("")).isEmpty();
     }
 
+    /** A value of three pieces (one of them over a megabyte, one a slice of a larger buffer), in order. */
+    @Test
+    void piecesAreStoredInOrder() {
+        byte[] big = random(1024 * 1024 + 9, 45);
+        byte[] expected = new byte[3 + big.length + 5];
+        System.arraycopy(bytes("abc"), 0, expected, 0, 3);
+        System.arraycopy(big, 0, expected, 3, big.length);
+        System.arraycopy(bytes("12345"), 0, expected, 3 + big.length, 5);
+        store.put("pieces/0.0", out -> {
+            out.write(java.nio.ByteBuffer.wrap(bytes("abc")));
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(big);
+            while (b.hasRemaining()) {
+                out.write(b);
+            }
+            out.write(java.nio.ByteBuffer.wrap(bytes("xx12345yy"), 2, 5));
+        });
+        assertThat(store.get("pieces/0.0")).isEqualTo(expected);
+        assertThat(store.list("")).containsExactly("pieces/0.0");
+        store.put("pieces/empty", out -> {});
+        assertThat(store.get("pieces/empty")).isNotNull().isEmpty();
+    }
+
+    /**
+     * A writer that fails after some pieces leaves the previous value, or no value, and nothing else: its unchecked
+     * exception reaches the caller as it is, an I/O failure as a {@link StorageException} naming the key.
+     */
+    @Test
+    void aWriterThatFailsLeavesThePreviousValue() {
+        store.put("w/0", bytes("before"));
+        IllegalStateException boom = new IllegalStateException("the writer failed");
+        Store.ValueWriter failing = out -> {
+            out.write(java.nio.ByteBuffer.wrap(random(300_000, 46)));
+            throw boom;
+        };
+        assertThatThrownBy(() -> store.put("w/0", failing)).isSameAs(boom);
+        assertThatThrownBy(() -> store.put("w/1", failing)).isSameAs(boom);
+        assertThatThrownBy(() -> store.put("w/2", out -> {
+                    out.write(java.nio.ByteBuffer.wrap(bytes("part")));
+                    throw new java.io.IOException("disk gone");
+                }))
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining("w/2")
+                .hasMessageContaining("disk gone");
+        assertThat(store.get("w/0")).isEqualTo(bytes("before"));
+        assertThat(store.exists("w/1")).isFalse();
+        assertThat(store.exists("w/2")).isFalse();
+        assertThat(store.list("")).containsExactly("w/0");
+        assertTempFilesGone();
+    }
+
     @Test
     void putAtTheRootFailsNamingTheStore() {
         assertThatThrownBy(() -> store.put("", bytes("v")))
