@@ -272,26 +272,39 @@ public final class HadoopStore implements Store {
                 }
                 return;
             }
-            Path tmp =
-                    new Path(target.getParent(), LocalStore.TEMP_PREFIX + target.getName() + "-" + UUID.randomUUID());
-            boolean moved = false;
-            try {
-                try (FSDataOutputStream out = fs.create(tmp, false)) {
-                    out.write(value, 0, length);
-                }
-                rename(tmp, target);
-                moved = true;
-            } finally {
-                if (!moved) {
-                    try {
-                        fs.delete(tmp, false);
-                    } catch (IOException ignored) {
-                        // The write already failed; that error is the one to report.
-                    }
-                }
-            }
+            replace(target, out -> out.write(value, 0, length));
         } catch (IOException e) {
             throw failure("write", key, e);
+        }
+    }
+
+    /** What writes a value to a stream. */
+    @FunctionalInterface
+    private interface StreamWriter {
+        void writeTo(FSDataOutputStream out) throws IOException;
+    }
+
+    /**
+     * Writes a temporary file beside {@code target} with {@code write} and renames it over {@code target}; deletes it
+     * when anything fails (the writer's own exception goes to the caller as it is).
+     */
+    private void replace(Path target, StreamWriter write) throws IOException {
+        Path tmp = new Path(target.getParent(), LocalStore.TEMP_PREFIX + target.getName() + "-" + UUID.randomUUID());
+        boolean moved = false;
+        try {
+            try (FSDataOutputStream out = fs.create(tmp, false)) {
+                write.writeTo(out);
+            }
+            rename(tmp, target);
+            moved = true;
+        } finally {
+            if (!moved) {
+                try {
+                    fs.delete(tmp, false);
+                } catch (IOException ignored) {
+                    // The write already failed; that error is the one to report.
+                }
+            }
         }
     }
 
@@ -318,25 +331,10 @@ public final class HadoopStore implements Store {
         if (key.isEmpty()) {
             throw new StorageException("cannot write to the root of " + uri + ": a key is needed");
         }
-        Path target = path(key);
-        Path tmp = new Path(target.getParent(), LocalStore.TEMP_PREFIX + target.getName() + "-" + UUID.randomUUID());
-        boolean moved = false;
         try {
-            try (FSDataOutputStream out = fs.create(tmp, false)) {
-                value.writeTo(java.nio.channels.Channels.newChannel(out));
-            }
-            rename(tmp, target);
-            moved = true;
+            replace(path(key), out -> value.writeTo(java.nio.channels.Channels.newChannel(out)));
         } catch (IOException e) {
             throw failure("write", key, e);
-        } finally {
-            if (!moved) {
-                try {
-                    fs.delete(tmp, false);
-                } catch (IOException ignored) {
-                    // The write already failed; that error is the one to report.
-                }
-            }
         }
     }
 

@@ -22,8 +22,8 @@ import org.apache.spark.sql.types.StructField;
  * What a DataFrame becomes in Zarr, decided on the driver before anything is written: the dimension columns and their
  * coordinates (the sorted distinct values, found in one pass over the columns needed ({@link ZarrWriteScan}) or, for a
  * DataFrame that is a plain scan of a Zarr table, the source's coordinates ({@link ZarrWriteSource}); or the values
- * of {@code coords.DIM}), the variables (every other column) with their types and fill values, the chunk shape, and the CF time
- * unit of each timestamp column.
+ * of {@code coords.DIM}), the variables (every other column) with their types and fill values, the chunk shape, and
+ * the CF time unit of each timestamp column.
  */
 final class ZarrWriteLayout {
     final List<ZarrWriteCoordinate> dims;
@@ -87,9 +87,8 @@ final class ZarrWriteLayout {
         // One pass over the columns it needs (ZarrWriteScan): the distinct values of each dimension without given
         // coordinates, for each timestamp variable whether every value is whole seconds, whole milliseconds, and for
         // each integer variable without a given fill value its non-null values (with the rows: whether it needs a fill
-        // value at all).
-        // A DataFrame that is a plain scan of a Zarr table has the source's coordinates as its dimension columns'
-        // distinct values (ZarrWriteSource): those need no pass.
+        // value at all). A dimension column of a plain scan of a Zarr table needs no pass: its distinct values are
+        // the source's coordinates (ZarrWriteSource).
         Map<String, Object[]> known = ZarrWriteSource.coordinates(data, dimFields);
         List<Column> scanned = new ArrayList<>();
         List<ZarrWriteColumn.Kind> distinctKinds = new ArrayList<>();

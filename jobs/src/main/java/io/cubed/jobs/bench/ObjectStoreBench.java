@@ -379,12 +379,9 @@ final class ObjectStoreBench {
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
-    /** "stage mean; busy mean; max" in flight of one run, the stage's mean "-" where the counter does not give it. */
+    /** "stage mean; busy mean; max" in flight of one run. */
     private static String inFlight(Run run) {
-        String stage = Double.isNaN(run.stageMeanInFlight())
-                ? "-"
-                : String.format(Locale.ROOT, "%.1f", run.stageMeanInFlight());
-        return String.format(Locale.ROOT, "%s; %.1f; %d", stage, run.meanInFlight(), run.maxInFlight());
+        return inFlight(List.of(run));
     }
 
     static void print(PrintWriter log, Run run) {
