@@ -14,7 +14,11 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.RepartitionOperation;
+import org.apache.spark.sql.catalyst.plans.logical.ResolvedHint;
+import org.apache.spark.sql.catalyst.plans.logical.Sort;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.UnaryNode;
 import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
@@ -25,10 +29,10 @@ import scala.collection.JavaConverters;
 
 /**
  * The coordinates of a written DataFrame's dimension columns that its plan already knows: when the DataFrame is a
- * plain scan of a Zarr array or group ({@code spark.read.format("zarr")}, with columns selected or renamed, nothing
- * filtered, joined or computed), it has a row for every cell of the source's grid, so the distinct values of a column
- * read from one of the source's dimensions are that dimension's coordinate values, which the source read with its
- * metadata. The write then takes them from there instead of from a pass over every row ({@link ZarrWriteLayout}).
+ * plain scan of a Zarr array or group ({@code spark.read.format("zarr")}, with columns selected or renamed, rows
+ * repartitioned or sorted, nothing filtered, joined or computed), it has a row for every cell of the source's grid, so
+ * the distinct values of a column read from one of the source's dimensions are that dimension's coordinate values,
+ * which the source read with its metadata. The write then takes them from there instead of from a pass over every row ({@link ZarrWriteLayout}).
  *
  * <p>Only what is certain: a dimension whose coordinate shows a value as NULL or holds NaN, and any plan with another
  * operator between the scan and the write (a filter keeps some rows only), leave the column to the pass.
@@ -75,7 +79,8 @@ final class ZarrWriteSource {
 
     /**
      * The Zarr table {@code plan} scans, with the source column of each output column that is one (kept or renamed);
-     * null when {@code plan} is anything but projections, aliases and views over a Zarr table's relation.
+     * null when {@code plan} is anything but projections, aliases, views, repartitions, sorts and hints over a Zarr
+     * table's relation.
      */
     private static Scan plainScan(LogicalPlan plan) {
         if (plan instanceof DataSourceV2Relation r && r.table() instanceof ZarrTable z) {
@@ -90,6 +95,10 @@ final class ZarrWriteSource {
         }
         if (plan instanceof View v) {
             return plainScan(v.child()); // a temporary view of the scan (a table of cubed sql)
+        }
+        if (plan instanceof RepartitionOperation || plan instanceof Sort || plan instanceof ResolvedHint) {
+            // The same rows, moved or ordered: the same output attributes as the child's.
+            return plainScan(((UnaryNode) plan).child());
         }
         if (plan instanceof Project p) {
             Scan below = plainScan(p.child());

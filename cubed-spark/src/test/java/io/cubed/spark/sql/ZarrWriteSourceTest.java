@@ -101,6 +101,21 @@ class ZarrWriteSourceTest {
     }
 
     @Test
+    void repartitionedAndSortedRowsNeedNoPass() {
+        String url = tmp.resolve("repartitioned.zarr").toString();
+        Dataset<Row> df = spark.read()
+                .format("zarr")
+                .load(source)
+                .repartition(3)
+                .sortWithinPartitions("lon")
+                .select("time", "lat", "lon", "t2m", "tp");
+        List<String> jobs = jobsOf(
+                () -> df.write().format("zarr").option("dims", "time,lat,lon").save(url));
+        assertThat(coordinatesPass(jobs, url)).as(jobs.toString()).isFalse();
+        checkCopy(url, "time", "lat", "lon", NT, NY);
+    }
+
+    @Test
     void aQueryOfAViewOfTheScanNeedsNoPass() {
         String url = tmp.resolve("view.zarr").toString();
         spark.read().format("zarr").load(source).createOrReplaceTempView("climate_source");
