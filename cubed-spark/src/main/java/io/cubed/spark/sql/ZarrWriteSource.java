@@ -32,7 +32,8 @@ import scala.collection.JavaConverters;
  * plain scan of a Zarr array or group ({@code spark.read.format("zarr")}, with columns selected or renamed, rows
  * repartitioned or sorted, nothing filtered, joined or computed), it has a row for every cell of the source's grid, so
  * the distinct values of a column read from one of the source's dimensions are that dimension's coordinate values,
- * which the source read with its metadata. The write then takes them from there instead of from a pass over every row ({@link ZarrWriteLayout}).
+ * which the source read with its metadata. The write then takes them from there instead of from a pass over every
+ * row ({@link ZarrWriteLayout}).
  *
  * <p>Only what is certain: a dimension whose coordinate shows a value as NULL or holds NaN, and any plan with another
  * operator between the scan and the write (a filter keeps some rows only), leave the column to the pass.
@@ -124,8 +125,8 @@ final class ZarrWriteSource {
      * or is NaN (the pass decides those) or the column's type is not the dimension's.
      */
     private static Object[] values(ZarrDataset dataset, ZarrDataset.Dimension dim, StructField field) {
-        if (!field.dataType().equals(dim.sqlType())) {
-            return null;
+        if (!field.dataType().equals(dim.sqlType()) || dim.size() > Integer.MAX_VALUE - 8) {
+            return null; // another type, or more values than an array holds: the pass says what to do
         }
         int n = (int) dim.size();
         ZarrWriteColumn.Kind kind = ZarrWriteColumn.kindOf(dataset.url(), field.name(), field.dataType());
