@@ -59,11 +59,11 @@ class ZarrWriteSourceTest {
         spark.sparkContext().removeSparkListener(RECORDER);
     }
 
-    /** The descriptions of the jobs {@code write} ran. */
-    private static List<String> jobsOf(Runnable write) {
+    /** Writes {@code df} as Zarr at {@code url} with dimensions {@code dims}; the descriptions of the jobs it ran. */
+    private static List<String> writeJobs(Dataset<Row> df, String dims, String url) {
         settle();
         JOBS.clear();
-        write.run();
+        df.write().format("zarr").option("dims", dims).save(url);
         settle();
         return List.copyOf(JOBS);
     }
@@ -77,14 +77,6 @@ class ZarrWriteSourceTest {
         }
     }
 
-    private static String readString(Path p) {
-        try {
-            return java.nio.file.Files.readString(p);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
     private static boolean coordinatesPass(List<String> jobs, String url) {
         return jobs.contains("zarr write " + url + ": coordinates");
     }
@@ -93,8 +85,7 @@ class ZarrWriteSourceTest {
     void aPlainScanNeedsNoPass() {
         String url = tmp.resolve("copy.zarr").toString();
         Dataset<Row> df = spark.read().format("zarr").load(source).select("time", "lat", "lon", "t2m", "tp");
-        List<String> jobs = jobsOf(
-                () -> df.write().format("zarr").option("dims", "time,lat,lon").save(url));
+        List<String> jobs = writeJobs(df, "time,lat,lon", url);
         assertThat(coordinatesPass(jobs, url)).as(jobs.toString()).isFalse();
         assertThat(jobs).as("the write itself ran").contains("zarr write " + url);
         checkCopy(url, "time", "lat", "lon", NT, NY);
@@ -109,8 +100,7 @@ class ZarrWriteSourceTest {
                 .repartition(3)
                 .sortWithinPartitions("lon")
                 .select("time", "lat", "lon", "t2m", "tp");
-        List<String> jobs = jobsOf(
-                () -> df.write().format("zarr").option("dims", "time,lat,lon").save(url));
+        List<String> jobs = writeJobs(df, "time,lat,lon", url);
         assertThat(coordinatesPass(jobs, url)).as(jobs.toString()).isFalse();
         checkCopy(url, "time", "lat", "lon", NT, NY);
     }
@@ -121,8 +111,7 @@ class ZarrWriteSourceTest {
         spark.read().format("zarr").load(source).createOrReplaceTempView("climate_source");
         try {
             Dataset<Row> df = spark.sql("SELECT time, lat, lon, t2m, tp FROM climate_source");
-            List<String> jobs = jobsOf(() ->
-                    df.write().format("zarr").option("dims", "time,lat,lon").save(url));
+            List<String> jobs = writeJobs(df, "time,lat,lon", url);
             assertThat(coordinatesPass(jobs, url)).as(jobs.toString()).isFalse();
             checkCopy(url, "time", "lat", "lon", NT, NY);
         } finally {
@@ -131,7 +120,7 @@ class ZarrWriteSourceTest {
     }
 
     @Test
-    void renamedDimensionsAndAnIntegerVariable() {
+    void renamedDimensionsAndAnIntegerVariable() throws java.io.IOException {
         // A rename keeps the source's coordinates; the uint8 flag (an integer without a fill value) still needs the
         // pass, for whether every cell has a value, but the pass reads no dimension column.
         String url = tmp.resolve("renamed.zarr").toString();
@@ -141,12 +130,11 @@ class ZarrWriteSourceTest {
                 .withColumnRenamed("lat", "y")
                 .withColumnRenamed("time", "t")
                 .select("t", "y", "lon", "t2m", "tp", "flag");
-        List<String> jobs =
-                jobsOf(() -> df.write().format("zarr").option("dims", "t,y,lon").save(url));
+        List<String> jobs = writeJobs(df, "t,y,lon", url);
         assertThat(coordinatesPass(jobs, url)).as(jobs.toString()).isTrue();
         checkCopy(url, "t", "y", "lon", NT, NY);
         ZarrArray flag = ZarrArray.open(url + "/flag", StoreOptions.empty());
-        assertThat(readString(Path.of(url, "flag", ".zarray")))
+        assertThat(java.nio.file.Files.readString(Path.of(url, "flag", ".zarray")))
                 .as("every cell has a flag: no fill value")
                 .containsPattern("\"fill_value\"\\s*:\\s*null");
         Chunk f = flag.readRegion(new long[] {0, 0, 0}, new int[] {NT, NY, NX});
@@ -167,8 +155,7 @@ class ZarrWriteSourceTest {
         PackedClimate.write(packed);
         String url = tmp.resolve("packed-copy.zarr").toString();
         Dataset<Row> df = spark.read().format("zarr").load(packed).select("time", "lat", "lon", "tp");
-        List<String> jobs = jobsOf(
-                () -> df.write().format("zarr").option("dims", "time,lat,lon").save(url));
+        List<String> jobs = writeJobs(df, "time,lat,lon", url);
         assertThat(coordinatesPass(jobs, url)).as(jobs.toString()).isFalse();
         int nt = PackedClimate.NT;
         int ny = PackedClimate.NY;
@@ -202,8 +189,7 @@ class ZarrWriteSourceTest {
         String url = tmp.resolve("filtered.zarr").toString();
         Dataset<Row> df =
                 spark.read().format("zarr").load(source).where("lat < 50").select("time", "lat", "lon", "t2m", "tp");
-        List<String> jobs = jobsOf(
-                () -> df.write().format("zarr").option("dims", "time,lat,lon").save(url));
+        List<String> jobs = writeJobs(df, "time,lat,lon", url);
         assertThat(coordinatesPass(jobs, url)).as(jobs.toString()).isTrue();
         // lat 60, 55, 50, 45, 40: the filter keeps 45 and 40.
         checkCopy(url, "time", "lat", "lon", NT, 2);
@@ -213,8 +199,7 @@ class ZarrWriteSourceTest {
     void aComputedDimensionGetsThePass() {
         String url = tmp.resolve("computed.zarr").toString();
         Dataset<Row> df = spark.read().format("zarr").load(source).selectExpr("time", "lat", "lon * 2 AS lon2", "t2m");
-        List<String> jobs = jobsOf(
-                () -> df.write().format("zarr").option("dims", "time,lat,lon2").save(url));
+        List<String> jobs = writeJobs(df, "time,lat,lon2", url);
         assertThat(coordinatesPass(jobs, url)).as(jobs.toString()).isTrue();
         Chunk lon2 = ZarrArray.open(url + "/lon2", StoreOptions.empty()).readRegion(new long[] {0}, new int[] {NX});
         for (int x = 0; x < NX; x++) {
