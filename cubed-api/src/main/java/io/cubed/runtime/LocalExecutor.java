@@ -204,6 +204,21 @@ public final class LocalExecutor implements Executor {
             if (cause instanceof RuntimeException re) {
                 throw re;
             }
+            if (cause instanceof OutOfMemoryError) {
+                throw new CubedException(
+                        String.format(
+                                java.util.Locale.ROOT,
+                                "%s %s: a task ran out of heap (%s) with %d threads of tasks projected at %s each"
+                                        + " (allowedMem checks each task's projection; the heap must also hold"
+                                        + " threads x that plus the JVM's own objects: raise -Xmx, or lower the"
+                                        + " threads or allowedMem)",
+                                stage.id(),
+                                stage.description(),
+                                cause.getMessage(),
+                                threads,
+                                io.cubed.memory.MemorySize.format(stage.projectedMemBytes())),
+                        cause);
+            }
             throw new CubedException(stage.id() + " " + stage.description() + " failed: " + cause, cause);
         }
     }
@@ -251,7 +266,20 @@ public final class LocalExecutor implements Executor {
             }
         }
 
+        /**
+         * A worker's loop. What a task throws beyond a {@link RuntimeException} (an {@link OutOfMemoryError}, say)
+         * fails the stage here: the pool's thread would otherwise swallow it, and the stage would wait for ever.
+         */
         void work() {
+            try {
+                workTasks();
+            } catch (RuntimeException | Error e) {
+                finished.completeExceptionally(e);
+                next.set(n);
+            }
+        }
+
+        private void workTasks() {
             if (stage.ioBytes() <= 0) {
                 workOneAtATime();
                 return;

@@ -28,6 +28,38 @@ class LocalExecutorTest extends ExecutorContract {
         assertThatThrownBy(() -> new LocalExecutor(0, 3)).hasMessageContaining("at least 1 thread");
     }
 
+    /**
+     * A task that runs out of heap fails the computation, with the stage and the memory it was projected at, on both
+     * of the workers' loops (one task at a time, and with requests in flight); before, the worker's thread swallowed
+     * the error and the stage waited for ever.
+     */
+    @Test
+    void aTaskOutOfHeapFailsTheComputation() {
+        for (long ioBytes : new long[] {0, 8L << 20}) {
+            Stage s = new Stage(
+                            "op-004",
+                            "rechunk (blockwise)",
+                            6,
+                            i -> {
+                                if (i == 3) {
+                                    throw new OutOfMemoryError("Java heap space");
+                                }
+                                return TaskIo.NONE;
+                            },
+                            300_000_000L,
+                            List.of())
+                    .withIoBytes(ioBytes);
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                    java.time.Duration.ofSeconds(30), () -> assertThatThrownBy(() ->
+                                    new LocalExecutor(2, 3, 0).execute(new ExecutionPlan("c", List.of(s)), List.of()))
+                            .as("io bytes %d", ioBytes)
+                            .isInstanceOf(io.cubed.error.CubedException.class)
+                            .hasMessageStartingWith("op-004 rechunk (blockwise): a task ran out of heap (Java heap"
+                                    + " space) with 2 threads of tasks projected at 300.0 MB each")
+                            .hasCauseInstanceOf(OutOfMemoryError.class));
+        }
+    }
+
     @Test
     void progressBarDrawsTheOperation() {
         Stage s = new Stage("op-003", "add (blockwise)", 70, i -> TaskIo.NONE, 1, List.of());
