@@ -162,6 +162,17 @@ public final class BenchCommand implements Callable<Integer> {
                     + " fs.s3a.endpoint=https://host:9000.")
     java.util.Map<String, String> conf = new java.util.TreeMap<>();
 
+    @Option(
+            names = "--same-jvm",
+            description = "Run every workload in this JVM. By default, on the in-process executor, each workload is"
+                    + " planned here and runs (warm-up, rounds, peer and memory measurement) in a JVM of its own whose"
+                    + " heap (-Xmx) its plan sets: the live heap at rest + threads x the largest projected task x 1.2.")
+    boolean sameJvm;
+
+    /** Set by the bench for a workload it runs in a JVM of its own: where that JVM writes its result. */
+    @Option(names = "--result-file", hidden = true)
+    Path resultFile;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec cli;
 
@@ -333,8 +344,21 @@ public final class BenchCommand implements Callable<Integer> {
             Spec warmup = spark == null
                     ? spec
                     : spec.toBuilder().executor(spark.warmupExecutor()).build();
+            if (resultFile != null && (spark != null || chosen.size() != 1)) {
+                throw new io.cubed.error.InvalidArgumentException(
+                        "bench --result-file: one workload on the in-process executor, got " + chosen.size() + " on "
+                                + executor);
+            }
+            boolean ownJvms = spark == null && !sameJvm && resultFile == null;
             return run(
-                    chosen, spec, warmup, measuring, dask, log, spark == null ? "in-process executor" : spark.name());
+                    chosen,
+                    spec,
+                    warmup,
+                    measuring,
+                    dask,
+                    log,
+                    spark == null ? "in-process executor" : spark.name(),
+                    ownJvms);
         } finally {
             if (spark != null) {
                 spark.close();
@@ -349,41 +373,57 @@ public final class BenchCommand implements Callable<Integer> {
             Spec measuring,
             DaskPeer dask,
             PrintWriter log,
-            String executorName)
+            String executorName,
+            boolean ownJvms)
             throws Exception {
         BenchData.Size size = BenchData.Size.of(scale, smoke);
         int warmupRuns = 0; // before the timed rounds; 0 with --no-warmup
-        if (!noWarmup) {
-            log.println("warm-up: every workload on smoke-size inputs ...");
-            log.flush();
-            long start = System.nanoTime();
-            do {
-                BenchSuite.run(
-                        chosen,
-                        warmup,
-                        null,
-                        BenchData.Size.of(1, true),
-                        dir.resolve("warmup"),
-                        threads,
-                        null,
-                        1,
-                        new PrintWriter(java.io.Writer.nullWriter()));
-                warmupRuns++;
-            } while ((System.nanoTime() - start) / 1e9 < warmupSeconds);
-            log.printf(
-                    Locale.ROOT,
-                    "warm-up: %d run%s of every workload in %.1f s%n",
-                    warmupRuns,
-                    warmupRuns == 1 ? "" : "s",
-                    (System.nanoTime() - start) / 1e9);
-            log.flush();
+        List<BenchSuite.Result> results;
+        long residentBaseline = -1;
+        if (ownJvms) {
+            results = inOwnJvms(chosen, spec, size, log);
+        } else {
+            if (!noWarmup) {
+                log.println("warm-up: every workload on smoke-size inputs ...");
+                log.flush();
+                long start = System.nanoTime();
+                do {
+                    BenchSuite.run(
+                            chosen,
+                            warmup,
+                            null,
+                            BenchData.Size.of(1, true),
+                            dir.resolve("warmup"),
+                            threads,
+                            null,
+                            1,
+                            new PrintWriter(java.io.Writer.nullWriter()));
+                    warmupRuns++;
+                } while ((System.nanoTime() - start) / 1e9 < warmupSeconds);
+                log.printf(
+                        Locale.ROOT,
+                        "warm-up: %d run%s of every workload in %.1f s%n",
+                        warmupRuns,
+                        warmupRuns == 1 ? "" : "s",
+                        (System.nanoTime() - start) / 1e9);
+                log.flush();
+            }
+            // The JVM's resident set at rest, the baseline of the resident-memory bound: after the warm-up (its classes
+            // loaded and compiled) and a full collection (its garbage gone, the heap shrunk as the collector shrinks
+            // it).
+            System.gc();
+            residentBaseline = io.cubed.memory.HeapBound.residentBytes();
+            BenchSuite.Result.Jvm jvm = new BenchSuite.Result.Jvm(
+                    residentBaseline, Runtime.getRuntime().maxMemory(), resultFile != null);
+            results = new ArrayList<>();
+            for (BenchSuite.Result r : BenchSuite.run(chosen, spec, measuring, size, dir, threads, dask, rounds, log)) {
+                results.add(r.in(jvm));
+            }
+            if (resultFile != null) {
+                WorkloadJvm.writeResult(results.get(0), resultFile);
+                return 0;
+            }
         }
-        // The JVM's resident set at rest, the baseline of the resident-memory bound: after the warm-up (its classes
-        // loaded and compiled) and a full collection (its garbage gone, the heap shrunk as the collector shrinks it).
-        System.gc();
-        long residentBaseline = io.cubed.memory.HeapBound.residentBytes();
-        List<BenchSuite.Result> results =
-                BenchSuite.run(chosen, spec, measuring, size, dir, threads, dask, rounds, log);
         DaskPeer.Floors floors = null;
         if (dask != null) {
             java.util.Set<String> inputs = new java.util.LinkedHashSet<>();
@@ -396,7 +436,7 @@ public final class BenchCommand implements Callable<Integer> {
         long baseline = BenchSuite.measureBaselineHeap();
         String header = String.format(
                 Locale.ROOT,
-                "## cubed bench, %s%n%n%s, %d threads, allowedMem %s, reservedMem %s, Java %s, %d cores, max heap %.0f MB"
+                "## cubed bench, %s%n%n%s, %d threads, allowedMem %s, reservedMem %s, Java %s, %d cores, %s"
                         + ", %s, BLAS %s, LZ4 acceleration %s%s%s",
                 LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME),
                 smoke ? "smoke sizes" : "scale " + scale,
@@ -405,22 +445,18 @@ public final class BenchCommand implements Callable<Integer> {
                 reservedMem,
                 System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(),
-                Runtime.getRuntime().maxMemory() / 1e6,
+                ownJvms
+                        ? "each workload in a JVM of its own with the heap its plan sets (below)"
+                        : String.format(
+                                Locale.ROOT,
+                                "max heap %.0f MB",
+                                Runtime.getRuntime().maxMemory() / 1e6),
                 executorName,
                 io.cubed.chunk.MatMul.blasImplementation(),
                 // classpath, isolated (our lz4-java behind an older one, as under spark-submit) or none
                 io.cubed.storage.zarr.codec.Lz4Blocks.accelerationSource().split(" ", 2)[0],
                 rounds > 1 ? ", best of " + rounds + " rounds" : "",
-                noWarmup
-                        ? ", cold JVM (--no-warmup)"
-                        : warmupRuns == 1
-                                ? ", after a warm-up run of each workload on smoke-size inputs"
-                                : ", after " + warmupRuns + " warm-up runs of each workload on smoke-size inputs"
-                                        + " (--warmup-seconds "
-                                        + java.math.BigDecimal.valueOf(warmupSeconds)
-                                                .stripTrailingZeros()
-                                                .toPlainString()
-                                        + ")");
+                warmupNote(warmupRuns, ownJvms));
         Path report = out != null ? out : dir.resolve("report");
         Files.createDirectories(report);
         String md = BenchReport.markdown(results, header, reserved, baseline, floors, threads, residentBaseline);
@@ -436,5 +472,86 @@ public final class BenchCommand implements Callable<Integer> {
         log.println(md);
         log.println("report: " + report.toAbsolutePath());
         return 0;
+    }
+
+    /** How the timed runs were warmed up, for the report's header. */
+    private String warmupNote(int warmupRuns, boolean ownJvms) {
+        if (noWarmup) {
+            return ", cold JVM (--no-warmup)";
+        }
+        String seconds = " (--warmup-seconds "
+                + java.math.BigDecimal.valueOf(warmupSeconds)
+                        .stripTrailingZeros()
+                        .toPlainString()
+                + ")";
+        if (ownJvms) {
+            return ", after a warm-up on smoke-size inputs in each workload's JVM" + (warmupSeconds > 0 ? seconds : "");
+        }
+        return warmupRuns == 1
+                ? ", after a warm-up run of each workload on smoke-size inputs"
+                : ", after " + warmupRuns + " warm-up runs of each workload on smoke-size inputs" + seconds;
+    }
+
+    /**
+     * Each workload planned here and run in a JVM of its own whose heap its plan sets ({@link WorkloadJvm}); the inputs
+     * are made here first, once.
+     */
+    private List<BenchSuite.Result> inOwnJvms(List<Workload> chosen, Spec spec, BenchData.Size size, PrintWriter log)
+            throws Exception {
+        java.util.Set<String> needed = new java.util.LinkedHashSet<>();
+        for (Workload w : chosen) {
+            needed.addAll(w.inputs());
+        }
+        for (String name : needed) {
+            BenchSuite.ensureInput(name, dir.resolve("inputs").resolve(name + ".zarr"), size, threads, log);
+        }
+        // The live heap at rest of a JVM that has loaded the planner and the Zarr layer: the baseline of each
+        // workload's heap (its own JVM, warmed up, holds about as much).
+        long baselineHeap = BenchSuite.measureBaselineHeap();
+        List<BenchSuite.Result> results = new ArrayList<>();
+        for (Workload w : chosen) {
+            long task = WorkloadJvm.largestTaskBytes(w, spec, dir, threads);
+            long heap = WorkloadJvm.heapBytes(baselineHeap, threads, task);
+            Path file = dir.resolve("result-" + w.id() + ".ser");
+            results.add(WorkloadJvm.run(w.id(), heap, ownJvmArgs(w, file), file, log));
+        }
+        return results;
+    }
+
+    /** The command line of the bench of workload {@code w} alone, with these options, writing its result to {@code file}. */
+    private List<String> ownJvmArgs(Workload w, Path file) {
+        List<String> a = new ArrayList<>(List.of(
+                "bench",
+                "--workloads",
+                w.id(),
+                "--result-file",
+                file.toString(),
+                "--dir",
+                dir.toString(),
+                "--threads",
+                Integer.toString(threads),
+                "--allowed-mem",
+                allowedMem,
+                "--reserved-mem",
+                reservedMem,
+                "--rounds",
+                Integer.toString(rounds),
+                "--warmup-seconds",
+                Double.toString(warmupSeconds)));
+        if (smoke) {
+            a.add("--smoke");
+        } else {
+            a.addAll(List.of("--scale", Double.toString(scale)));
+        }
+        if (peer != null) {
+            a.addAll(List.of("--peer", peer));
+        }
+        if (measureMemory != null) {
+            a.addAll(List.of("--measure-memory", Integer.toString(measureMemory)));
+        }
+        if (noWarmup) {
+            a.add("--no-warmup");
+        }
+        return a;
     }
 }

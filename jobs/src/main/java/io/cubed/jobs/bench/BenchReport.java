@@ -175,33 +175,59 @@ final class BenchReport {
     }
 
     /**
-     * The table of resident memory: each workload's peak resident set against the bound its plan sets, {@code
-     * residentBaseline} (the JVM's resident set at rest, in bytes; -1: unknown) + threads × the largest projected task
-     * × 1.2, and, with a peer, against the peer's.
+     * The table of resident memory: each workload's peak resident set against the bound its plan sets, the resident set
+     * at rest of the JVM it ran in ({@link BenchSuite.Result#jvm}, else {@code residentBaseline}, in bytes; -1: unknown)
+     * + threads × the largest projected task × 1.2, and, with a peer, against the peer's. Workloads run in JVMs of
+     * their own also show the heap each JVM was given.
      */
     private static void resident(
             StringBuilder sb, List<BenchSuite.Result> results, int threads, long residentBaseline, boolean peer) {
+        boolean own = results.stream().anyMatch(r -> r.jvm() != null && r.jvm().own());
         sb.append("\nResident memory: the peak resident set of our JVM during the timed runs (VmHWM, reset as each"
-                        + " run's first computation starts, once the executor has returned the heap an earlier"
-                        + " workload grew) against the bound of the workload's plan: the JVM's resident set at rest"
-                        + " after the"
-                        + " warm-up and a full collection (")
-                .append(residentBaseline < 0 ? "unknown here" : mb(residentBaseline) + " MB")
-                .append(") + ")
+                + " run's first computation starts, once the executor has returned the heap an earlier workload grew)"
+                + " against the bound of the workload's plan: the JVM's resident set at rest after the warm-up and a"
+                + " full collection (");
+        if (own) {
+            sb.append("its own JVM's, below");
+        } else {
+            long base = baseline(results.isEmpty() ? null : results.get(0), residentBaseline);
+            sb.append(base < 0 ? "unknown here" : mb(base) + " MB");
+        }
+        sb.append(") + ")
                 .append(threads)
                 .append(" threads × the largest projected task × ")
                 .append(io.cubed.memory.HeapBound.HEADROOM)
-                .append(".\n\n");
-        sb.append("| workload | largest projected task MB | bound MB | our RSS MB | RSS / bound |")
-                .append(peer ? " Dask RSS MB | our RSS / Dask's |\n" : "\n");
-        sb.append("|---|---|---|---|---|").append(peer ? "---|---|\n" : "\n");
+                .append(".");
+        if (own) {
+            sb.append(" Each workload ran in a JVM of its own whose maximum heap (heap MB) its plan set: the live heap"
+                            + " at rest + threads × the largest projected task × ")
+                    .append(io.cubed.memory.HeapBound.HEADROOM)
+                    .append(" (--same-jvm: all in one).");
+        }
+        sb.append("\n\n");
+        sb.append(
+                own
+                        ? "| workload | largest projected task MB | heap MB | resident at rest MB | bound MB | our RSS MB"
+                                + " | RSS / bound |"
+                        : "| workload | largest projected task MB | bound MB | our RSS MB | RSS / bound |");
+        sb.append(peer ? " Dask RSS MB | our RSS / Dask's |\n" : "\n");
+        sb.append(own ? "|---|---|---|---|---|---|---|" : "|---|---|---|---|---|")
+                .append(peer ? "---|---|\n" : "\n");
         for (BenchSuite.Result r : results) {
-            double bound = r.boundMb(residentBaseline, threads);
+            long base = baseline(r, residentBaseline);
+            double bound = r.boundMb(base, threads);
+            sb.append("| ")
+                    .append(r.id())
+                    .append(" | ")
+                    .append(mb(r.largestTaskBytes()))
+                    .append(" |");
+            if (own) {
+                sb.append(r.jvm() == null ? " n/a |" : " " + (r.jvm().maxHeapBytes() >> 20) + " |");
+                sb.append(base < 0 ? " n/a |" : " " + mb(base) + " |");
+            }
             sb.append(String.format(
                     Locale.ROOT,
-                    "| %s | %s | %s | %s | %s |",
-                    r.id(),
-                    mb(r.largestTaskBytes()),
+                    " %s | %s | %s |",
                     Double.isNaN(bound) ? "n/a" : String.format(Locale.ROOT, "%.0f", bound),
                     Double.isNaN(r.rssMb()) ? "n/a" : String.format(Locale.ROOT, "%.0f", r.rssMb()),
                     Double.isNaN(bound) || Double.isNaN(r.rssMb())
@@ -221,23 +247,28 @@ final class BenchReport {
         }
     }
 
+    /** The resident set at rest of the JVM {@code r} ran in, else {@code residentBaseline} (-1: unknown). */
+    private static long baseline(BenchSuite.Result r, long residentBaseline) {
+        return r != null && r.jvm() != null ? r.jvm().residentBaselineBytes() : residentBaseline;
+    }
+
     static String csv(List<BenchSuite.Result> results) {
         return csv(results, 1, -1);
     }
 
     /**
-     * One row per workload; {@code largest_task_mb} and {@code rss_bound_mb} (empty when {@code residentBaseline} is
-     * -1) are those of the resident-memory table.
+     * One row per workload; {@code largest_task_mb} and {@code rss_bound_mb} (empty when the resident baseline is
+     * unknown) are those of the resident-memory table, {@code heap_mb} the maximum heap of the JVM the workload ran in.
      */
     static String csv(List<BenchSuite.Result> results, int threads, long residentBaseline) {
         StringBuilder sb = new StringBuilder(
                 "workload,seconds,input_bytes,bytes_read,bytes_written,intermediate_bytes,output_bytes,tasks,"
                         + "limit_seconds,efficiency,rss_mb,peer_seconds,ours_over_peer,peer_rss_mb,largest_task_mb,"
-                        + "rss_bound_mb,worst_round_ours_over_peer\n");
+                        + "rss_bound_mb,worst_round_ours_over_peer,heap_mb\n");
         for (BenchSuite.Result r : results) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "%s,%.6f,%d,%d,%d,%d,%d,%d,%.6f,%.6f,%s,%s,%s,%s,%.1f,%s,%s%n",
+                    "%s,%.6f,%d,%d,%d,%d,%d,%d,%.6f,%.6f,%s,%s,%s,%s,%.1f,%s,%s,%s%n",
                     r.id(),
                     r.seconds(),
                     r.inputBytes(),
@@ -257,10 +288,11 @@ final class BenchReport {
                             ? ""
                             : String.format(Locale.ROOT, "%.1f", r.peer().maxRssMb()),
                     r.largestTaskBytes() / 1e6,
-                    residentBaseline < 0
+                    baseline(r, residentBaseline) < 0
                             ? ""
-                            : String.format(Locale.ROOT, "%.1f", r.boundMb(residentBaseline, threads)),
-                    Double.isNaN(r.worstRoundRatio()) ? "" : String.format(Locale.ROOT, "%.4f", r.worstRoundRatio())));
+                            : String.format(Locale.ROOT, "%.1f", r.boundMb(baseline(r, residentBaseline), threads)),
+                    Double.isNaN(r.worstRoundRatio()) ? "" : String.format(Locale.ROOT, "%.4f", r.worstRoundRatio()),
+                    r.jvm() == null ? "" : Long.toString(r.jvm().maxHeapBytes() >> 20)));
         }
         return sb.toString();
     }

@@ -38,7 +38,35 @@ final class BenchSuite {
             List<StageRecorder.StageFigures> stages,
             double rssMb,
             DaskPeer.Run peer,
-            double worstRoundRatio) {
+            double worstRoundRatio,
+            Jvm jvm)
+            implements java.io.Serializable {
+        /**
+         * The JVM a workload ran in: its resident set at rest (after the warm-up and a full collection; -1: unknown),
+         * its maximum heap, and whether it was a JVM of its own, started with the heap the workload's plan sets ({@link
+         * WorkloadJvm}), rather than the bench's.
+         */
+        record Jvm(long residentBaselineBytes, long maxHeapBytes, boolean own) implements java.io.Serializable {}
+
+        /** This result as run in {@code jvm}. */
+        Result in(Jvm jvm) {
+            return new Result(
+                    id,
+                    description,
+                    seconds,
+                    inputBytes,
+                    bytesRead,
+                    bytesWritten,
+                    outputBytes,
+                    tasks,
+                    limitSeconds,
+                    stages,
+                    rssMb,
+                    peer,
+                    worstRoundRatio,
+                    jvm);
+        }
+
         long intermediateBytes() {
             return Math.max(0, bytesWritten - outputBytes);
         }
@@ -213,7 +241,8 @@ final class BenchSuite {
                     memory.stages(),
                     rss < 0 ? Double.NaN : rss / 1e6,
                     peerRun,
-                    worstRound);
+                    worstRound,
+                    null);
             log.printf(
                     Locale.ROOT,
                     "%s: %.2f s, limit %.2f s (read %.0f MB/s, write %.0f MB/s), efficiency %.2f%n",

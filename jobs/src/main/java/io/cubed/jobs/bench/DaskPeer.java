@@ -29,7 +29,7 @@ final class DaskPeer {
     static final String PYTHON_PROPERTY = "cubed.bench.python";
 
     /** The figures of one Dask run: wall seconds, peak resident MB, and whether its results match ours. */
-    record Run(double seconds, double maxRssMb, String check) {}
+    record Run(double seconds, double maxRssMb, String check) implements java.io.Serializable {}
 
     /**
      * Floors measured without our code: plain reads of the stored chunk files (page cache, one reused buffer, one

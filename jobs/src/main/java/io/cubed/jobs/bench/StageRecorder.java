@@ -15,7 +15,9 @@ import java.util.Map;
  */
 final class StageRecorder implements Callback {
     /** One stage's figures. */
-    static final class StageFigures {
+    static final class StageFigures implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+
         final String id;
         final String name;
         final long projectedMemBytes;

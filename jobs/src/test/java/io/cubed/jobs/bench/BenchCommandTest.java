@@ -24,6 +24,7 @@ class BenchCommandTest {
     void smokeRunWritesAConsistentReport() throws Exception {
         Run run = bench(
                 "--smoke",
+                "--same-jvm",
                 "--threads",
                 "2",
                 "--dir",
@@ -51,6 +52,11 @@ class BenchCommandTest {
             perWorkload.put(f[0], new long[] {Long.parseLong(f[3]), written, Long.parseLong(f[7])});
         }
         assertThat(perWorkload).containsOnlyKeys("W1", "W2", "W3", "W4", "W5", "W5u");
+        // --same-jvm: every workload ran in this JVM, with its heap.
+        for (String row : rows.subList(1, rows.size())) {
+            assertThat(row).endsWith("," + (Runtime.getRuntime().maxMemory() >> 20));
+        }
+        assertThat(run.out()).doesNotContain("in a JVM of its own");
         // Fusion: W5 writes no large intermediate; without fusion, the squared deviations (as large as u) are written.
         long intermediateFused = intermediate(rows, "W5");
         long intermediateUnfused = intermediate(rows, "W5u");
@@ -213,7 +219,7 @@ class BenchCommandTest {
         List<String> rows = Files.readAllLines(tmp.resolve("peer-report/results.csv"));
         assertThat(rows.get(0))
                 .endsWith(",rss_mb,peer_seconds,ours_over_peer,peer_rss_mb,largest_task_mb,rss_bound_mb,"
-                        + "worst_round_ours_over_peer");
+                        + "worst_round_ours_over_peer,heap_mb");
         assertThat(rows).hasSize(4);
         // Each round's pair, as the log gives it (to the millisecond): the worst round's ratio is the largest of
         // them, within what the rounding of the logged times allows.
@@ -241,6 +247,13 @@ class BenchCommandTest {
             assertThat(Double.parseDouble(f[13])).as(row).isGreaterThan(20);
             // The bound: the JVM's resident set at rest (tens of MB at the least) + 2 threads × the largest task × 1.2.
             assertThat(Double.parseDouble(f[15])).as(row).isGreaterThan(20 + 2 * Double.parseDouble(f[14]) * 1.2);
+            // Each workload ran in a JVM of its own whose maximum heap its plan set: the live heap at rest (tens of MB)
+            // + 2 threads × the largest task × 1.2, at least 128 MiB; not this JVM's heap.
+            double tasksMib = 2 * Double.parseDouble(f[14]) * 1.2 * 1e6 / (1 << 20);
+            long heapMib = Long.parseLong(f[17]);
+            assertThat(heapMib).as(row).isBetween((long) Math.max(128, tasksMib), (long) Math.max(128, tasksMib) + 256);
+            assertThat(heapMib).as(row).isNotEqualTo(Runtime.getRuntime().maxMemory() >> 20);
+            assertThat(run.out()).contains(f[0] + ": in a JVM of its own, -Xmx");
             // No round's ratio is below best over best: in the round of the peer's best time, ours took at least our
             // best.
             assertThat(Double.parseDouble(f[16]))
@@ -252,10 +265,12 @@ class BenchCommandTest {
         assertThat(md)
                 .contains(
                         "| Dask s | ours / Dask | ours / Dask, worst round | our RSS MB | Dask RSS MB | Blosc floor s |")
-                .contains("| workload | largest projected task MB | bound MB | our RSS MB | RSS / bound | Dask RSS MB"
-                        + " | our RSS / Dask's |")
+                .contains(
+                        "| workload | largest projected task MB | heap MB | resident at rest MB | bound MB | our RSS MB"
+                                + " | RSS / bound | Dask RSS MB | our RSS / Dask's |")
                 .contains("best of 2 rounds")
                 .contains("cold JVM (--no-warmup)")
+                .contains("each workload in a JVM of its own with the heap its plan sets")
                 .containsPattern("read from the page cache at \\d+ MB/s")
                 .containsPattern("decodes their frames at \\d+ MB/s and encodes at \\d+ MB/s");
     }

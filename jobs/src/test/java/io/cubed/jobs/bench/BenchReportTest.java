@@ -89,7 +89,7 @@ class BenchReportTest {
         copy.tasks = 16;
         StageRecorder.StageFigures none = new StageRecorder.StageFigures("op-003", "never ran", 900_000_000L);
         BenchSuite.Result r = new BenchSuite.Result(
-                "W3", "W3", 1.0, 320_000, 0, 0, 0, 216, 0.5, List.of(add, copy, none), 700.0, null, Double.NaN);
+                "W3", "W3", 1.0, 320_000, 0, 0, 0, 216, 0.5, List.of(add, copy, none), 700.0, null, Double.NaN, null);
         assertThat(r.largestTaskBytes()).isEqualTo(284_500_000L);
         long baseline = 180_000_000L;
         // 180 MB + 2 × 284.5 MB × 1.2 = 862.8 MB
@@ -104,8 +104,32 @@ class BenchReportTest {
         String csv = BenchReport.csv(List.of(r), 2, baseline);
         assertThat(csv.lines().toList().get(0))
                 .endsWith(",rss_mb,peer_seconds,ours_over_peer,peer_rss_mb," + "largest_task_mb,rss_bound_mb,"
-                        + "worst_round_ours_over_peer");
-        assertThat(csv.lines().toList().get(1)).endsWith(",700.0,,,,284.5,862.8,");
+                        + "worst_round_ours_over_peer,heap_mb");
+        assertThat(csv.lines().toList().get(1)).endsWith(",700.0,,,,284.5,862.8,,");
+    }
+
+    /**
+     * A workload run in a JVM of its own: its bound starts from that JVM's resident set at rest, and the table gives
+     * the heap the JVM was given.
+     */
+    @Test
+    void aWorkloadInItsOwnJvmIsBoundedFromThatJvm() {
+        StageRecorder.StageFigures copy = new StageRecorder.StageFigures("op-001", "rechunk", 284_500_000L);
+        copy.tasks = 16;
+        BenchSuite.Result r = new BenchSuite.Result(
+                        "W3", "W3", 1.0, 320_000, 0, 0, 0, 16, 0.5, List.of(copy), 700.0, null, Double.NaN, null)
+                .in(new BenchSuite.Result.Jvm(150_000_000L, 725L << 20, true));
+        // 150 MB + 2 × 284.5 MB × 1.2 = 832.8 MB, whatever the bench's own JVM held (180 MB here)
+        String md = BenchReport.markdown(List.of(r), "## test", 100_000_000L, 40_000_000L, null, 2, 180_000_000L);
+        assertThat(md)
+                .contains("full collection (its own JVM's, below) + 2 threads × the largest projected task × 1.2."
+                        + " Each workload ran in a JVM of its own whose maximum heap (heap MB) its plan set")
+                .contains(
+                        "| workload | largest projected task MB | heap MB | resident at rest MB | bound MB | our RSS MB"
+                                + " | RSS / bound |\n")
+                .contains("| W3 | 284.5 | 725 | 150.0 | 833 | 700 | 0.84 |\n");
+        assertThat(BenchReport.csv(List.of(r), 2, 180_000_000L).lines().toList().get(1))
+                .endsWith(",700.0,,,,284.5,832.8,,725");
     }
 
     private static Chunk negate(Chunk in) {
@@ -121,6 +145,6 @@ class BenchReportTest {
         long tasks = stages.stream().mapToLong(s -> s.tasks).sum();
         long written = stages.stream().mapToLong(s -> s.bytesWritten).sum();
         return new BenchSuite.Result(
-                id, id, 1.0, 320_000, 0, written, written, tasks, 0.5, stages, Double.NaN, null, Double.NaN);
+                id, id, 1.0, 320_000, 0, written, written, tasks, 0.5, stages, Double.NaN, null, Double.NaN, null);
     }
 }

@@ -1,0 +1,207 @@
+package io.cubed.jobs.bench;
+
+import io.cubed.array.CubedArray;
+import io.cubed.memory.HeapBound;
+import io.cubed.memory.MemorySize;
+import io.cubed.plan.Spec;
+import io.cubed.runtime.Callback;
+import io.cubed.runtime.ExecutionPlan;
+import io.cubed.runtime.Executor;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One workload of {@code cubed bench} in a JVM of its own whose heap its plan sets: the workload is planned here
+ * (nothing runs), and a new JVM, started with this one's options, class path and {@code -Xmx} of the plan's heap
+ * bound ({@link #heapBytes}: the live heap at rest + threads × the largest projected task × 1.2, as {@link HeapBound}
+ * computes it), runs the workload as the bench would and hands its result back in a file. The collector cannot grow
+ * that JVM's heap past what the plan says, whatever the allocation rate: G1 on JDK 17 has no cap it honours below
+ * {@code -Xmx} once the JVM runs (docs/benchmarks.md, "Resident memory").
+ */
+final class WorkloadJvm {
+    /** The smallest heap a workload's JVM gets, whatever its plan: the runtime's own objects and a warm-up's. */
+    static final long MIN_HEAP_BYTES = 128L << 20;
+
+    private WorkloadJvm() {}
+
+    /**
+     * The projected memory of the largest task of {@code w} run with {@code spec} on the inputs under {@code dir}, in
+     * bytes (the reserve included): the workload planned with an executor that runs nothing, as the bench's executor
+     * of {@code threads} threads would plan it (a rechunk sizes its stages by the executor's parallelism).
+     */
+    static long largestTaskBytes(Workload w, Spec spec, Path dir, int threads) throws IOException {
+        PlanOnly planOnly = new PlanOnly(threads);
+        Path scratch = dir.resolve("plan-" + w.id());
+        BenchSuite.deleteTree(scratch);
+        try {
+            Spec planning = spec.toBuilder()
+                    .executor(planOnly)
+                    .workDir(scratch.resolve("work").toString())
+                    .build();
+            List<CubedArray> in = new ArrayList<>();
+            for (String name : w.inputs()) {
+                in.add(io.cubed.Cubed.fromZarr(
+                        dir.resolve("inputs").resolve(name + ".zarr").toString(), planning));
+            }
+            List<CubedArray> outs = w.build(in, planning);
+            List<String> urls = new ArrayList<>();
+            for (int k = 0; k < outs.size(); k++) {
+                urls.add(scratch.resolve("result-" + k + ".zarr").toString());
+            }
+            io.cubed.Cubed.store(outs, urls, w.options());
+        } finally {
+            BenchSuite.deleteTree(scratch);
+        }
+        if (planOnly.plans == 0) {
+            throw new IllegalStateException("bench: " + w.id() + " planned no computation");
+        }
+        return planOnly.largestTaskBytes;
+    }
+
+    /**
+     * The heap a JVM running tasks of {@code largestTaskBytes} on {@code threads} threads needs over {@code
+     * baselineHeapBytes} of live heap at rest: {@link HeapBound}, at least {@link #MIN_HEAP_BYTES}, in whole MiB.
+     */
+    static long heapBytes(long baselineHeapBytes, int threads, long largestTaskBytes) {
+        long bound = HeapBound.of(baselineHeapBytes, threads, largestTaskBytes).bytes();
+        long mib = (Math.max(bound, MIN_HEAP_BYTES) + (1 << 20) - 1) >> 20;
+        return mib << 20;
+    }
+
+    /**
+     * Runs {@code cubed benchArgs} (a bench of one workload, {@code id}, with {@code --result-file}) in a new JVM with
+     * {@code -Xmx} of {@code heapBytes}, its output relayed line by line to {@code log}, and returns its result.
+     */
+    static BenchSuite.Result run(String id, long heapBytes, List<String> benchArgs, Path resultFile, PrintWriter log)
+            throws IOException, InterruptedException {
+        Files.deleteIfExists(resultFile);
+        List<String> cmd = command(heapBytes);
+        cmd.addAll(benchArgs);
+        log.printf(
+                Locale.ROOT,
+                "%s: in a JVM of its own, -Xmx%dm (the plan's heap: %s)%n",
+                id,
+                heapBytes >> 20,
+                MemorySize.format(heapBytes));
+        log.flush();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        List<String> tail = new ArrayList<>();
+        relay(p.getInputStream(), log, tail);
+        int code = p.waitFor();
+        if (code != 0 || !Files.exists(resultFile)) {
+            throw new IllegalStateException(String.format(
+                    Locale.ROOT,
+                    "bench: %s in a JVM of its own (-Xmx%dm, its plan's heap) failed with exit code %d%s; its last"
+                            + " lines:%n%s%n(--same-jvm runs every workload in the bench's own JVM)",
+                    id,
+                    heapBytes >> 20,
+                    code,
+                    code == 0 ? " and no result" : "",
+                    String.join(System.lineSeparator(), tail)));
+        }
+        try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(resultFile))) {
+            return (BenchSuite.Result) in.readObject();
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("bench: the result of " + id + " in " + resultFile + " is unreadable", e);
+        } finally {
+            Files.deleteIfExists(resultFile);
+        }
+    }
+
+    /** Writes the result of the one workload of a bench run by {@link #run} in its JVM. */
+    static void writeResult(BenchSuite.Result r, Path resultFile) throws IOException {
+        try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(resultFile))) {
+            out.writeObject(r);
+        }
+    }
+
+    /**
+     * {@code java}, this JVM's options but its heap sizes and G1 region size, {@code -Xmx} of {@code heapBytes}, its
+     * class path and the command line's main class. The region size is left to G1, which sizes regions for the heap
+     * (2048 of them at most, of 1 MB or more): in a heap sized to the plan, an array of more than half a region takes
+     * whole regions of its own, and with {@code bin/cubed}'s 32 MB regions W3's 16.8 MB chunks took 32 MB each and its
+     * rechunk ran out of heap at the plan's bound, while with 1 MB regions it ran within it.
+     */
+    static List<String> command(long heapBytes) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current()
+                .info()
+                .command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (!replaced(a)) {
+                cmd.add(a);
+            }
+        }
+        cmd.add("-Xmx" + (heapBytes >> 20) + "m");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(io.cubed.jobs.CubedCli.class.getName());
+        return cmd;
+    }
+
+    /** Whether a JVM option sets the heap's size (replaced by the plan's) or G1's region size (left to G1). */
+    static boolean replaced(String option) {
+        return option.startsWith("-XX:G1HeapRegionSize=")
+                || option.startsWith("-Xmx")
+                || option.startsWith("-Xms")
+                || option.startsWith("-XX:MaxHeapSize=")
+                || option.startsWith("-XX:InitialHeapSize=")
+                || option.startsWith("-XX:MaxRAMPercentage=")
+                || option.startsWith("-XX:InitialRAMPercentage=");
+    }
+
+    private static void relay(InputStream in, PrintWriter log, List<String> tail) throws IOException {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                log.println(line);
+                log.flush();
+                tail.add(line);
+                if (tail.size() > 20) {
+                    tail.remove(0);
+                }
+            }
+        }
+    }
+
+    /** An executor that runs nothing and keeps the largest projected task of the plans it is given. */
+    private static final class PlanOnly implements Executor {
+        private final int threads;
+        long largestTaskBytes;
+        int plans;
+
+        PlanOnly(int threads) {
+            this.threads = threads;
+        }
+
+        @Override
+        public String name() {
+            return "local(threads=" + threads + ")";
+        }
+
+        @Override
+        public int parallelism() {
+            return threads;
+        }
+
+        @Override
+        public void execute(ExecutionPlan plan, List<Callback> callbacks) {
+            largestTaskBytes = Math.max(largestTaskBytes, plan.largestTaskBytes());
+            plans++;
+        }
+    }
+}
