@@ -100,6 +100,71 @@ class ZarrCfDecodingTest {
         assertThat(got).containsExactlyInAnyOrderElementsOf(want);
     }
 
+    /**
+     * Longitudes picked out of a chunk (an IN list: every other one of the first chunk, and one of the second) are
+     * decoded one value at a time, straight into the batch: their values and NULLs against the formulas.
+     */
+    @Test
+    void pickedLongitudesAreDecoded() {
+        int[] xs = {0, 2, 4, 8};
+        List<String> want = new ArrayList<>();
+        for (int t = 0; t < PackedClimate.NT; t++) {
+            for (int y = 0; y < PackedClimate.NY; y++) {
+                for (int x : xs) {
+                    float v = PackedClimate.t2m(t, y, x);
+                    want.add(t + "," + y + "," + PackedClimate.lon(x) + "," + (Float.isNaN(v) ? "null" : v));
+                }
+            }
+        }
+        assertThat(want).as("the fill value is among the picked cells").anyMatch(w -> w.endsWith(",null"));
+        StringBuilder in = new StringBuilder();
+        for (int x : xs) {
+            in.append(in.length() == 0 ? "" : ", ").append(PackedClimate.lon(x));
+        }
+        List<String> got = new ArrayList<>();
+        for (Row r : spark.read()
+                .format("zarr")
+                .load(url)
+                .where("lon IN (" + in + ")")
+                .select("time", "lat", "lon", "t2m")
+                .collectAsList()) {
+            LocalDateTime time = r.getAs(0);
+            int t = (int) java.time.Duration.between(PackedClimate.time(0), time)
+                            .toHours()
+                    / 6;
+            int y = -1;
+            for (int j = 0; j < PackedClimate.NY; j++) {
+                if (PackedClimate.lat(j) == r.getDouble(1)) {
+                    y = j;
+                }
+            }
+            got.add(t + "," + y + "," + r.get(2) + "," + r.get(3));
+        }
+        assertThat(got).containsExactlyInAnyOrderElementsOf(want);
+    }
+
+    /** A 0-d packed array is one row, decoded; its fill value is NULL. */
+    @Test
+    void aZeroDimensionalPackedArrayIsOneDecodedRow() {
+        for (short stored : new short[] {4, PackedClimate.FILL}) {
+            String u = tmp.resolve("scalar-" + stored + ".zarr").toString();
+            ZarrArray a = ZarrArray.create(
+                    u,
+                    ZarrCreateOptions.builder(new long[0], new int[0], DType.INT16)
+                            .fillValue(io.cubed.dtype.Scalar.ofLong(PackedClimate.FILL))
+                            .build());
+            a.writeAttributes(Map.of("scale_factor", 0.5, "add_offset", 10.0));
+            a.writeChunk(Chunk.wrap(DType.INT16, new int[0], new short[] {stored}), new long[0]);
+            List<Row> rows = spark.read().format("zarr").load(u).collectAsList();
+            assertThat(rows).hasSize(1);
+            if (stored == PackedClimate.FILL) {
+                assertThat(rows.get(0).isNullAt(0)).isTrue();
+            } else {
+                assertThat(((Number) rows.get(0).get(0)).doubleValue()).isEqualTo(4 * 0.5 + 10.0);
+            }
+        }
+    }
+
     @Test
     void aggregatesSkipMissingValuesAndCountReadsTheVariable() {
         List<String> opened = CountingFileSystem.opened("cf-count");
