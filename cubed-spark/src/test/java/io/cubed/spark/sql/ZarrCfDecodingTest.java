@@ -143,6 +143,38 @@ class ZarrCfDecodingTest {
         assertThat(got).containsExactlyInAnyOrderElementsOf(want);
     }
 
+    /**
+     * {@code _Unsigned: "true"} on int8: the values as uint8 (SMALLINT, which holds 0 to 255), and with the fill value
+     * -1, which is 255 as uint8, FLOAT with NULL there, as xarray decodes them.
+     */
+    @Test
+    void unsignedBytesReadAsUnsigned() {
+        byte[] stored = {-1, 0, 1, -128, 127};
+        for (boolean fill : new boolean[] {false, true}) {
+            String u = tmp.resolve("unsigned-" + fill + ".zarr").toString();
+            ZarrArray a = ZarrArray.create(
+                    u,
+                    ZarrCreateOptions.builder(new long[] {5}, new int[] {3}, DType.INT8)
+                            .fillValue(fill ? io.cubed.dtype.Scalar.ofLong(-1) : null)
+                            .build());
+            a.writeAttributes(Map.of("_Unsigned", "true"));
+            a.writeChunk(Chunk.wrap(DType.INT8, new int[] {3}, new byte[] {stored[0], stored[1], stored[2]}), 0);
+            a.writeChunk(Chunk.wrap(DType.INT8, new int[] {2}, new byte[] {stored[3], stored[4]}), 1);
+            Dataset<Row> df = spark.read().format("zarr").load(u);
+            StructType schema = df.schema();
+            assertThat(schema.apply(1).dataType()).isEqualTo(fill ? DataTypes.FloatType : DataTypes.ShortType);
+            List<String> got = new ArrayList<>();
+            for (Row r : df.orderBy(schema.apply(0).name()).collectAsList()) {
+                got.add(String.valueOf(r.get(1)));
+            }
+            assertThat(got)
+                    .containsExactlyElementsOf(
+                            fill
+                                    ? List.of("null", "0.0", "1.0", "128.0", "127.0")
+                                    : List.of("255", "0", "1", "128", "127"));
+        }
+    }
+
     /** A 0-d packed array is one row, decoded; its fill value is NULL. */
     @Test
     void aZeroDimensionalPackedArrayIsOneDecodedRow() {

@@ -16,6 +16,10 @@ import java.util.Map;
  * decided from its attributes, data type and Zarr fill value once on the driver and carried by tasks:
  *
  * <ul>
+ *   <li>{@code _Unsigned: "true"} on a signed integer array reads its values as the unsigned type of the same size,
+ *       {@code "false"} on an unsigned one as the signed type (xarray's {@code UnsignedIntegerCoder}, under
+ *       mask-and-scale, before the mask); a {@code _FillValue} or Zarr fill value converts to that type as NumPy
+ *       converts it (-1 is 255 as uint8).
  *   <li>mask: values equal (as stored) to {@code _FillValue} or any {@code missing_value} become NaN; the Zarr
  *       {@code fill_value} is the {@code _FillValue} when {@link CfOptions#zarrFillValueAsMask} says so. NaN fill
  *       values mask nothing (NaN stays NaN). A masked integer array becomes float32 (8 and 16 bits) or float64.
@@ -35,6 +39,9 @@ public final class CfDecoding implements Serializable {
 
     private final String what;
     private final DType stored;
+    /** The type the stored values are read as: {@link #stored}, or its counterpart of the other sign (_Unsigned). */
+    private final DType view;
+
     private final boolean masked;
     /** Mask values of an integer array, as stored (unsigned types widened; uint64 as its bits). */
     private final long[] integerMasks;
@@ -54,6 +61,7 @@ public final class CfDecoding implements Serializable {
     CfDecoding(
             String what,
             DType stored,
+            DType view,
             boolean masked,
             long[] integerMasks,
             double[] floatMasks,
@@ -66,6 +74,7 @@ public final class CfDecoding implements Serializable {
             Map<String, String> attributes) {
         this.what = what;
         this.stored = stored;
+        this.view = view;
         this.masked = masked;
         this.integerMasks = integerMasks;
         this.floatMasks = floatMasks;
@@ -81,7 +90,7 @@ public final class CfDecoding implements Serializable {
     /** No decoding: values as stored (arrays without attributes, computed arrays). */
     public static CfDecoding identity(String what, DType dtype) {
         return new CfDecoding(
-                what, dtype, false, new long[0], new double[0], null, null, dtype, null, null, false, Map.of());
+                what, dtype, dtype, false, new long[0], new double[0], null, null, dtype, null, null, false, Map.of());
     }
 
     /**
@@ -130,14 +139,26 @@ public final class CfDecoding implements Serializable {
 
     CfDecoding withNumericTimes() {
         return new CfDecoding(
-                what, stored, masked, integerMasks, floatMasks, scale, offset, numeric, null, time, bool, attributes);
+                what,
+                stored,
+                view,
+                masked,
+                integerMasks,
+                floatMasks,
+                scale,
+                offset,
+                numeric,
+                null,
+                time,
+                bool,
+                attributes);
     }
 
     boolean everyTimeHasALabel(Chunk values) {
-        Chunk numbers = values;
+        Chunk numbers = viewed(values);
         if (masked || scale != null || offset != null) {
             numbers = Chunk.allocate(numeric, values.shape());
-            numbers(values, 0, numbers.data(), 0, values.size());
+            numbers(viewed(values), 0, numbers.data(), 0, values.size());
         }
         for (int i = 0; i < numbers.size(); i++) {
             long m = numbers.dtype().isFloating()
@@ -210,7 +231,7 @@ public final class CfDecoding implements Serializable {
 
     /** True when decoding changes nothing. */
     public boolean isIdentity() {
-        return time == null && !bool && !masked && scale == null && offset == null;
+        return time == null && !bool && !masked && scale == null && offset == null && view == stored;
     }
 
     /** True when a decoded value may be missing: NaN (a floating type) or {@link CfTimeUnits#NAT}. */
@@ -253,8 +274,9 @@ public final class CfDecoding implements Serializable {
      * least {@code n} elements) the index in {@code dst} of every decoded value that is missing (NaN, or {@link
      * CfTimeUnits#NAT}), and returning how many there are (0 when {@code missing} is null).
      */
-    public int decodeRun(Chunk raw, int from, Object dst, int dstOff, int n, int[] missing) {
-        checkStored(raw);
+    public int decodeRun(Chunk storedValues, int from, Object dst, int dstOff, int n, int[] missing) {
+        checkStored(storedValues);
+        Chunk raw = viewed(storedValues);
         if (bool) {
             CfKernels.bools(raw, from, (boolean[]) dst, dstOff, n);
             return 0;
@@ -290,7 +312,7 @@ public final class CfDecoding implements Serializable {
             }
             numbers(raw, from, dst, dstOff, n);
         } else {
-            int slots = stored.slotsPerElement();
+            int slots = view.slotsPerElement();
             System.arraycopy(raw.data(), from * slots, dst, dstOff * slots, n * slots);
         }
         return missing == null || !numeric.isFloating() ? 0 : CfKernels.missing(dst, dstOff, n, missing);
@@ -310,11 +332,11 @@ public final class CfDecoding implements Serializable {
 
     private Object table() {
         if (!tableChecked) {
-            if (stored.isInteger() && stored.itemSizeBytes() <= 2) {
-                int size = 1 << (8 * stored.itemSizeBytes());
-                Chunk all = Chunk.allocate(stored, size);
+            if (view.isInteger() && view.itemSizeBytes() <= 2) {
+                int size = 1 << (8 * view.itemSizeBytes());
+                Chunk all = Chunk.allocate(view, size);
                 for (int v = 0; v < size; v++) {
-                    if (stored.itemSizeBytes() == 1) {
+                    if (view.itemSizeBytes() == 1) {
                         all.bytes()[v] = (byte) v;
                     } else {
                         all.shorts()[v] = (short) v;
@@ -332,7 +354,7 @@ public final class CfDecoding implements Serializable {
                     onlyMasksNaN = isMask || !Double.isNaN(decoded.getDouble(v));
                 }
                 table = onlyMasksNaN ? decoded.data() : null;
-                if (table != null && stored == DType.INT16 && numeric == DType.FLOAT32) {
+                if (table != null && view == DType.INT16 && numeric == DType.FLOAT32) {
                     short[] masks = new short[integerMasks.length];
                     for (int i = 0; i < masks.length; i++) {
                         masks[i] = (short) integerMasks[i];
@@ -357,6 +379,11 @@ public final class CfDecoding implements Serializable {
         }
     }
 
+    /** {@code raw}, of the stored type, as the type its values are read as (the same array, no copy). */
+    private Chunk viewed(Chunk raw) {
+        return view == stored ? raw : Chunk.wrap(view, raw.shape(), raw.data());
+    }
+
     private void checkStored(Chunk raw) {
         if (raw.dtype() != stored) {
             throw new IllegalArgumentException(
@@ -375,9 +402,12 @@ public final class CfDecoding implements Serializable {
     public String toString() {
         StringBuilder s =
                 new StringBuilder("CfDecoding{").append(what).append(": ").append(stored);
+        if (view != stored) {
+            s.append(" read as ").append(view);
+        }
         if (masked) {
             s.append(", masks ")
-                    .append(stored.isFloating() ? Arrays.toString(floatMasks) : Arrays.toString(integerMasks));
+                    .append(view.isFloating() ? Arrays.toString(floatMasks) : Arrays.toString(integerMasks));
         }
         if (scale != null) {
             s.append(", scale ").append(scale);

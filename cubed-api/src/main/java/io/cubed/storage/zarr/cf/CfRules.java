@@ -39,7 +39,9 @@ final class CfRules {
         List<Double> floatMasks = new ArrayList<>();
         Double scale = null;
         Double offset = null;
-        DType numeric = dtype;
+        // xarray reads an integer array of the other sign under _Unsigned before it masks and scales it.
+        DType view = options.maskAndScale() ? unsignedView(dtype, attrs.get("_Unsigned")) : dtype;
+        DType numeric = view;
         if (options.maskAndScale() && dtype != DType.BOOL) {
             List<Object> fills = new ArrayList<>();
             Object fillAttr = attrs.get("_FillValue");
@@ -48,6 +50,10 @@ final class CfRules {
                 fills.add(zarrFill.form() == Scalar.Form.INTEGER ? zarrFill.longValue() : zarrFill.doubleValue());
             } else if (fillAttr != null) {
                 fills.addAll(numbers(fillAttr, "_FillValue", what));
+            }
+            if (view != dtype) {
+                // The _FillValue converts to the type read (missing_value does not: xarray leaves it as it is).
+                fills.replaceAll(f -> converted(f, view));
             }
             if (attrs.get("missing_value") != null) {
                 fills.addAll(numbers(attrs.get("missing_value"), "missing_value", what));
@@ -58,17 +64,17 @@ final class CfRules {
                     continue;
                 }
                 masked = true;
-                if (dtype.isFloating()) {
+                if (view.isFloating()) {
                     floatMasks.add(d);
                 } else {
-                    Long bits = integral(f, dtype);
+                    Long bits = integral(f, view);
                     if (bits != null) {
                         integerMasks.add(bits);
                     }
                 }
             }
-            if (masked && dtype.isInteger()) {
-                numeric = dtype.itemSizeBytes() <= 2 ? DType.FLOAT32 : DType.FLOAT64;
+            if (masked && view.isInteger()) {
+                numeric = view.itemSizeBytes() <= 2 ? DType.FLOAT32 : DType.FLOAT64;
             }
             Object sf = attrs.get("scale_factor");
             Object ao = attrs.get("add_offset");
@@ -89,7 +95,7 @@ final class CfRules {
             }
             time = CfTimeUnits.parse(u, (String) cal, what);
         }
-        boolean bool = time == null && numeric == dtype && dtype.isInteger() && "bool".equals(attrs.get("dtype"));
+        boolean bool = time == null && numeric == view && view.isInteger() && "bool".equals(attrs.get("dtype"));
         Map<String, String> kept = new LinkedHashMap<>();
         for (String k : List.of("units", "calendar", "long_name", "standard_name")) {
             if (attrs.get(k) instanceof String s) {
@@ -99,6 +105,7 @@ final class CfRules {
         CfDecoding d = new CfDecoding(
                 what,
                 dtype,
+                view,
                 masked,
                 integerMasks.stream().mapToLong(Long::longValue).toArray(),
                 floatMasks.stream().mapToDouble(Double::doubleValue).toArray(),
@@ -116,6 +123,61 @@ final class CfRules {
             return d.withNumericTimes();
         }
         return d;
+    }
+
+    /**
+     * The type an integer array of {@code dtype} is read as under the attribute {@code _Unsigned} ({@code unsigned},
+     * null when absent): the unsigned type of the same size for {@code "true"} on a signed type, the signed one for
+     * {@code "false"} on an unsigned type, else {@code dtype} (as xarray, which also ignores other spellings and
+     * non-integer types).
+     */
+    static DType unsignedView(DType dtype, Object unsigned) {
+        if ("true".equals(unsigned)) {
+            return switch (dtype) {
+                case INT8 -> DType.UINT8;
+                case INT16 -> DType.UINT16;
+                case INT32 -> DType.UINT32;
+                case INT64 -> DType.UINT64;
+                default -> dtype;
+            };
+        }
+        if ("false".equals(unsigned)) {
+            return switch (dtype) {
+                case UINT8 -> DType.INT8;
+                case UINT16 -> DType.INT16;
+                case UINT32 -> DType.INT32;
+                case UINT64 -> DType.INT64;
+                default -> dtype;
+            };
+        }
+        return dtype;
+    }
+
+    /**
+     * A fill value {@code f} (Long, BigInteger or Double) converted to the integer type {@code view} as NumPy converts
+     * an integer to a narrower or other-signed one: its low bits, read with {@code view}'s sign (-1 is 255 as uint8);
+     * values that are no whole numbers stay as they are (no element equals them).
+     */
+    private static Object converted(Object f, DType view) {
+        BigInteger v;
+        if (f instanceof Long l) {
+            v = BigInteger.valueOf(l);
+        } else if (f instanceof BigInteger b) {
+            v = b;
+        } else {
+            double d = (Double) f;
+            if (Double.isNaN(d) || Double.isInfinite(d) || d != Math.rint(d)) {
+                return f;
+            }
+            v = new java.math.BigDecimal(d).toBigInteger();
+        }
+        int bits = view.itemSizeBytes() * 8;
+        BigInteger low = v.mod(BigInteger.ONE.shiftLeft(bits));
+        boolean unsigned = view == DType.UINT8 || view == DType.UINT16 || view == DType.UINT32 || view == DType.UINT64;
+        if (!unsigned && low.testBit(bits - 1)) {
+            low = low.subtract(BigInteger.ONE.shiftLeft(bits));
+        }
+        return low.bitLength() < 64 ? (Object) low.longValue() : low;
     }
 
     private static List<Object> numbers(Object value, String attribute, String what) {

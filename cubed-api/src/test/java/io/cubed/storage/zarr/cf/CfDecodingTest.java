@@ -108,6 +108,76 @@ class CfDecodingTest {
                 .containsExactly(NAN_F, 7f);
     }
 
+    /**
+     * {@code _Unsigned}: a signed array read as the unsigned type of its size (and back with "false"), its fill value
+     * converted to that type, before masking and scaling; the values by hand.
+     */
+    @Test
+    void unsignedAttributeReadsTheOtherSign() {
+        Chunk bytes = Chunk.wrap(DType.INT8, new int[] {5}, new byte[] {-1, 0, 1, -128, 127});
+        CfDecoding plain = v2(DType.INT8, null, Map.of("_Unsigned", "true"));
+        assertThat(plain.isIdentity()).isFalse();
+        assertThat(plain.dtype()).isEqualTo(DType.UINT8);
+        Chunk u = plain.decode(bytes);
+        assertThat(u.dtype()).isEqualTo(DType.UINT8);
+        assertThat(new long[] {u.getLong(0), u.getLong(1), u.getLong(2), u.getLong(3), u.getLong(4)})
+                .containsExactly(255, 0, 1, 128, 127);
+        // The Zarr fill value -1 is 255 as uint8: a mask, so float32 with NaN there.
+        CfDecoding filled = v2(DType.INT8, Scalar.ofLong(-1), Map.of("_Unsigned", "true"));
+        assertThat(filled.decode(bytes).floats()).containsExactly(NAN_F, 0f, 1f, 128f, 127f);
+        // The same through the attribute _FillValue, and a missing_value of -1, which xarray leaves unconverted: it
+        // masks nothing.
+        assertThat(v2(DType.INT8, null, Map.of("_Unsigned", "true", "_FillValue", -1L))
+                        .decode(bytes)
+                        .floats())
+                .containsExactly(NAN_F, 0f, 1f, 128f, 127f);
+        assertThat(v2(DType.INT8, null, Map.of("_Unsigned", "true", "missing_value", -1L))
+                        .decode(bytes)
+                        .floats())
+                .containsExactly(255f, 0f, 1f, 128f, 127f);
+        // int16 packed: 65535 * 0.5 in float32 (no add_offset), and with a fill value and an offset, masked first.
+        Chunk shorts = Chunk.wrap(DType.INT16, new int[] {4}, new short[] {-1, 0, 1, -32768});
+        assertThat(v2(DType.INT16, null, Map.of("_Unsigned", "true", "scale_factor", 0.5))
+                        .decode(shorts)
+                        .floats())
+                .containsExactly(32767.5f, 0f, 0.5f, 16384f);
+        CfDecoding packed =
+                v2(DType.INT16, Scalar.ofLong(-1), Map.of("_Unsigned", "true", "scale_factor", 0.01, "add_offset", 10));
+        assertThat(packed.dtype()).isEqualTo(DType.FLOAT32);
+        assertThat(packed.decode(shorts).floats())
+                .containsExactly(NAN_F, 10f, (float) 1 * 0.01f + 10f, (float) 32768 * 0.01f + 10f);
+        int[] missing = new int[4];
+        float[] run = new float[6];
+        assertThat(packed.decodeRun(shorts, 0, run, 2, 4, missing)).isEqualTo(1);
+        assertThat(missing[0]).isEqualTo(2);
+        // "false" on an unsigned type reads it signed; other spellings, and non-integer types, are ignored.
+        Chunk ubytes = Chunk.wrap(DType.UINT8, new int[] {3}, new byte[] {-1, 0, -128});
+        Chunk s = v2(DType.UINT8, null, Map.of("_Unsigned", "false")).decode(ubytes);
+        assertThat(s.dtype()).isEqualTo(DType.INT8);
+        assertThat(s.bytes()).containsExactly(-1, 0, -128);
+        assertThat(v2(DType.UINT8, Scalar.ofLong(255), Map.of("_Unsigned", "false"))
+                        .decode(ubytes)
+                        .floats())
+                .containsExactly(NAN_F, 0f, -128f);
+        assertThat(v2(DType.INT8, null, Map.of("_Unsigned", "True")).isIdentity())
+                .isTrue();
+        assertThat(v2(DType.FLOAT32, null, Map.of("_Unsigned", "true")).isIdentity())
+                .isTrue();
+        assertThat(v2(DType.INT8, null, Map.of("_Unsigned", "false")).isIdentity())
+                .isTrue();
+        // Not under maskAndScale=false, as xarray.
+        assertThat(CfDecoding.of(
+                                "t",
+                                DType.INT8,
+                                null,
+                                2,
+                                Map.of("_Unsigned", "true"),
+                                CfOptions.defaults().withMaskAndScale(false),
+                                null)
+                        .isIdentity())
+                .isTrue();
+    }
+
     @Test
     void floatFillValuesMaskAndNanMasksNothing() {
         assertThat(v2(DType.FLOAT32, Scalar.ofDouble(0.0), Map.of())
