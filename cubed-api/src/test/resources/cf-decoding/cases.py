@@ -3,7 +3,7 @@
 Usage: cases.py OUT_DIR
 Each case is a group OUT_DIR/NAME.zarr holding the array 'v' (dimension 'x', or 'v' itself for a coordinate). For each
 case the output gives xarray's decoded dtype and values: numbers (NaN as null), datetime64 values as microseconds since
-1970-01-01 (NaT as null), cftime dates as 'YYYY-MM-DD HH:MM:SS.ffffff' labels, and the values decoded without times
+1970-01-01 (NaT as null), timedelta64 values as nanoseconds (NaT as null), cftime dates as 'YYYY-MM-DD HH:MM:SS.ffffff' labels, and the values decoded without times
 ('numeric', for arrays whose dates a Gregorian timestamp may not hold).
 """
 import json
@@ -44,6 +44,15 @@ CASES = [
     ("u1_signed_fill", "u1", 255, [255, 0, 1, 128], {"_Unsigned": "false"}, False),
     ("i1_unsigned_other_spelling", "i1", None, [-1, 0], {"_Unsigned": "True"}, False),
     ("f4_unsigned", "f4", None, [-1.5, 0.0], {"_Unsigned": "true"}, False),
+    ("duration_hours", "i8", None, [0, 6, -12, 1000000], {"units": "hours"}, False),
+    ("duration_days_float_fill", "f8", float("nan"), [0.5, float("nan"), -1.25, 1e-7], {"units": "days"}, False),
+    ("duration_seconds_fill", "i4", -1, [-1, 0, 90, 86400], {"units": "seconds"}, False),
+    ("duration_nanoseconds", "i8", None, [1, 1500, -1, -1500, 499], {"units": "nanoseconds"}, False),
+    ("duration_packed", "i2", -1, [-1, 4, 8], {"units": "hours", "scale_factor": 0.5}, False),
+    ("duration_milliseconds_f4", "f4", None, [1.5, 2.25, -0.5], {"units": "milliseconds"}, False),
+    ("duration_hours_coordinate", "i4", None, [0, 6, 12, 18], {"units": "hours"}, True),
+    ("not_duration_singular", "i4", None, [1, 2], {"units": "hour"}, False),
+    ("not_duration_capitalized", "i4", None, [1, 2], {"units": "Hours"}, False),
     ("i1_bool", "i1", None, [0, 1, 2, 0], {"dtype": "bool"}, False),
     ("time_hours_1900", "i8", None, [1053096, 1053097, 0, 876576], {"units": "hours since 1900-01-01", "calendar": "proleptic_gregorian"}, False),
     ("time_days_fill", "i8", -1, [0, -1, 31, 366], {"units": "days since 2000-01-01"}, False),
@@ -76,7 +85,10 @@ for name, dtype, fill, values, attrs, coordinate in CASES:
     numeric = xr.open_zarr(path, consolidated=False, decode_times=False)[var].values
     v = decoded.values
     entry = {"dtype": str(v.dtype), "numeric": plain(numeric.tolist())}
-    if v.dtype.kind == "M":
+    if v.dtype.kind == "m":
+        nanos = v.astype("timedelta64[ns]").astype("int64")
+        entry["values"] = [None if np.isnat(t) else int(m) for t, m in zip(v, nanos)]
+    elif v.dtype.kind == "M":
         micros = v.astype("datetime64[us]").astype("int64")
         entry["values"] = [None if np.isnat(t) else int(m) for t, m in zip(v, micros)]
     elif v.dtype == object:

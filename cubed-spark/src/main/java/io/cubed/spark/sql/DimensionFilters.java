@@ -332,8 +332,11 @@ final class DimensionFilters {
         return t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType;
     }
 
+    /** Timestamps, and durations: longs of microseconds, compared only with literals of the same type. */
     private static boolean isTimestamp(DataType t) {
-        return t instanceof TimestampType || t instanceof TimestampNTZType;
+        return t instanceof TimestampType
+                || t instanceof TimestampNTZType
+                || t instanceof org.apache.spark.sql.types.DayTimeIntervalType;
     }
 
     /** Spark SQL's order of doubles: NaN above everything and equal to itself, -0.0 equal to 0.0. */

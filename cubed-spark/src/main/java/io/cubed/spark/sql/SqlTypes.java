@@ -38,11 +38,11 @@ final class SqlTypes {
         NAT;
 
         /**
-         * The NULLs of values decoded by {@code cf}: missing times, and NaN of floating values when {@code nanAsNull};
-         * {@link #NONE} when no value can be missing.
+         * The NULLs of values decoded by {@code cf}: missing times and durations, and NaN of floating values when
+         * {@code nanAsNull}; {@link #NONE} when no value can be missing.
          */
         static Nulls of(CfDecoding cf, boolean nanAsNull) {
-            if (cf.isTime()) {
+            if (cf.isTime() || cf.isDuration()) {
                 return cf.canBeMissing() ? NAT : NONE;
             }
             return nanAsNull && cf.dtype().isFloating() ? NAN : NONE;
@@ -61,19 +61,25 @@ final class SqlTypes {
         }
     }
 
+    /** The column type of durations: {@code INTERVAL DAY TO SECOND}, microseconds as Spark holds it. */
+    static final DataType DURATION = DataTypes.createDayTimeIntervalType();
+
     /**
      * The column type of values decoded by {@code cf}: {@code timestamp_ntz} for times (microseconds since
-     * 1970-01-01, no time zone), else the type of the decoded data type.
+     * 1970-01-01, no time zone), {@link #DURATION} for durations, else the type of the decoded data type.
      */
     static DataType of(CfDecoding cf, String what) {
-        return cf.isTime() ? DataTypes.TimestampNTZType : of(cf.dtype(), what);
+        return cf.isTime() ? DataTypes.TimestampNTZType : cf.isDuration() ? DURATION : of(cf.dtype(), what);
     }
 
-    /** The field metadata of a column decoded by {@code cf}: its descriptive attributes, without a decoded time's units. */
+    /**
+     * The field metadata of a column decoded by {@code cf}: its descriptive attributes, without a decoded time's or
+     * duration's units.
+     */
     static Metadata metadata(CfDecoding cf) {
         MetadataBuilder b = new MetadataBuilder();
         cf.descriptiveAttributes().forEach((k, v) -> {
-            if (!cf.isTime() || !(k.equals("units") || k.equals("calendar"))) {
+            if (!(cf.isTime() || cf.isDuration()) || !(k.equals("units") || k.equals("calendar"))) {
                 b.putString(k, v);
             }
         });

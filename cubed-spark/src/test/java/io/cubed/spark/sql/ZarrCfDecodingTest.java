@@ -175,6 +175,50 @@ class ZarrCfDecodingTest {
         }
     }
 
+    /**
+     * A forecast's lead times as xarray writes them (a coordinate {@code step} in "hours", a data variable of
+     * durations in "seconds" with a fill value): INTERVAL DAY TO SECOND columns, NULL where missing, and filters on the
+     * coordinate prune its chunks.
+     */
+    @Test
+    void durationsAreIntervals() {
+        String u = tmp.resolve("forecast.zarr").toString();
+        ZarrGroup g = ZarrGroup.create(u, StoreOptions.empty());
+        ZarrArray step = g.createArray(
+                "step",
+                ZarrCreateOptions.builder(new long[] {4}, new int[] {2}, DType.INT32)
+                        .fillValue(null)
+                        .build());
+        step.writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of("step"), "units", "hours"));
+        step.writeChunk(Chunk.wrap(DType.INT32, new int[] {2}, new int[] {0, 6}), 0);
+        step.writeChunk(Chunk.wrap(DType.INT32, new int[] {2}, new int[] {12, 18}), 1);
+        ZarrArray lag = g.createArray(
+                "lag",
+                ZarrCreateOptions.builder(new long[] {4}, new int[] {2}, DType.INT32)
+                        .fillValue(io.cubed.dtype.Scalar.ofLong(-1))
+                        .build());
+        lag.writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of("step"), "units", "seconds", "long_name", "lag"));
+        lag.writeChunk(Chunk.wrap(DType.INT32, new int[] {2}, new int[] {90, -1}), 0);
+        lag.writeChunk(Chunk.wrap(DType.INT32, new int[] {2}, new int[] {0, 86400}), 1);
+
+        Dataset<Row> df = spark.read().format("zarr").load(u);
+        assertThat(df.schema().apply("step").dataType()).isEqualTo(DataTypes.createDayTimeIntervalType());
+        assertThat(df.schema().apply("lag").dataType()).isEqualTo(DataTypes.createDayTimeIntervalType());
+        assertThat(df.schema().apply("lag").metadata().contains("units")).isFalse();
+        assertThat(df.schema().apply("lag").metadata().getString("long_name")).isEqualTo("lag");
+        List<String> got = new ArrayList<>();
+        for (Row r : df.orderBy("step").collectAsList()) {
+            got.add(r.get(0) + "," + r.get(1));
+        }
+        assertThat(got).containsExactly("PT0S,PT1M30S", "PT6H,null", "PT12H,PT0S", "PT18H,PT24H");
+        assertThat(df.selectExpr("count(lag)").first().getLong(0)).isEqualTo(3);
+        Dataset<Row> q = df.where("step >= INTERVAL '12' HOUR").select("lag");
+        assertThat(q.collectAsList()).hasSize(2);
+        assertThat(ZarrScanMetrics.chunksRead(q))
+                .as("only the second chunk of lag")
+                .isEqualTo(1);
+    }
+
     /** A 0-d packed array is one row, decoded; its fill value is NULL. */
     @Test
     void aZeroDimensionalPackedArrayIsOneDecodedRow() {

@@ -25,6 +25,9 @@ import java.util.Map;
  *       values mask nothing (NaN stays NaN). A masked integer array becomes float32 (8 and 16 bits) or float64.
  *   <li>scale: with {@code scale_factor} or {@code add_offset}, {@code value * scale_factor + add_offset} in float32
  *       when the type so far is float32, or a 8- or 16-bit integer without {@code add_offset}; else in float64.
+ *   <li>durations: units exactly "days", "hours", "minutes", "seconds", "milliseconds", "microseconds" or
+ *       "nanoseconds" give {@link DType#INT64} microseconds (numpy's {@code timedelta64}; NaN gives {@link
+ *       CfTimeUnits#NAT}), as xarray's {@code CFTimedeltaCoder}, whenever times are decoded.
  *   <li>times: units "UNIT since DATE" give {@link DType#INT64} microseconds since 1970-01-01T00:00 ({@link
  *       CfTimeUnits}; NaN gives {@link CfTimeUnits#NAT}). On calendars whose dates are not all Gregorian ones
  *       ({@code all_leap}, {@code 360_day}, {@code julian}) an array stays numeric (its units kept, {@link
@@ -191,10 +194,15 @@ public final class CfDecoding implements Serializable {
 
     /** True when values decode to times ({@link #dtype} holds microseconds since 1970-01-01, {@link CfTimeUnits#NAT}). */
     public boolean isTime() {
-        return time != null;
+        return time != null && !time.isDuration();
     }
 
-    /** The time units of the values, or null when they are no times. */
+    /** True when values decode to durations ({@link #dtype} holds microseconds, {@link CfTimeUnits#NAT}). */
+    public boolean isDuration() {
+        return time != null && time.isDuration();
+    }
+
+    /** The units of the values when they decode to times or durations, else null. */
     public CfTimeUnits timeUnits() {
         return time;
     }
@@ -417,7 +425,7 @@ public final class CfDecoding implements Serializable {
         }
         s.append(" -> ").append(numeric);
         if (time != null) {
-            s.append(", times ").append(time);
+            s.append(time.isDuration() ? ", durations " : ", times ").append(time);
         }
         if (keptTime != null) {
             s.append(", numeric times ").append(keptTime);

@@ -269,8 +269,11 @@ final class CfKernels {
             if (m == CfTimeUnits.UNREPRESENTABLE) {
                 throw new InvalidArgumentException("CF time decoding: the value "
                         + (floating ? Double.toString(numbers.getDouble(at)) : Long.toString(numbers.getLong(at)))
-                        + " of " + what + " in units " + units + " has no timestamp (dates of years 1 to 9999"
-                        + " on the Gregorian calendar); read it undecoded with the option decodeTimes=false");
+                        + " of " + what + " in units " + units
+                        + (units.isDuration()
+                                ? " is no duration a long holds in microseconds"
+                                : " has no timestamp (dates of years 1 to 9999 on the Gregorian calendar)")
+                        + "; read it undecoded with the option decodeTimes=false");
             }
             t[off + i] = m;
         }

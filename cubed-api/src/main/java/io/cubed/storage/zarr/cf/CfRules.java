@@ -94,6 +94,12 @@ final class CfRules {
                         + ", which is not a string; read it undecoded with the option decodeTimes=false");
             }
             time = CfTimeUnits.parse(u, (String) cal, what);
+        } else if (options.decodeTimes()
+                && dtype != DType.BOOL
+                && units instanceof String u
+                && CfTimeUnits.isDuration(u)) {
+            // xarray decodes durations when it decodes times (decode_timedelta follows decode_times).
+            time = CfTimeUnits.duration(u);
         }
         boolean bool = time == null && numeric == view && view.isInteger() && "bool".equals(attrs.get("dtype"));
         Map<String, String> kept = new LinkedHashMap<>();
@@ -116,7 +122,7 @@ final class CfRules {
                 null,
                 bool,
                 Map.copyOf(kept));
-        if (time == null) {
+        if (time == null || time.isDuration()) {
             return d;
         }
         if (values == null ? !time.calendar().everyDateIsGregorian() : !d.everyTimeHasALabel(values)) {

@@ -57,9 +57,37 @@ public final class CfTimeUnits implements Serializable {
         this.referenceMicros = referenceMicros;
     }
 
+    /**
+     * The units that make an array of durations, as xarray's {@code CFTimedeltaCoder} tells them: exactly these
+     * words, in lower case and plural.
+     */
+    public static final java.util.Set<String> DURATION_UNITS =
+            java.util.Set.of("days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds");
+
     /** True when a CF {@code units} attribute names times ("UNIT since DATE"), as xarray tells them. */
     public static boolean isTime(String units) {
         return units != null && units.contains("since");
+    }
+
+    /** True when a CF {@code units} attribute names durations ({@link #DURATION_UNITS}). */
+    public static boolean isDuration(String units) {
+        return DURATION_UNITS.contains(units);
+    }
+
+    /**
+     * Durations in {@code units}, one of {@link #DURATION_UNITS}: values decode to microseconds (numpy's {@code
+     * timedelta64}, rounded to the microsecond), with no calendar and no range but a long's.
+     */
+    public static CfTimeUnits duration(String units) {
+        if (!isDuration(units)) {
+            throw new IllegalArgumentException("'" + units + "' names no CF durations: " + DURATION_UNITS);
+        }
+        return new CfTimeUnits(units, null, null, microsPerUnit(units), 0);
+    }
+
+    /** True for {@link #duration} units: values are lengths of time, not dates. */
+    public boolean isDuration() {
+        return calendar == null;
     }
 
     /**
@@ -257,6 +285,9 @@ public final class CfTimeUnits implements Serializable {
     }
 
     private long label(long instant) {
+        if (calendar == null) {
+            return instant; // a duration
+        }
         if (calendar == CfCalendar.PROLEPTIC_GREGORIAN) {
             return instant < MIN_MICROS || instant > MAX_MICROS ? UNREPRESENTABLE : instant;
         }

@@ -178,6 +178,51 @@ class CfDecodingTest {
                 .isTrue();
     }
 
+    /**
+     * Units that are exactly a plural time unit make durations, int64 microseconds (NaT for missing ones), whenever
+     * times are decoded; other spellings stay numbers. By hand.
+     */
+    @Test
+    void durationUnitsDecodeToMicroseconds() {
+        CfDecoding hours = v2(DType.INT32, null, Map.of("units", "hours"));
+        assertThat(hours.isDuration()).isTrue();
+        assertThat(hours.isTime()).isFalse();
+        assertThat(hours.dtype()).isEqualTo(DType.INT64);
+        assertThat(hours.decode(zeroToThree(DType.INT32)).longs())
+                .containsExactly(0L, 3_600_000_000L, 7_200_000_000L, 10_800_000_000L);
+        // A fill value masks first: NaT there.
+        assertThat(v2(DType.INT32, Scalar.ofLong(2), Map.of("units", "seconds"))
+                        .decode(zeroToThree(DType.INT32))
+                        .longs())
+                .containsExactly(0L, 1_000_000L, CfTimeUnits.NAT, 3_000_000L);
+        // Fractions of a microsecond round to the nearest.
+        Chunk ns = Chunk.wrap(DType.INT64, new int[] {4}, new long[] {1, 1500, -1, -1501});
+        assertThat(v2(DType.INT64, null, Map.of("units", "nanoseconds"))
+                        .decode(ns)
+                        .longs())
+                .containsExactly(0L, 2L, 0L, -2L);
+        Chunk days = Chunk.wrap(DType.FLOAT64, new int[] {2}, new double[] {-1.25, Double.NaN});
+        assertThat(v2(DType.FLOAT64, null, Map.of("units", "days")).decode(days).longs())
+                .containsExactly(-108_000_000_000L, CfTimeUnits.NAT);
+        assertThat(v2(DType.INT32, null, Map.of("units", "hour")).isIdentity()).isTrue();
+        assertThat(v2(DType.INT32, null, Map.of("units", "Hours")).isIdentity()).isTrue();
+        assertThat(CfDecoding.of(
+                                "t",
+                                DType.INT32,
+                                null,
+                                2,
+                                Map.of("units", "hours"),
+                                CfOptions.defaults().withDecodeTimes(false),
+                                null)
+                        .isIdentity())
+                .isTrue();
+        // A duration no long holds in microseconds fails, naming the array and the value.
+        Chunk huge = Chunk.wrap(DType.INT64, new int[] {1}, new long[] {Long.MAX_VALUE / 1000});
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> v2(DType.INT64, null, Map.of("units", "days")).decode(huge))
+                .hasMessageContaining("is no duration a long holds in microseconds");
+    }
+
     @Test
     void floatFillValuesMaskAndNanMasksNothing() {
         assertThat(v2(DType.FLOAT32, Scalar.ofDouble(0.0), Map.of())

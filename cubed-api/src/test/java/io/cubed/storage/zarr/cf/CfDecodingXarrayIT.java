@@ -20,15 +20,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The decoding rules against live xarray: {@code cf-decoding/cases.py} writes arrays with CF attributes through
  * zarr-python and prints what xarray decodes each to; every array read here decoded has xarray's dtype and, value
- * for value, its numbers (float32 bit for bit), its missing values and its times. Arrays whose cftime dates are not
+ * for value, its numbers (float32 bit for bit), its missing values, its times and its durations. Arrays whose cftime dates are not
  * all Gregorian ones stay numeric here and equal xarray's values decoded without times. The interpreter is {@code
  * -Dcubed.test.python} (default {@code /usr/bin/python3}); skipped without xarray, failed in CI.
  */
 class CfDecodingXarrayIT {
 
     /** Cases read as coordinates (every value known), by the name cases.py gives them. */
-    private static final Set<String> COORDINATES =
-            Set.of("time_360_coordinate", "time_360_coordinate_feb30", "time_julian_coordinate");
+    private static final Set<String> COORDINATES = Set.of(
+            "time_360_coordinate", "time_360_coordinate_feb30", "time_julian_coordinate", "duration_hours_coordinate");
 
     /** Cases whose times stay numeric: a 360-day or all-leap data variable, a coordinate holding February 30. */
     private static final Set<String> NUMERIC_TIMES =
@@ -67,6 +67,18 @@ class CfDecodingXarrayIT {
             assertThat(d.isTime()).as(name).isFalse();
             assertThat(d.keptTimeUnits()).as(name).isNotNull();
             assertNumbers(name, got, (List<Object>) want.get("numeric"));
+        } else if (dtype.startsWith("timedelta64")) {
+            // Durations: microseconds, xarray's nanoseconds rounded to the nearest (half up).
+            assertThat(d.isDuration()).as(name).isTrue();
+            assertThat(got.dtype()).as(name).isEqualTo(io.cubed.dtype.DType.INT64);
+            for (int i = 0; i < values.size(); i++) {
+                Object w = values.get(i);
+                long micros = w == null
+                        ? CfTimeUnits.NAT
+                        : Math.floorDiv(((Number) w).longValue(), 1000L)
+                                + (Math.floorMod(((Number) w).longValue(), 1000L) >= 500 ? 1 : 0);
+                assertThat(got.longs()[i]).as("%s[%d]", name, i).isEqualTo(micros);
+            }
         } else if (dtype.startsWith("datetime64") || dtype.equals("object")) {
             assertThat(d.isTime()).as(name).isTrue();
             for (int i = 0; i < values.size(); i++) {
