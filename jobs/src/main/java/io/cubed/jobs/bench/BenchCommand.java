@@ -505,8 +505,9 @@ public final class BenchCommand implements Callable<Integer> {
         for (String name : needed) {
             BenchSuite.ensureInput(name, dir.resolve("inputs").resolve(name + ".zarr"), size, threads, log);
         }
-        // The live heap at rest of a JVM that has loaded the planner and the Zarr layer: the baseline of each
-        // workload's heap (its own JVM, warmed up, holds about as much).
+        // The live heap at rest of a JVM that has loaded the planner and the Zarr layer, the baseline of each
+        // workload's heap. A warmed-up JVM holds some tens of MB more at rest (buffers kept for the next tasks), which
+        // the tasks' 20 % headroom has covered (W3's two 284.5 MB tasks ran within -Xmx659m).
         long baselineHeap = BenchSuite.measureBaselineHeap();
         List<BenchSuite.Result> results = new ArrayList<>();
         for (Workload w : chosen) {

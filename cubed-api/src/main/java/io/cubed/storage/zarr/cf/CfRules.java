@@ -179,8 +179,7 @@ final class CfRules {
         }
         int bits = view.itemSizeBytes() * 8;
         BigInteger low = v.mod(BigInteger.ONE.shiftLeft(bits));
-        boolean unsigned = view == DType.UINT8 || view == DType.UINT16 || view == DType.UINT32 || view == DType.UINT64;
-        if (!unsigned && low.testBit(bits - 1)) {
+        if (!isUnsigned(view) && low.testBit(bits - 1)) {
             low = low.subtract(BigInteger.ONE.shiftLeft(bits));
         }
         return low.bitLength() < 64 ? (Object) low.longValue() : low;
@@ -228,8 +227,7 @@ final class CfRules {
             }
             v = new java.math.BigDecimal(d).toBigInteger();
         }
-        boolean unsigned =
-                dtype == DType.UINT8 || dtype == DType.UINT16 || dtype == DType.UINT32 || dtype == DType.UINT64;
+        boolean unsigned = isUnsigned(dtype);
         int bits = dtype.itemSizeBytes() * 8;
         BigInteger min =
                 unsigned ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
@@ -240,5 +238,9 @@ final class CfRules {
             return null;
         }
         return v.longValue();
+    }
+
+    private static boolean isUnsigned(DType dtype) {
+        return dtype == DType.UINT8 || dtype == DType.UINT16 || dtype == DType.UINT32 || dtype == DType.UINT64;
     }
 }
