@@ -2,7 +2,8 @@
 
 Usage: write_dataset.py OUT.zarr
 The answers are computed with NumPy from the very arrays written: the row count, the mean of t2m per time over
-latitudes in [-30, 30], the sum of tp where time is 3 or 7 and lon < 90, and a few whole rows.
+latitudes in [-30, 30], the sum of tp where time is 3 or 7 and lon < 90, and a few whole rows; and the dtype xarray
+gives the time coordinate (units "hours": durations).
 """
 import json
 import sys
@@ -32,6 +33,7 @@ rows = []
 for (t, y, x) in [(0, 0, 0), (5, 9, 17), (11, 18, 35)]:
     rows.append([int(time[t]), float(lat[y]), float(lon[x]), float(t2m[t, y, x]), float(tp[t, y, x])])
 print(json.dumps({
+    "time_dtype": str(xr.open_zarr(out).time.dtype),
     "count": nt * ny * nx,
     "per_time": [[int(t), float(v)] for t, v in zip(time, per_time)],
     "tp_sum": float(tp[sel_t][:, :, sel_x].sum()),

@@ -47,6 +47,10 @@ class ZarrSqlXarrayIT {
     private static void check(SparkSession spark, String url, Map<String, Object> want) {
         Dataset<Row> df = spark.read().format("zarr").load(url);
         assertThat(df.schema().fieldNames()).containsExactly("time", "lat", "lon", "t2m", "tp");
+        // time in "hours" (no "since"): durations, as xarray shows them
+        assertThat(want.get("time_dtype")).isEqualTo("timedelta64[ns]");
+        assertThat(df.schema().apply("time").dataType())
+                .isEqualTo(org.apache.spark.sql.types.DataTypes.createDayTimeIntervalType());
         assertThat(df.count()).isEqualTo(((Number) want.get("count")).longValue());
         df.createOrReplaceTempView("era");
 
@@ -56,17 +60,19 @@ class ZarrSqlXarrayIT {
         List<List<Number>> expected = (List<List<Number>>) want.get("per_time");
         assertThat(perTime).hasSize(expected.size());
         for (int i = 0; i < expected.size(); i++) {
-            assertThat(perTime.get(i).getLong(0))
-                    .isEqualTo(expected.get(i).get(0).longValue());
+            assertThat(perTime.get(i).<java.time.Duration>getAs(0))
+                    .isEqualTo(java.time.Duration.ofHours(expected.get(i).get(0).longValue()));
             assertThat(perTime.get(i).getDouble(1))
                     .isCloseTo(expected.get(i).get(1).doubleValue(), within(1e-9));
         }
-        double tpSum = spark.sql("SELECT sum(tp) FROM era WHERE time IN (18, 42) AND lon < 90")
+        double tpSum = spark.sql("SELECT sum(tp) FROM era WHERE time IN (INTERVAL '18' HOUR, INTERVAL '42' HOUR)"
+                        + " AND lon < 90")
                 .first()
                 .getDouble(0);
         assertThat(tpSum).isCloseTo(((Number) want.get("tp_sum")).doubleValue(), within(1e-9));
         for (List<Number> r : (List<List<Number>>) want.get("rows")) {
-            Row got = df.where("time = " + r.get(0) + " AND lat = " + r.get(1) + " AND lon = " + r.get(2))
+            Row got = df.where(
+                            "time = INTERVAL '" + r.get(0) + "' HOUR AND lat = " + r.get(1) + " AND lon = " + r.get(2))
                     .first();
             assertThat(got.getFloat(3)).isEqualTo(r.get(3).floatValue());
             assertThat(got.getDouble(4)).isEqualTo(r.get(4).doubleValue());
