@@ -165,17 +165,9 @@ final class CfRules {
      * values that are no whole numbers stay as they are (no element equals them).
      */
     private static Object converted(Object f, DType view) {
-        BigInteger v;
-        if (f instanceof Long l) {
-            v = BigInteger.valueOf(l);
-        } else if (f instanceof BigInteger b) {
-            v = b;
-        } else {
-            double d = (Double) f;
-            if (Double.isNaN(d) || Double.isInfinite(d) || d != Math.rint(d)) {
-                return f;
-            }
-            v = new java.math.BigDecimal(d).toBigInteger();
+        BigInteger v = wholeNumber(f);
+        if (v == null) {
+            return f;
         }
         int bits = view.itemSizeBytes() * 8;
         BigInteger low = v.mod(BigInteger.ONE.shiftLeft(bits));
@@ -215,17 +207,9 @@ final class CfRules {
 
     /** {@code fill} as the stored bits of an integer of {@code dtype}, or null when no element can equal it. */
     private static Long integral(Object fill, DType dtype) {
-        BigInteger v;
-        if (fill instanceof Long l) {
-            v = BigInteger.valueOf(l);
-        } else if (fill instanceof BigInteger b) {
-            v = b;
-        } else {
-            double d = (Double) fill;
-            if (Double.isInfinite(d) || d != Math.rint(d)) {
-                return null;
-            }
-            v = new java.math.BigDecimal(d).toBigInteger();
+        BigInteger v = wholeNumber(fill);
+        if (v == null) {
+            return null;
         }
         boolean unsigned = isUnsigned(dtype);
         int bits = dtype.itemSizeBytes() * 8;
@@ -242,5 +226,20 @@ final class CfRules {
 
     private static boolean isUnsigned(DType dtype) {
         return dtype == DType.UINT8 || dtype == DType.UINT16 || dtype == DType.UINT32 || dtype == DType.UINT64;
+    }
+
+    /** A fill value (Long, BigInteger or Double) as a whole number, or null when it is none (NaN, infinite, a fraction). */
+    private static BigInteger wholeNumber(Object f) {
+        if (f instanceof Long l) {
+            return BigInteger.valueOf(l);
+        }
+        if (f instanceof BigInteger b) {
+            return b;
+        }
+        double d = (Double) f;
+        if (Double.isNaN(d) || Double.isInfinite(d) || d != Math.rint(d)) {
+            return null;
+        }
+        return new java.math.BigDecimal(d).toBigInteger();
     }
 }
