@@ -48,6 +48,10 @@ public class CfDecodingBenchmark {
     @Param({"false", "eager"})
     public String vector;
 
+    /** Percent of the values that are fill values (packed) or NaN: 1, or 0 as in a field without missing cells. */
+    @Param({"1", "0"})
+    public int missingPercent;
+
     private CfDecoding decoding;
     private Chunk raw;
     private Object out;
@@ -68,13 +72,13 @@ public class CfDecodingBenchmark {
                     null);
             raw = Chunk.allocate(DType.INT16, N);
             for (int i = 0; i < N; i++) {
-                raw.shorts()[i] = r.nextInt(100) == 0 ? -32767 : (short) (r.nextInt(40_000) - 20_000);
+                raw.shorts()[i] = r.nextInt(100) < missingPercent ? -32767 : (short) (r.nextInt(40_000) - 20_000);
             }
         } else {
             decoding = CfDecoding.of("tp", DType.FLOAT32, null, 2, Map.of(), CfOptions.defaults(), null);
             raw = Chunk.allocate(DType.FLOAT32, N);
             for (int i = 0; i < N; i++) {
-                raw.floats()[i] = r.nextInt(100) == 0 ? Float.NaN : r.nextFloat() * 40;
+                raw.floats()[i] = r.nextInt(100) < missingPercent ? Float.NaN : r.nextFloat() * 40;
             }
         }
         if (decoding.dtype() != DType.FLOAT32) {

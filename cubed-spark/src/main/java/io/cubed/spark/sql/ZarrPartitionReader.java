@@ -4,6 +4,7 @@ import io.cubed.chunk.Chunk;
 import io.cubed.error.StorageException;
 import io.cubed.spark.sql.ZarrInputPartition.Span;
 import io.cubed.storage.ChunkIo;
+import io.cubed.storage.zarr.cf.CfDecoding;
 import java.util.List;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -47,6 +48,12 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
     private final int[] missing;
 
     private int[] strides;
+    /**
+     * Whether every span of the unit keeps its whole range, so that consecutive rows are consecutive elements of each
+     * box and a batch's values of a variable are one run.
+     */
+    private boolean contiguous;
+
     private int[] pos;
     private long rowsLeft;
     private long chunksRead;
@@ -219,6 +226,10 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
         }
         pos = new int[nd];
         rowsLeft = rows;
+        contiguous = true;
+        for (Span sp : spans) {
+            contiguous &= sp.picks() == null;
+        }
     }
 
     /**
@@ -228,6 +239,21 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
      */
     private void fill(int n) {
         int nd = spans.length;
+        boolean variablesDone = false;
+        if (nd > 0 && contiguous) {
+            // The batch's values of each variable in one run: one call to copy or decode them, not one per row of
+            // the last dimension.
+            int flat = 0;
+            for (int d = 0; d < nd; d++) {
+                flat += pos[d] * strides[d];
+            }
+            for (int i = 0; i < vectors.length; i++) {
+                if (columns.columns().get(i).variable() != null) {
+                    copyRun(i, flat, 0, n);
+                }
+            }
+            variablesDone = true;
+        }
         int row = 0;
         while (row < n) {
             if (nd == 0) {
@@ -245,22 +271,13 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
                 ReadColumns.Column c = columns.columns().get(i);
                 WritableColumnVector v = vectors[i];
                 if (c.variable() != null) {
+                    if (variablesDone) {
+                        continue;
+                    }
                     Chunk box = boxes[i];
                     Chunk out = decoded[i];
                     if (spans[last].picks() == null) {
-                        if (out == null) {
-                            SqlTypes.copy(box, base + pos[last], v, row, run, c.nulls());
-                        } else {
-                            // Decoded a run at a time into a batch-sized buffer that stays in cache; the decoding
-                            // says where the missing values are.
-                            int k = c.variable().cf().decodeRun(box, base + pos[last], out.data(), 0, run, missing);
-                            SqlTypes.copy(out, 0, v, row, run);
-                            if (c.nulls() != SqlTypes.Nulls.NONE) {
-                                for (int j = 0; j < k; j++) {
-                                    v.putNull(row + missing[j]);
-                                }
-                            }
-                        }
+                        copyRun(i, base + pos[last], row, run);
                     } else {
                         for (int k = 0; k < run; k++) {
                             int flat = base + spans[last].local(pos[last] + k);
@@ -304,6 +321,35 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
                         pos[d - 1]++;
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * Copies {@code run} values of variable column {@code i} from element {@code from} of its box into its vector at
+     * {@code row}: straight, or decoded into a batch-sized buffer that stays in cache, the decoding saying where the
+     * missing values are.
+     */
+    private void copyRun(int i, int from, int row, int run) {
+        ReadColumns.Column c = columns.columns().get(i);
+        WritableColumnVector v = vectors[i];
+        Chunk out = decoded[i];
+        if (out == null) {
+            SqlTypes.copy(boxes[i], from, v, row, run);
+            if (c.nulls() != SqlTypes.Nulls.NONE) {
+                // NaN (or NaT) read as stored, to NULL: found by the decoding's search, vectorized for float32.
+                int k = CfDecoding.missing(boxes[i].data(), from, run, missing);
+                for (int j = 0; j < k; j++) {
+                    v.putNull(row + missing[j] - from);
+                }
+            }
+            return;
+        }
+        int k = c.variable().cf().decodeRun(boxes[i], from, out.data(), 0, run, missing);
+        SqlTypes.copy(out, 0, v, row, run);
+        if (c.nulls() != SqlTypes.Nulls.NONE) {
+            for (int j = 0; j < k; j++) {
+                v.putNull(row + missing[j]);
             }
         }
     }

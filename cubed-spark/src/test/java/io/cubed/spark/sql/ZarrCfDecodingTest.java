@@ -92,12 +92,20 @@ class ZarrCfDecodingTest {
                 }
             }
         }
-        List<String> got = new ArrayList<>();
-        for (Row r : spark.read().format("zarr").load(url).collectAsList()) {
-            LocalDateTime time = r.getAs(0);
-            got.add(time + "," + r.get(1) + "," + r.get(2) + "," + r.get(3) + "," + r.get(4));
+        // Batches of a whole unit (200 values of each variable decoded in one run) and of 7 rows (runs that start and
+        // end inside a row of the last dimension and of a unit).
+        for (String batchRows : new String[] {"4096", "7"}) {
+            List<String> got = new ArrayList<>();
+            for (Row r : spark.read()
+                    .format("zarr")
+                    .option("batchRows", batchRows)
+                    .load(url)
+                    .collectAsList()) {
+                LocalDateTime time = r.getAs(0);
+                got.add(time + "," + r.get(1) + "," + r.get(2) + "," + r.get(3) + "," + r.get(4));
+            }
+            assertThat(got).as("batches of %s rows", batchRows).containsExactlyInAnyOrderElementsOf(want);
         }
-        assertThat(got).containsExactlyInAnyOrderElementsOf(want);
     }
 
     /**

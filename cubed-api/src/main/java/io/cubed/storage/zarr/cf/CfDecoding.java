@@ -90,6 +90,16 @@ public final class CfDecoding implements Serializable {
         this.attributes = attributes;
     }
 
+    /**
+     * Records in {@code missing} the index of every missing value of {@code values[off .. off + n]} (a {@code float[]}
+     * or {@code double[]}: NaN; a {@code long[]} of decoded times: {@link CfTimeUnits#NAT}; other arrays have none) and
+     * returns how many there are: the search {@link #decodeRun} makes of what it decoded, for values read as stored
+     * whose NaN are to show as missing (float32 on the Vector API once warm, as the decoding's own loops).
+     */
+    public static int missing(Object values, int off, int n, int[] missing) {
+        return CfKernels.missing(values, off, n, missing);
+    }
+
     /** No decoding: values as stored (arrays without attributes, computed arrays). */
     public static CfDecoding identity(String what, DType dtype) {
         return new CfDecoding(

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * the vector size and at offsets; and their switch-over through {@link CfDecoding} once warm.
  */
 class VectorCfKernelsTest {
-    private static final int[] LENGTHS = {0, 1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 33, 100, 1000};
+    private static final int[] LENGTHS = {0, 1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 1000};
 
     private static short[] packed(Random r, int n, short[] masks) {
         short[] s = new short[n];
@@ -118,6 +118,27 @@ class VectorCfKernelsTest {
             int[] actual = new int[n];
             int ka = VectorCfKernels.nans(f, 2, n, actual);
             assertThat(Arrays.copyOf(actual, ka)).containsExactly(Arrays.copyOf(expected, ke));
+        }
+    }
+
+    @Test
+    void infinitiesOfBothSignsInOneStepAreNotNaN() {
+        // The NaN search adds the vectors of a step and tests the sum: +inf and -inf make a NaN there that is no
+        // value's. Every position pairing, and a real NaN beside them.
+        for (int n : new int[] {32, 64, 100}) {
+            for (int at = 0; at < n; at += 5) {
+                float[] f = new float[n];
+                Arrays.fill(f, 1.5f);
+                f[at] = Float.POSITIVE_INFINITY;
+                f[(at + 7) % n] = Float.NEGATIVE_INFINITY;
+                int[] missing = new int[n];
+                assertThat(VectorCfKernels.nans(f, 0, n, missing))
+                        .as("n %d, +inf at %d", n, at)
+                        .isZero();
+                f[(at + 13) % n] = Float.NaN;
+                assertThat(VectorCfKernels.nans(f, 0, n, missing)).isEqualTo(1);
+                assertThat(missing[0]).isEqualTo((at + 13) % n);
+            }
         }
     }
 
