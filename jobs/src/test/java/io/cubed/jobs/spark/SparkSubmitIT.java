@@ -61,6 +61,8 @@ class SparkSubmitIT {
                 // The packed int16 copy decodes to the values Parquet holds (the bench compares the answers).
                 .containsPattern("\\| Q5 \\| full scan of the packed int16 copy, decoded \\|.* \\| 20 of 20 \\|")
                 .containsPattern("\\| t2m_packed: int16 to float32 .* \\(`decodeCf=false` is off\\) \\| [0-9.]+ \\|")
+                .containsPattern("\\| t2m_packed: the same decoding with the fill value as NaN.*"
+                        + " \\(`nanAsNull=false` is on, `decodeCf=false` is off\\) \\| [0-9.]+ \\|")
                 .containsPattern("\\| t2m: float32 with NaN as NULL .* \\(`nanAsNull=false` is off\\) \\| [0-9.]+ \\|")
                 // 10^7 x 0.05 rows written as Parquet and as Zarr; the bench checks both read back alike.
                 .contains("500,000 rows (time 5 x lat 200 x lon 500")

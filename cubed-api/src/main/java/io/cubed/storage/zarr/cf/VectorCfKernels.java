@@ -10,11 +10,10 @@ import jdk.incubator.vector.VectorSpecies;
  * The two hottest loops of {@link CfKernels} with the JDK's Vector API, for JVMs started with {@code --add-modules
  * jdk.incubator.vector}: packed int16 values masked and scaled to float32 (ERA5's encoding), and float32 values
  * searched for NaN. Each converts or compares four float vectors of values per step, tests the step once for a mask
- * value or a NaN, and falls back to scalar code only for a step that holds one. The test, not the arithmetic, was the
- * cost of one vector per step: four per test decode 3.1 x as many packed values a second where none is missing, 1.6 x
- * where 1 % are ({@code CfDecodingBenchmark}, docs/sql.md). The results are the scalar loops' bit for bit: the
- * conversion, the product and the sum are separate IEEE float operations in both. Only {@link CfKernels} calls this,
- * once {@link CfKernels#VECTOR} says the vector code is warm; without the module this class is never loaded.
+ * value or a NaN, and falls back to scalar code only for a step that holds one (for one mask value, the usual lone
+ * {@code _FillValue}, a loop without an inner loop over the mask values). The results are the scalar loops' bit for
+ * bit: the conversion, the product and the sum are separate IEEE float operations in both. Only {@link CfKernels}
+ * calls this, once {@link CfKernels#VECTOR} says the vector code is warm; without the module this class is never loaded.
  */
 final class VectorCfKernels {
     /**
