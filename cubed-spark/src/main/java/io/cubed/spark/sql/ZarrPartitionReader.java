@@ -234,8 +234,8 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
 
     /**
      * Fills {@code n} rows from the current position, a run along the last dimension at a time: variables copy a run in
-     * bulk when the last dimension keeps a contiguous range, dimension columns other than the last are constant along
-     * a run.
+     * bulk when the last dimension keeps a contiguous range (the whole batch in one run when every dimension keeps
+     * its whole range), dimension columns other than the last are constant along a run.
      */
     private void fill(int n) {
         int nd = spans.length;
