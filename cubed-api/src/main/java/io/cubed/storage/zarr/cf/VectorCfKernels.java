@@ -25,16 +25,17 @@ final class VectorCfKernels {
             : FloatVector.SPECIES_PREFERRED;
 
     /**
-     * Twice as many int16 lanes as {@link #FLOATS} has floats, in a vector of the same size: each step loads one, tests
-     * it for mask values once, and converts it as two float vectors.
+     * As many int16 lanes as {@link #FLOATS} has floats: half its bits. A step loads four and converts each whole:
+     * converting the upper half of a vector of twice the lanes made the Blosc shuffle's vector code allocate again in
+     * a JVM that ran both (docs/sql.md).
      */
     private static final VectorSpecies<Short> SHORTS =
-            VectorSpecies.of(short.class, VectorShape.forBitSize(FLOATS.vectorBitSize()));
+            VectorSpecies.of(short.class, VectorShape.forBitSize(FLOATS.vectorBitSize() / 2));
 
     private static final int LANES = FLOATS.length();
 
     /** True when a vector holds at least four floats, so that vectors beat scalar code. */
-    static final boolean AVAILABLE = LANES >= 4 && SHORTS.length() == 2 * LANES;
+    static final boolean AVAILABLE = LANES >= 4 && SHORTS.length() == LANES;
 
     private VectorCfKernels() {}
 
@@ -50,12 +51,14 @@ final class VectorCfKernels {
         int step = 4 * LANES;
         for (; i + step <= n; i += step) {
             ShortVector s0 = ShortVector.fromArray(SHORTS, in, from + i);
-            ShortVector s1 = ShortVector.fromArray(SHORTS, in, from + i + 2 * LANES);
-            scaled(s0, 0, scale, offset).intoArray(f, off + i);
-            scaled(s0, 1, scale, offset).intoArray(f, off + i + LANES);
-            scaled(s1, 0, scale, offset).intoArray(f, off + i + 2 * LANES);
-            scaled(s1, 1, scale, offset).intoArray(f, off + i + 3 * LANES);
-            if (masks.length > 0 && anyMask(s0, s1, masks)) {
+            ShortVector s1 = ShortVector.fromArray(SHORTS, in, from + i + LANES);
+            ShortVector s2 = ShortVector.fromArray(SHORTS, in, from + i + 2 * LANES);
+            ShortVector s3 = ShortVector.fromArray(SHORTS, in, from + i + 3 * LANES);
+            scaled(s0, scale, offset).intoArray(f, off + i);
+            scaled(s1, scale, offset).intoArray(f, off + i + LANES);
+            scaled(s2, scale, offset).intoArray(f, off + i + 2 * LANES);
+            scaled(s3, scale, offset).intoArray(f, off + i + 3 * LANES);
+            if (masks.length > 0 && anyMask(s0, s1, s2, s3, masks)) {
                 k = maskRun(in, from + i, masks, f, off + i, step, missing, k);
             }
         }
@@ -65,17 +68,17 @@ final class VectorCfKernels {
         return masks.length > 0 ? maskRun(in, from + i, masks, f, off + i, n - i, missing, k) : k;
     }
 
-    /** Part {@code part} (0 or 1) of {@code s} as floats, times {@code scale}, plus {@code offset}. */
-    private static FloatVector scaled(ShortVector s, int part, float scale, float offset) {
-        return ((FloatVector) s.convertShape(VectorOperators.S2F, FLOATS, part))
+    /** {@code s} as floats, times {@code scale}, plus {@code offset}. */
+    private static FloatVector scaled(ShortVector s, float scale, float offset) {
+        return ((FloatVector) s.convertShape(VectorOperators.S2F, FLOATS, 0))
                 .mul(scale)
                 .add(offset);
     }
 
-    /** Whether a lane of {@code s0} or {@code s1} equals one of {@code masks}: one test per mask value. */
-    private static boolean anyMask(ShortVector s0, ShortVector s1, short[] masks) {
+    /** Whether a lane of {@code s0} to {@code s3} equals one of {@code masks}: one test per mask value. */
+    private static boolean anyMask(ShortVector s0, ShortVector s1, ShortVector s2, ShortVector s3, short[] masks) {
         for (short m : masks) {
-            if (s0.eq(m).or(s1.eq(m)).anyTrue()) {
+            if (s0.eq(m).or(s1.eq(m)).or(s2.eq(m)).or(s3.eq(m)).anyTrue()) {
                 return true;
             }
         }
