@@ -3,14 +3,13 @@ package io.cubed.storage.zarr.blosc;
 /**
  * Block-sized scratch buffers, so that encoding and decoding a chunk block by block allocates nothing chunk-sized and
  * the blocks stay in cache: two for the decoder (decompressed and unshuffled block) and two for the encoder (raw and
- * shuffled block). Buffers of up to {@value #MAX_CACHED_BYTES} bytes (c-blosc makes blocks of up to 1 MiB) are kept
- * per thread, at most 4 MiB per thread, memory of the runtime (within {@code reservedMem}) rather than of a task;
- * larger ones are allocated for the call and dropped with it. Small blocks are kept too: zarr-python's default
- * Blosc-LZ4 makes blocks of 32-128 KiB for chunks of a few hundred kilobytes, and a new array per block, zeroed by the
- * JVM before the decoder overwrote it, took a fifth of the task CPU of a Spark SQL scan of such chunks (zeroing memory
- * outside the CPU's cache, then writing it again).
+ * shuffled block). Buffers of {@value #MIN_CACHED_BYTES} to {@value #MAX_CACHED_BYTES} bytes (the blocks of chunks
+ * of a megabyte or more: c-blosc makes blocks of up to 1 MiB) are kept per thread, at most 4 MiB per thread, memory of
+ * the runtime (within {@code reservedMem}) rather than of a task; smaller and larger ones are allocated for the call
+ * and dropped with it, so that small chunks leave nothing behind.
  */
 final class BlockBuffers {
+    static final int MIN_CACHED_BYTES = 256 << 10;
     static final int MAX_CACHED_BYTES = 1 << 20;
 
     private static final ThreadLocal<byte[][]> DECODER = ThreadLocal.withInitial(() -> new byte[2][]);
@@ -29,7 +28,7 @@ final class BlockBuffers {
     }
 
     private static byte[] buffer(ThreadLocal<byte[][]> local, int which, int size) {
-        if (size > MAX_CACHED_BYTES) {
+        if (size < MIN_CACHED_BYTES || size > MAX_CACHED_BYTES) {
             return new byte[size];
         }
         byte[][] buffers = local.get();
