@@ -166,7 +166,8 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--same-jvm",
             description = "Run every workload in this JVM. By default, on the in-process executor, each workload is"
                     + " planned here and runs (warm-up, rounds, peer and memory measurement) in a JVM of its own whose"
-                    + " heap (-Xmx) its plan sets: the live heap at rest + threads x the largest projected task x 1.2.")
+                    + " heap (-Xmx) its plan sets: the live heap at rest + threads x (the largest projected task -"
+                    + " reservedMem) x 1.2.")
     boolean sameJvm;
 
     /** Set by the bench for a workload it runs in a JVM of its own: where that JVM writes its result. */
@@ -507,12 +508,13 @@ public final class BenchCommand implements Callable<Integer> {
         }
         // The live heap at rest of a JVM that has loaded the planner and the Zarr layer, the baseline of each
         // workload's heap. A warmed-up JVM holds some tens of MB more at rest (buffers kept for the next tasks), which
-        // the tasks' 20 % headroom has covered (W3's two 284.5 MB tasks ran within -Xmx659m).
+        // the tasks' 20 % headroom has covered (W3's two tasks of 184.5 MB beyond the reserve ran within -Xmx416m).
         long baselineHeap = BenchSuite.measureBaselineHeap();
         List<BenchSuite.Result> results = new ArrayList<>();
         for (Workload w : chosen) {
             long task = WorkloadJvm.largestTaskBytes(w, spec, dir, threads);
-            long heap = WorkloadJvm.heapBytes(baselineHeap, threads, task);
+            long heap = WorkloadJvm.heapBytes(
+                    baselineHeap, threads, task, spec.reservedMem().bytes());
             Path file = dir.resolve("result-" + w.id() + ".ser");
             results.add(WorkloadJvm.run(w.id(), heap, ownJvmArgs(w, file), file, log));
         }

@@ -200,7 +200,7 @@ final class BenchReport {
                 .append(".");
         if (own) {
             sb.append(" Each workload ran in a JVM of its own whose maximum heap (heap MB) its plan set: the live heap"
-                            + " at rest + threads × the largest projected task × ")
+                            + " at rest + threads × (the largest projected task − reservedMem) × ")
                     .append(io.cubed.memory.HeapBound.HEADROOM)
                     .append(" (--same-jvm: all in one).");
         }

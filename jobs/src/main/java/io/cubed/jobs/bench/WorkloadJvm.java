@@ -25,8 +25,8 @@ import java.util.Locale;
 /**
  * One workload of {@code cubed bench} in a JVM of its own whose heap its plan sets: the workload is planned here
  * (nothing runs), and a new JVM, started with this one's options, class path and {@code -Xmx} of the plan's heap
- * bound ({@link #heapBytes}: the live heap at rest + threads × the largest projected task × 1.2, as {@link HeapBound}
- * computes it), runs the workload as the bench would and hands its result back in a file. The collector cannot grow
+ * bound ({@link #heapBytes}: the live heap at rest + threads × (the largest projected task − {@code reservedMem}) ×
+ * 1.2, as {@link HeapBound} computes it), runs the workload as the bench would and hands its result back in a file. The collector cannot grow
  * that JVM's heap past what the plan says, whatever the allocation rate: G1 on JDK 17 has no cap it honours below
  * {@code -Xmx} once the JVM runs (docs/benchmarks.md, "Resident memory").
  */
@@ -71,11 +71,21 @@ final class WorkloadJvm {
     }
 
     /**
-     * The heap a JVM running tasks of {@code largestTaskBytes} on {@code threads} threads needs over {@code
-     * baselineHeapBytes} of live heap at rest: {@link HeapBound}, at least {@link #MIN_HEAP_BYTES}, in whole MiB.
+     * The heap a JVM running tasks of {@code largestTaskBytes} ({@code reservedBytes} included) on {@code threads}
+     * threads needs over {@code baselineHeapBytes} of live heap at rest: {@link HeapBound} of the tasks without their
+     * reserve, at least {@link #MIN_HEAP_BYTES}, in whole MiB.
+     *
+     * <p>Why without the reserve: {@code reservedMem} is what a worker's runtime holds besides its task (Cubed
+     * measures a Python worker's), and a projected task counts it once per task. The threads of one JVM share one
+     * runtime, whose objects are the live heap at rest (measured, the baseline) and whose other memory (code, classes,
+     * the collector's own structures, thread stacks) lies outside the heap. Counted once per thread in the heap, the
+     * reserve was room G1 filled: W3's JVM touched nearly all of a 656 MiB heap whose live peak was about 390 MB, and
+     * ran no faster than in 416 MiB (docs/benchmarks.md, "Resident memory"). The process's bound that {@code cubed
+     * bench} reports still counts the reserve per thread.
      */
-    static long heapBytes(long baselineHeapBytes, int threads, long largestTaskBytes) {
-        long bound = HeapBound.of(baselineHeapBytes, threads, largestTaskBytes).bytes();
+    static long heapBytes(long baselineHeapBytes, int threads, long largestTaskBytes, long reservedBytes) {
+        long tasks = Math.max(0, largestTaskBytes - reservedBytes);
+        long bound = HeapBound.of(baselineHeapBytes, threads, tasks).bytes();
         long mib = (Math.max(bound, MIN_HEAP_BYTES) + (1 << 20) - 1) >> 20;
         return mib << 20;
     }
