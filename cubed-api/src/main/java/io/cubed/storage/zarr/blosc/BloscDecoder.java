@@ -218,6 +218,13 @@ final class BloscDecoder {
                 throw new StorageException("blosc block " + j + " of " + bsize + " bytes does not split into " + nsplits
                         + " equal streams");
             }
+            // Streams stored as they are (incompressible bytes: often the low-order bytes of floating-point data) are
+            // unshuffled from the frame where they lie rather than first copied next to the decompressed ones: by the
+            // vector code when a block has one stream per byte of its 8-byte elements, by any shuffle when the block
+            // is one stream. rawAt[s] is where stream s lies in the frame, or -1 once it is in scratch.
+            boolean inPlace = shuffle && nsplits == typesize && typesize == 8 && ByteShuffle.vectorInUse();
+            int[] rawAt = inPlace ? new int[8] : null;
+            int rawWhole = -1;
             int pos = LittleEndian.getInt(frame, HEADER_BYTES + 4 * j);
             for (int s = 0; s < nsplits; s++) {
                 if (pos < HEADER_BYTES || pos > cbytes - 4) {
@@ -232,7 +239,14 @@ final class BloscDecoder {
                             + " remain in the frame");
                 }
                 int dst = targetOff + s * neblock;
-                if (streamBytes == neblock) {
+                if (inPlace) {
+                    rawAt[s] = streamBytes == neblock ? pos : -1;
+                }
+                if (streamBytes == neblock && inPlace) {
+                    // unshuffled from the frame below
+                } else if (streamBytes == neblock && shuffle && nsplits == 1) {
+                    rawWhole = pos;
+                } else if (streamBytes == neblock) {
                     System.arraycopy(frame, pos, target, dst, neblock);
                 } else {
                     int n = decompressor.decompress(frame, pos, streamBytes, target, dst, neblock);
@@ -245,7 +259,30 @@ final class BloscDecoder {
                 }
                 pos += streamBytes;
             }
-            if (shuffle) {
+            if (inPlace) {
+                VectorByteShuffle.unshuffle8(
+                        neblock,
+                        rawAt[0] >= 0 ? frame : scratch,
+                        rawAt[0] >= 0 ? rawAt[0] : 0,
+                        rawAt[1] >= 0 ? frame : scratch,
+                        rawAt[1] >= 0 ? rawAt[1] : neblock,
+                        rawAt[2] >= 0 ? frame : scratch,
+                        rawAt[2] >= 0 ? rawAt[2] : 2 * neblock,
+                        rawAt[3] >= 0 ? frame : scratch,
+                        rawAt[3] >= 0 ? rawAt[3] : 3 * neblock,
+                        rawAt[4] >= 0 ? frame : scratch,
+                        rawAt[4] >= 0 ? rawAt[4] : 4 * neblock,
+                        rawAt[5] >= 0 ? frame : scratch,
+                        rawAt[5] >= 0 ? rawAt[5] : 5 * neblock,
+                        rawAt[6] >= 0 ? frame : scratch,
+                        rawAt[6] >= 0 ? rawAt[6] : 6 * neblock,
+                        rawAt[7] >= 0 ? frame : scratch,
+                        rawAt[7] >= 0 ? rawAt[7] : 7 * neblock,
+                        out,
+                        outOff);
+            } else if (shuffle && rawWhole >= 0) {
+                ByteShuffle.unshuffle(typesize, bsize, frame, rawWhole, out, outOff);
+            } else if (shuffle) {
                 ByteShuffle.unshuffle(typesize, bsize, scratch, 0, out, outOff);
             } else if (bitshuffleBlock) {
                 BitShuffle.unshuffle(typesize, bsize, scratch, 0, out, outOff);

@@ -41,6 +41,15 @@ final class ByteShuffle {
         return ShuffleWarmup.WARMUP.useVector(blockBytes);
     }
 
+    /**
+     * Whether 8-byte elements are unshuffled by the vector code now, asked without counting any work as scalar: a
+     * decoder that can hand {@link VectorByteShuffle#unshuffle8} a block's streams where they lie asks this first, and
+     * otherwise gathers them and calls {@link #unshuffle}, which counts the block.
+     */
+    static boolean vectorInUse() {
+        return VECTOR && vectorNow(0);
+    }
+
     /** Whether {@code scalarBytes} shuffled by the scalar loops call for the vector code's warm-up. */
     static boolean warmupDue(long scalarBytes) {
         return ShuffleWarmup.WARMUP.due(scalarBytes);

@@ -14,7 +14,7 @@ import jdk.incubator.vector.VectorSpecies;
  * Blosc's byte shuffle of 8-byte elements with the JDK's Vector API, for JVMs started with {@code --add-modules
  * jdk.incubator.vector}: the 8 x 8 byte transpose that {@link ByteShuffle} does on one group of 8 elements at a time
  * runs here on as many groups as a 256-bit (or, where there is none, 128-bit) vector has long lanes, about four times
- * faster (docs/zarr.md). Only {@link ByteShuffle} calls it, and only when {@link #AVAILABLE}; without the module this class is never
+ * faster (docs/zarr.md). Only {@link ByteShuffle} and {@link BloscDecoder} call it, and only when {@link ByteShuffle#VECTOR}; without the module this class is never
  * loaded. Sizes are in bytes, counts in elements.
  */
 final class VectorByteShuffle {
@@ -73,32 +73,79 @@ final class VectorByteShuffle {
 
     /** Unshuffles {@code n} 8-byte elements: 8 streams of {@code n} bytes at {@code src[srcOff]} to elements. */
     static void unshuffle8(int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
+        unshuffle8(
+                n,
+                src,
+                srcOff,
+                src,
+                srcOff + n,
+                src,
+                srcOff + 2 * n,
+                src,
+                srcOff + 3 * n,
+                src,
+                srcOff + 4 * n,
+                src,
+                srcOff + 5 * n,
+                src,
+                srcOff + 6 * n,
+                src,
+                srcOff + 7 * n,
+                dst,
+                dstOff);
+    }
+
+    /**
+     * Unshuffles {@code n} 8-byte elements from 8 streams of {@code n} bytes each, stream {@code j} at {@code
+     * s<j>[o<j>]}: the streams need not follow one another (a Blosc block whose streams are partly stored as they are,
+     * in the frame, and partly decompressed elsewhere is unshuffled without first being gathered). Eight arrays and
+     * offsets rather than two arrays of them, so that no array is allocated per block.
+     */
+    static void unshuffle8(
+            int n,
+            byte[] s0,
+            int o0,
+            byte[] s1,
+            int o1,
+            byte[] s2,
+            int o2,
+            byte[] s3,
+            int o3,
+            byte[] s4,
+            int o4,
+            byte[] s5,
+            int o5,
+            byte[] s6,
+            int o6,
+            byte[] s7,
+            int o7,
+            byte[] dst,
+            int dstOff) {
         int i = 0;
         for (; i + STEP <= n; i += STEP) {
-            int s = srcOff + i;
             // Lane k of vector j: byte j of elements i + k + LANES p, p = 0..7 (byte p of the lane).
-            LongVector a0 = ByteVector.fromByteArray(BYTES, src, s, ByteOrder.LITTLE_ENDIAN)
+            LongVector a0 = ByteVector.fromByteArray(BYTES, s0, o0 + i, ByteOrder.LITTLE_ENDIAN)
                     .rearrange(TO_LANES)
                     .reinterpretAsLongs();
-            LongVector a1 = ByteVector.fromByteArray(BYTES, src, s + n, ByteOrder.LITTLE_ENDIAN)
+            LongVector a1 = ByteVector.fromByteArray(BYTES, s1, o1 + i, ByteOrder.LITTLE_ENDIAN)
                     .rearrange(TO_LANES)
                     .reinterpretAsLongs();
-            LongVector a2 = ByteVector.fromByteArray(BYTES, src, s + 2 * n, ByteOrder.LITTLE_ENDIAN)
+            LongVector a2 = ByteVector.fromByteArray(BYTES, s2, o2 + i, ByteOrder.LITTLE_ENDIAN)
                     .rearrange(TO_LANES)
                     .reinterpretAsLongs();
-            LongVector a3 = ByteVector.fromByteArray(BYTES, src, s + 3 * n, ByteOrder.LITTLE_ENDIAN)
+            LongVector a3 = ByteVector.fromByteArray(BYTES, s3, o3 + i, ByteOrder.LITTLE_ENDIAN)
                     .rearrange(TO_LANES)
                     .reinterpretAsLongs();
-            LongVector a4 = ByteVector.fromByteArray(BYTES, src, s + 4 * n, ByteOrder.LITTLE_ENDIAN)
+            LongVector a4 = ByteVector.fromByteArray(BYTES, s4, o4 + i, ByteOrder.LITTLE_ENDIAN)
                     .rearrange(TO_LANES)
                     .reinterpretAsLongs();
-            LongVector a5 = ByteVector.fromByteArray(BYTES, src, s + 5 * n, ByteOrder.LITTLE_ENDIAN)
+            LongVector a5 = ByteVector.fromByteArray(BYTES, s5, o5 + i, ByteOrder.LITTLE_ENDIAN)
                     .rearrange(TO_LANES)
                     .reinterpretAsLongs();
-            LongVector a6 = ByteVector.fromByteArray(BYTES, src, s + 6 * n, ByteOrder.LITTLE_ENDIAN)
+            LongVector a6 = ByteVector.fromByteArray(BYTES, s6, o6 + i, ByteOrder.LITTLE_ENDIAN)
                     .rearrange(TO_LANES)
                     .reinterpretAsLongs();
-            LongVector a7 = ByteVector.fromByteArray(BYTES, src, s + 7 * n, ByteOrder.LITTLE_ENDIAN)
+            LongVector a7 = ByteVector.fromByteArray(BYTES, s7, o7 + i, ByteOrder.LITTLE_ENDIAN)
                     .rearrange(TO_LANES)
                     .reinterpretAsLongs();
             // The 8 x 8 byte transpose within each lane, in three rounds of delta swaps (blocks of 4, 2, 1 bytes):
@@ -152,8 +199,16 @@ final class VectorByteShuffle {
             a6.intoByteArray(dst, d + 48 * LANES, ByteOrder.LITTLE_ENDIAN);
             a7.intoByteArray(dst, d + 56 * LANES, ByteOrder.LITTLE_ENDIAN);
         }
-        if (i < n) {
-            ByteShuffle.unshuffle8From(i, n, src, srcOff, dst, dstOff);
+        for (; i < n; i++) {
+            long v = (s0[o0 + i] & 0xFFL)
+                    | (s1[o1 + i] & 0xFFL) << 8
+                    | (s2[o2 + i] & 0xFFL) << 16
+                    | (s3[o3 + i] & 0xFFL) << 24
+                    | (s4[o4 + i] & 0xFFL) << 32
+                    | (s5[o5 + i] & 0xFFL) << 40
+                    | (s6[o6 + i] & 0xFFL) << 48
+                    | (s7[o7 + i] & 0xFFL) << 56;
+            LittleEndian.putLong(dst, dstOff + 8 * i, v);
         }
     }
 

@@ -1,0 +1,125 @@
+package io.cubed.storage.zarr.blosc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Shuffled blocks some of whose streams are stored as they are (incompressible bytes) decode from the frame where those
+ * streams lie, without first being copied next to the decompressed ones: the frames here are checked to hold such
+ * streams, and every decoded byte is compared with the input.
+ */
+class BloscStoredStreamsTest {
+    /** 4 MiB of float64: four blocks where blocks split (c-blosc makes them 1 MiB for 8-byte elements). */
+    private static final int N = 1 << 19;
+
+    @BeforeAll
+    static void vectorShuffleInUse() {
+        // The decoder unshuffles streams in place with the vector code only: start and await its warm-up, as a long
+        // process does (the test JVMs have the Vector API module: BloscShuffleTest, ShuffleWarmupTest).
+        BloscCodec.warmUp();
+        long end = System.nanoTime() + ShuffleWarmup.DEADLINE_NANOS;
+        while (!ShuffleWarmup.vectorReady() && System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+        assertThat(ByteShuffle.vectorInUse())
+                .as("the vector unshuffle is in use")
+                .isTrue();
+    }
+
+    /** Doubles in [0, 1): their high bytes repeat and compress, their low bytes are noise and are stored. */
+    private static byte[] uniformDoubles(int n, long seed) {
+        Random r = new Random(seed);
+        ByteBuffer b = ByteBuffer.allocate(8 * n).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < n; i++) {
+            b.putDouble(r.nextDouble());
+        }
+        return b.array();
+    }
+
+    /** Per block of the frame, per stream: whether the stream is stored as it is (its size is the stream's bytes). */
+    private static boolean[][] storedStreams(byte[] frame) {
+        int typesize = frame[3] & 0xFF;
+        int nbytes = LittleEndian.getInt(frame, 4);
+        int blocksize = LittleEndian.getInt(frame, 8);
+        boolean split = (frame[2] & BloscEncoder.FLAG_DONT_SPLIT) == 0;
+        int blocks = (nbytes + blocksize - 1) / blocksize;
+        boolean[][] stored = new boolean[blocks][];
+        for (int j = 0; j < blocks; j++) {
+            int bsize = Math.min(blocksize, nbytes - j * blocksize);
+            int nsplits = split && bsize == blocksize ? typesize : 1;
+            int neblock = bsize / nsplits;
+            int pos = LittleEndian.getInt(frame, BloscEncoder.HEADER_BYTES + 4 * j);
+            stored[j] = new boolean[nsplits];
+            for (int s = 0; s < nsplits; s++) {
+                int size = LittleEndian.getInt(frame, pos);
+                stored[j][s] = size == neblock;
+                pos += 4 + size;
+            }
+        }
+        return stored;
+    }
+
+    private static void assertDecodes(byte[] frame, byte[] raw) {
+        assertThat(BloscDecoder.decode(frame, frame.length, raw.length)).isEqualTo(raw);
+        // The block-by-block path: every block handed over from the per-thread block buffer.
+        byte[] viaSink = new byte[raw.length];
+        BloscDecoder.decode(
+                frame,
+                frame.length,
+                raw.length,
+                (at, src, srcOff, length) -> System.arraycopy(src, srcOff, viaSink, at, length));
+        assertThat(viaSink).isEqualTo(raw);
+    }
+
+    @Test
+    void splitBlocksWithStoredAndCompressedStreams() {
+        // 8 streams per block (LZ4 splits); 3 elements more make a last block that is one stream.
+        byte[] raw = uniformDoubles(N + 3, 11);
+        byte[] frame = new BloscCodec(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 256 << 10, 8).encode(raw);
+        boolean[][] stored = storedStreams(frame);
+        assertThat(stored.length).isGreaterThan(2);
+        for (int j = 0; j < stored.length - 1; j++) {
+            assertThat(stored[j]).hasSize(8).contains(true, false);
+        }
+        assertDecodes(frame, raw);
+    }
+
+    @Test
+    void splitBlocksWhoseStreamsAreAllStoredOrAllCompressed() {
+        // Noise in every byte (all 8 streams stored) in the first half, a constant (all compressed) in the second.
+        byte[] raw = new byte[8 * N];
+        new Random(12).nextBytes(raw);
+        Arrays.fill(raw, raw.length / 2, raw.length, (byte) 7);
+        byte[] frame = new BloscCodec(BloscCname.BLOSCLZ, 5, BloscShuffle.SHUFFLE, 128 << 10, 8).encode(raw);
+        boolean[][] stored = storedStreams(frame);
+        boolean[] allStored = new boolean[8];
+        Arrays.fill(allStored, true);
+        assertThat(stored[0]).isEqualTo(allStored);
+        assertThat(stored[stored.length - 1]).isEqualTo(new boolean[8]);
+        assertDecodes(frame, raw);
+    }
+
+    @Test
+    void blocksOfOneStoredStream() {
+        // zstd does not split: each block is one stream, stored when it does not compress (the noise), compressed
+        // otherwise (the zeros); also with elements of 4 bytes, which the scalar unshuffle takes.
+        for (int typesize : new int[] {8, 4}) {
+            byte[] raw = new byte[8 * N];
+            new Random(13).nextBytes(raw);
+            Arrays.fill(raw, 0, raw.length / 4, (byte) 0);
+            byte[] frame = new BloscCodec(BloscCname.ZSTD, 1, BloscShuffle.SHUFFLE, 128 << 10, typesize).encode(raw);
+            boolean[][] stored = storedStreams(frame);
+            assertThat(stored[0]).as("a block of zeros is compressed").containsExactly(false);
+            assertThat(stored[stored.length - 1])
+                    .as("a block of noise is stored")
+                    .containsExactly(true);
+            assertDecodes(frame, raw);
+        }
+    }
+}
