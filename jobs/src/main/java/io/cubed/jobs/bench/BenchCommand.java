@@ -401,12 +401,22 @@ public final class BenchCommand implements Callable<Integer> {
                             new PrintWriter(java.io.Writer.nullWriter()));
                     warmupRuns++;
                 } while ((System.nanoTime() - start) / 1e9 < warmupSeconds);
+                double runs = (System.nanoTime() - start) / 1e9;
+                // The vector kernels' own warm-ups (the byte shuffle's, started with this command) compile and time
+                // their code on threads of their own for up to a second: the timed rounds start once they are over,
+                // so that the first round is not the one that runs the scalar loops while C2 compiles (W2's first
+                // round took 0.74-0.84 s against 0.35-0.46 for the next ones). A one-off command pays that time;
+                // the command line's figures against Dask are timed with JVM start included (docs/benchmarks.md).
+                boolean compiled = io.cubed.chunk.VectorWarmup.awaitIdle();
                 log.printf(
                         Locale.ROOT,
-                        "warm-up: %d run%s of every workload in %.1f s%n",
+                        "warm-up: %d run%s of every workload in %.1f s, then %.1f s until the vector kernels' warm-ups"
+                                + " %s%n",
                         warmupRuns,
                         warmupRuns == 1 ? "" : "s",
-                        (System.nanoTime() - start) / 1e9);
+                        runs,
+                        (System.nanoTime() - start) / 1e9 - runs,
+                        compiled ? "were over" : "passed their deadline");
                 log.flush();
             }
             // The JVM's resident set at rest, the baseline of the resident-memory bound: after the warm-up (its classes
@@ -485,12 +495,16 @@ public final class BenchCommand implements Callable<Integer> {
                         .stripTrailingZeros()
                         .toPlainString()
                 + ")";
+        String vector = ", and after the vector kernels' own warm-ups";
         if (ownJvms) {
-            return ", after a warm-up on smoke-size inputs in each workload's JVM" + (warmupSeconds > 0 ? seconds : "");
+            return ", after a warm-up on smoke-size inputs in each workload's JVM"
+                    + (warmupSeconds > 0 ? seconds : "")
+                    + vector;
         }
-        return warmupRuns == 1
-                ? ", after a warm-up run of each workload on smoke-size inputs"
-                : ", after " + warmupRuns + " warm-up runs of each workload on smoke-size inputs" + seconds;
+        return (warmupRuns == 1
+                        ? ", after a warm-up run of each workload on smoke-size inputs"
+                        : ", after " + warmupRuns + " warm-up runs of each workload on smoke-size inputs" + seconds)
+                + vector;
     }
 
     /**
