@@ -208,6 +208,8 @@ class BenchCommandTest {
                 "0",
                 "--threads",
                 "2",
+                "--reserved-mem",
+                "100MB",
                 "--workloads",
                 "W2,W4,W5",
                 "--dir",
@@ -248,8 +250,8 @@ class BenchCommandTest {
             // The bound: the JVM's resident set at rest (tens of MB at the least) + 2 threads × the largest task × 1.2.
             assertThat(Double.parseDouble(f[15])).as(row).isGreaterThan(20 + 2 * Double.parseDouble(f[14]) * 1.2);
             // Each workload ran in a JVM of its own whose maximum heap its plan set: the live heap at rest (tens of MB)
-            // + 2 threads × the largest task × 1.2, at least 128 MiB; not this JVM's heap.
-            double tasksMib = 2 * Double.parseDouble(f[14]) * 1.2 * 1e6 / (1 << 20);
+            // + 2 threads × (the largest task − the 100 MB reserve) × 1.2, at least 128 MiB; not this JVM's heap.
+            double tasksMib = 2 * Math.max(0, Double.parseDouble(f[14]) - 100) * 1.2 * 1e6 / (1 << 20);
             long heapMib = Long.parseLong(f[17]);
             assertThat(heapMib).as(row).isBetween((long) Math.max(128, tasksMib), (long) Math.max(128, tasksMib) + 256);
             assertThat(heapMib).as(row).isNotEqualTo(Runtime.getRuntime().maxMemory() >> 20);
