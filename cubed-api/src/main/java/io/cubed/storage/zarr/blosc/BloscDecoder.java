@@ -223,7 +223,7 @@ final class BloscDecoder {
             // vector code when a block has one stream per byte of its 8-byte elements, by any shuffle when the block
             // is one stream. rawAt[s] is where stream s lies in the frame, or -1 once it is in scratch.
             boolean inPlace = shuffle && nsplits == typesize && typesize == 8 && ByteShuffle.vectorInUse();
-            int[] rawAt = inPlace ? new int[8] : null;
+            int[] rawAt = inPlace ? new int[] {-1, -1, -1, -1, -1, -1, -1, -1} : null;
             int rawWhole = -1;
             int pos = LittleEndian.getInt(frame, HEADER_BYTES + 4 * j);
             for (int s = 0; s < nsplits; s++) {
@@ -239,13 +239,10 @@ final class BloscDecoder {
                             + " remain in the frame");
                 }
                 int dst = targetOff + s * neblock;
-                if (inPlace) {
-                    rawAt[s] = streamBytes == neblock ? pos : -1;
-                }
                 if (streamBytes == neblock && inPlace) {
-                    // unshuffled from the frame below
+                    rawAt[s] = pos; // unshuffled from the frame below
                 } else if (streamBytes == neblock && shuffle && nsplits == 1) {
-                    rawWhole = pos;
+                    rawWhole = pos; // likewise
                 } else if (streamBytes == neblock) {
                     System.arraycopy(frame, pos, target, dst, neblock);
                 } else {
