@@ -45,6 +45,10 @@ final class ChunkBoxes implements RawBytesSink {
     private long delivered;
     /** The last box array, reused for the next box of the same number of elements. */
     private Chunk reused;
+    /** The box a codec is writing values into ({@link #doublesFor}), and where it lies. */
+    private Chunk written;
+
+    private int[] writtenCoords;
 
     ChunkBoxes(DType dtype, ByteOrder order, int[] shape, ChunkStore.BoxSink sink) {
         this.dtype = dtype;
@@ -100,6 +104,78 @@ final class ChunkBoxes implements RawBytesSink {
         }
     }
 
+    /**
+     * A run of whole elements that is one box, written by the codec straight into the box's array: a {@code float64}
+     * chunk stored little-endian, no element pending, and elements {@code [at / 8, (at + length) / 8)} exactly the
+     * first box {@link #emit} would make of them. The box goes to the sink when the codec says it is written ({@link
+     * #acceptedAsDoubles}).
+     */
+    @Override
+    public synchronized Doubles doublesFor(int at, int length) {
+        if (dtype != DType.FLOAT64
+                || order != ByteOrder.LITTLE_ENDIAN
+                || pendingBytes > 0
+                || length <= 0
+                || at % 8 != 0
+                || length % 8 != 0
+                || at / 8 + length / 8 > elements) {
+            return null;
+        }
+        long first = at / 8;
+        long n = length / 8;
+        int[] coords = new int[shape.length];
+        int[] boxShape = new int[shape.length];
+        if (firstBox(first, first + n, coords, boxShape) != n) {
+            return null;
+        }
+        written = box(boxShape, (int) n);
+        writtenCoords = coords;
+        return new Doubles((double[]) written.data(), 0);
+    }
+
+    @Override
+    public synchronized void acceptedAsDoubles(int at, int length) {
+        Chunk box = written;
+        written = null;
+        if (box == null || (long) length != box.size() * 8L) {
+            throw new IllegalStateException(
+                    "values accepted that were not asked for: bytes [" + at + ", " + (at + length) + ")");
+        }
+        try {
+            sink.accept(writtenCoords, box);
+        } catch (RuntimeException ex) {
+            throw new SinkFailure(ex);
+        }
+        delivered += box.size();
+    }
+
+    /**
+     * The first box of elements {@code [e, end)}: the coarsest axis {@code a} at whose boundary {@code e} lies
+     * (coordinates after it all 0) that fits at least one step. Its coordinates go into {@code coords}, its shape into
+     * {@code boxShape}; returns its number of elements.
+     */
+    private long firstBox(long e, long end, int[] coords, int[] boxShape) {
+        int nd = shape.length;
+        long rem = e;
+        for (int a = 0; a < nd; a++) {
+            coords[a] = (int) (rem / stride[a]);
+            rem %= stride[a];
+        }
+        int a = 0;
+        while (a < nd - 1 && !alignedFrom(coords, a + 1)) {
+            a++;
+        }
+        long steps = Math.min(shape[a] - coords[a], (end - e) / stride[a]);
+        while (steps == 0) {
+            a++;
+            steps = Math.min(shape[a] - coords[a], (end - e) / stride[a]);
+        }
+        for (int b = 0; b < nd; b++) {
+            boxShape[b] = b < a ? 1 : b == a ? (int) steps : shape[b];
+        }
+        return steps * stride[a];
+    }
+
     /** Hands over elements {@code [first, first + n)}, whose bytes are {@code src[off...]}, box by box. */
     private void emit(long first, long n, byte[] src, int off) {
         long e = first;
@@ -107,27 +183,9 @@ final class ChunkBoxes implements RawBytesSink {
         int nd = shape.length;
         int byteOff = off;
         while (e < end) {
-            // The coarsest axis a at whose boundary e lies (coordinates after it all 0) that fits at least one step.
-            long rem = e;
             int[] coords = new int[nd];
-            for (int a = 0; a < nd; a++) {
-                coords[a] = (int) (rem / stride[a]);
-                rem %= stride[a];
-            }
-            int a = 0;
-            while (a < nd - 1 && !alignedFrom(coords, a + 1)) {
-                a++;
-            }
-            long steps = Math.min(shape[a] - coords[a], (end - e) / stride[a]);
-            while (steps == 0) {
-                a++;
-                steps = Math.min(shape[a] - coords[a], (end - e) / stride[a]);
-            }
             int[] boxShape = new int[nd];
-            for (int b = 0; b < nd; b++) {
-                boxShape[b] = b < a ? 1 : b == a ? (int) steps : shape[b];
-            }
-            long count = steps * stride[a];
+            long count = firstBox(e, end, coords, boxShape);
             Chunk box = box(boxShape, (int) count);
             int bytes = Math.toIntExact(count * itemBytes);
             ChunkBytes.sinkInto(box, order).accept(0, src, byteOff, bytes);

@@ -99,6 +99,31 @@ final class ChunkBytes {
                 }
             }
 
+            /**
+             * The chunk's own array for whole little-endian {@code float64} slots ({@code float64}, {@code
+             * complex128}), which the bytes would be copied into as they are.
+             */
+            @Override
+            public Doubles doublesFor(int at, int length) {
+                if (chunk.data() instanceof double[] values
+                        && slotBytes == 8
+                        && order == ByteOrder.LITTLE_ENDIAN
+                        && pendingSlot < 0
+                        && at >= 0
+                        && length >= 0
+                        && at + length <= size
+                        && at % 8 == 0
+                        && length % 8 == 0) {
+                    return new Doubles(values, at / 8);
+                }
+                return null;
+            }
+
+            @Override
+            public void acceptedAsDoubles(int at, int length) {
+                // The values are in the chunk already.
+            }
+
             /** Part of one slot: kept until the slot's last byte arrives, then converted. */
             private void collect(int at, byte[] src, int srcOff, int length) {
                 int slot = at / slotBytes;

@@ -143,4 +143,51 @@ class ChunkBoxesTest {
         assertThat(boxes.stream().map(Box::toString)).containsExactly("[0, 0] [2, 6]");
         assertThat(boxes.get(0).values()).containsExactly(values(edge));
     }
+
+    @Test
+    void aRunThatIsOneWholeBoxIsWrittenByTheCodecIntoTheBoxsArray() {
+        int[] shape = {3, 4, 5};
+        double[] expected = new double[60];
+        for (int i = 0; i < 60; i++) {
+            expected[i] = i * 1.5 - 7;
+        }
+        Chunk chunk = Chunk.allocate(DType.FLOAT64, shape);
+        System.arraycopy(expected, 0, chunk.doubles(), 0, 60);
+        byte[] bytes = ElementBytes.encode(chunk, ByteOrder.LITTLE_ENDIAN, false);
+        List<Box> boxes = new ArrayList<>();
+        ChunkBoxes sink = new ChunkBoxes(DType.FLOAT64, ByteOrder.LITTLE_ENDIAN, shape, into(boxes));
+        // Elements 0-19: one plane, one box; the codec writes them into its array.
+        io.cubed.storage.zarr.codec.RawBytesSink.Doubles d = sink.doublesFor(0, 160);
+        assertThat(d).isNotNull();
+        assertThat(d.array().length).isGreaterThanOrEqualTo(20);
+        System.arraycopy(expected, 0, d.array(), d.offset(), 20);
+        sink.acceptedAsDoubles(0, 160);
+        // Elements 20-46 are a plane, a row and two elements: not one box; they come as bytes.
+        assertThat(sink.doublesFor(160, 27 * 8)).isNull();
+        sink.accept(160, bytes, 160, 27 * 8 + 3);
+        // Part of element 47 is pending: no values until it is complete.
+        assertThat(sink.doublesFor(48 * 8, 8)).isNull();
+        sink.accept(27 * 8 + 163, bytes, 27 * 8 + 163, 5);
+        // Elements 48-49 (the end of a row), then 50-59 (two rows): one box each.
+        d = sink.doublesFor(48 * 8, 16);
+        assertThat(d).isNotNull();
+        System.arraycopy(expected, 48, d.array(), d.offset(), 2);
+        sink.acceptedAsDoubles(48 * 8, 16);
+        d = sink.doublesFor(50 * 8, 80);
+        assertThat(d).isNotNull();
+        System.arraycopy(expected, 50, d.array(), d.offset(), 10);
+        sink.acceptedAsDoubles(50 * 8, 80);
+        sink.checkComplete();
+        assertThat(boxes.get(0).toString()).isEqualTo("[0, 0, 0] [1, 4, 5]");
+        assertThat(boxes.get(boxes.size() - 1).toString()).isEqualTo("[2, 2, 0] [1, 2, 5]");
+        assertThat(rebuild(shape, boxes)).containsExactly(expected);
+        assertThatThrownBy(() -> sink.acceptedAsDoubles(0, 8))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not asked for");
+        // Other types and byte orders are converted from bytes.
+        assertThat(new ChunkBoxes(DType.INT64, ByteOrder.LITTLE_ENDIAN, shape, (o, b) -> {}).doublesFor(0, 160))
+                .isNull();
+        assertThat(new ChunkBoxes(DType.FLOAT64, ByteOrder.BIG_ENDIAN, shape, (o, b) -> {}).doublesFor(0, 160))
+                .isNull();
+    }
 }

@@ -133,4 +133,38 @@ class ChunkBytesTest {
             }
         }
     }
+
+    @Test
+    void aFloat64ChunkOffersItsOwnArrayForWholeLittleEndianValues() {
+        Chunk chunk = Chunk.allocate(DType.FLOAT64, 4, 5);
+        RawBytesSink sink = ChunkBytes.sinkInto(chunk, ByteOrder.LITTLE_ENDIAN);
+        RawBytesSink.Doubles d = sink.doublesFor(16, 64);
+        assertThat(d).isNotNull();
+        assertThat(d.array()).isSameAs(chunk.doubles());
+        assertThat(d.offset()).isEqualTo(2);
+        // A codec writes the values there and says so; they are the chunk's.
+        for (int i = 0; i < 8; i++) {
+            d.array()[d.offset() + i] = 0.25 * i;
+        }
+        sink.acceptedAsDoubles(16, 64);
+        assertThat(chunk.doubles()[9]).isEqualTo(1.75);
+        // Not for runs inside a value, past the chunk, or while part of a value waits for its last bytes.
+        assertThat(sink.doublesFor(4, 64)).isNull();
+        assertThat(sink.doublesFor(8, 12)).isNull();
+        assertThat(sink.doublesFor(96, 80)).isNull();
+        sink.accept(0, new byte[3], 0, 3);
+        assertThat(sink.doublesFor(80, 8)).isNull();
+        // Nor where the bytes are converted: big-endian values, other types.
+        assertThat(ChunkBytes.sinkInto(chunk, ByteOrder.BIG_ENDIAN).doublesFor(0, 8))
+                .isNull();
+        assertThat(ChunkBytes.sinkInto(Chunk.allocate(DType.INT64, 4, 5), ByteOrder.LITTLE_ENDIAN)
+                        .doublesFor(0, 8))
+                .isNull();
+        // complex128 is two float64 values per element, written as they are.
+        Chunk complex = Chunk.allocate(DType.COMPLEX128, 2, 2);
+        RawBytesSink.Doubles c =
+                ChunkBytes.sinkInto(complex, ByteOrder.LITTLE_ENDIAN).doublesFor(16, 32);
+        assertThat(c).isNotNull();
+        assertThat(c.offset()).isEqualTo(2);
+    }
 }

@@ -65,6 +65,15 @@ final class BloscDecoder {
         int threads = direct != null || b.blocksize % 8 == 0 ? BloscThreads.current() : 1;
         BloscThreads.forEachBlock(b.count(), threads, j -> {
             int blockOff = j * b.blocksize;
+            if (threads == 1 && direct == null && b.decodesToDoubles(j)) {
+                // A sink that would copy the block's bytes into float64 values as they are gets the values themselves.
+                RawBytesSink.Doubles d = sink.doublesFor(blockOff, b.blocksize);
+                if (d != null) {
+                    b.decodeDoubles(j, BlockBuffers.decoder(0, b.blocksize), d.array(), d.offset());
+                    sink.acceptedAsDoubles(blockOff, b.blocksize);
+                    return;
+                }
+            }
             // A block under the element size is never bitshuffled: it decodes as it is stored.
             boolean filteredBlock = b.shuffle || (b.bitshuffle && b.blockBytes(j) >= b.typesize);
             boolean straight = !filteredBlock && direct != null;
@@ -201,16 +210,44 @@ final class BloscDecoder {
          * least the block size, holds the decompressed bytes of a shuffled block (it may be null for others).
          */
         int decode(int j, byte[] scratch, byte[] out, int outOff) {
+            return decodeTo(j, scratch, out, outOff);
+        }
+
+        /**
+         * Whether block {@code j} can be decoded straight into {@code float64} values ({@link #decodeDoubles}): a full
+         * block of 8-byte elements, shuffled, one stream per byte of its elements, and the vector shuffle in use.
+         */
+        boolean decodesToDoubles(int j) {
+            return !memcpyed
+                    && shuffle
+                    && typesize == 8
+                    && splittable
+                    && blockBytes(j) == blocksize
+                    && ByteShuffle.vectorInUse();
+        }
+
+        /**
+         * Decodes block {@code j}, for which {@link #decodesToDoubles} holds, into {@code values[valueOff...]}: the
+         * doubles whose little-endian bytes the elements are, through {@code scratch} for the streams that are
+         * compressed.
+         */
+        void decodeDoubles(int j, byte[] scratch, double[] values, int valueOff) {
+            decodeTo(j, scratch, values, valueOff);
+        }
+
+        /** {@link #decode} into a {@code byte[]}, or {@link #decodeDoubles} into a {@code double[]}. */
+        private int decodeTo(int j, byte[] scratch, Object out, int outOff) {
             int blockOff = j * blocksize;
+            boolean bytes = out instanceof byte[];
             int bsize = blockBytes(j);
-            if (memcpyed) {
+            if (memcpyed && bytes) {
                 System.arraycopy(frame, HEADER_BYTES + blockOff, out, outOff, bsize);
                 return bsize;
             }
             boolean leftover = bsize < blocksize;
             boolean bitshuffleBlock = bitshuffle && bsize >= typesize;
             boolean filtered = shuffle || bitshuffleBlock;
-            byte[] target = filtered ? scratch : out;
+            byte[] target = filtered || !bytes ? scratch : (byte[]) out;
             int targetOff = filtered ? 0 : outOff;
             int nsplits = splittable && !leftover ? typesize : 1;
             int neblock = bsize / nsplits;
@@ -223,6 +260,13 @@ final class BloscDecoder {
             // vector code when a block has one stream per byte of its 8-byte elements, by any shuffle when the block
             // is one stream. rawAt[s] is where stream s lies in the frame, or -1 once it is in scratch.
             boolean inPlace = shuffle && nsplits == typesize && typesize == 8 && ByteShuffle.vectorInUse();
+            if (!bytes && (!inPlace || memcpyed)) {
+                throw new IllegalStateException("blosc block " + j + " cannot be decoded into doubles: "
+                        + (inPlace
+                                ? "the frame is stored"
+                                : "not a split, shuffled block of 8-byte elements, or the"
+                                        + " vector shuffle is not in use"));
+            }
             int[] rawAt = inPlace ? new int[] {-1, -1, -1, -1, -1, -1, -1, -1} : null;
             int rawWhole = -1;
             int pos = LittleEndian.getInt(frame, HEADER_BYTES + 4 * j);
@@ -256,7 +300,28 @@ final class BloscDecoder {
                 }
                 pos += streamBytes;
             }
-            if (inPlace) {
+            if (inPlace && out instanceof double[]) {
+                VectorByteShuffle.unshuffle8ToDoubles(
+                        neblock,
+                        rawAt[0] >= 0 ? frame : scratch,
+                        rawAt[0] >= 0 ? rawAt[0] : 0,
+                        rawAt[1] >= 0 ? frame : scratch,
+                        rawAt[1] >= 0 ? rawAt[1] : neblock,
+                        rawAt[2] >= 0 ? frame : scratch,
+                        rawAt[2] >= 0 ? rawAt[2] : 2 * neblock,
+                        rawAt[3] >= 0 ? frame : scratch,
+                        rawAt[3] >= 0 ? rawAt[3] : 3 * neblock,
+                        rawAt[4] >= 0 ? frame : scratch,
+                        rawAt[4] >= 0 ? rawAt[4] : 4 * neblock,
+                        rawAt[5] >= 0 ? frame : scratch,
+                        rawAt[5] >= 0 ? rawAt[5] : 5 * neblock,
+                        rawAt[6] >= 0 ? frame : scratch,
+                        rawAt[6] >= 0 ? rawAt[6] : 6 * neblock,
+                        rawAt[7] >= 0 ? frame : scratch,
+                        rawAt[7] >= 0 ? rawAt[7] : 7 * neblock,
+                        (double[]) out,
+                        outOff);
+            } else if (inPlace) {
                 VectorByteShuffle.unshuffle8(
                         neblock,
                         rawAt[0] >= 0 ? frame : scratch,
@@ -275,14 +340,14 @@ final class BloscDecoder {
                         rawAt[6] >= 0 ? rawAt[6] : 6 * neblock,
                         rawAt[7] >= 0 ? frame : scratch,
                         rawAt[7] >= 0 ? rawAt[7] : 7 * neblock,
-                        out,
+                        (byte[]) out,
                         outOff);
             } else if (shuffle && rawWhole >= 0) {
-                ByteShuffle.unshuffle(typesize, bsize, frame, rawWhole, out, outOff);
+                ByteShuffle.unshuffle(typesize, bsize, frame, rawWhole, (byte[]) out, outOff);
             } else if (shuffle) {
-                ByteShuffle.unshuffle(typesize, bsize, scratch, 0, out, outOff);
+                ByteShuffle.unshuffle(typesize, bsize, scratch, 0, (byte[]) out, outOff);
             } else if (bitshuffleBlock) {
-                BitShuffle.unshuffle(typesize, bsize, scratch, 0, out, outOff);
+                BitShuffle.unshuffle(typesize, bsize, scratch, 0, (byte[]) out, outOff);
             }
             return bsize;
         }

@@ -6,7 +6,8 @@ import java.util.Random;
 
 /**
  * When {@link ByteShuffle} switches from its scalar loops to {@link VectorByteShuffle}: a {@link VectorWarmup} that
- * times both on a scratch block of 64 kB (8192 elements of 8 bytes), shuffled and unshuffled, started once the scalar
+ * times both on a scratch block of 64 kB (8192 elements of 8 bytes), shuffled, unshuffled to bytes and unshuffled to
+ * {@code float64} values (which {@link BloscDecoder} writes straight into chunks), started once the scalar
  * loops have shuffled {@link ByteShuffle#WARMUP_AFTER_BYTES} of 8-byte elements (or at once, {@link
  * BloscCodec#warmUp()}).
  */
@@ -66,6 +67,8 @@ final class ShuffleWarmup {
         private final byte[] back = new byte[BLOCK_BYTES];
         private final byte[] small;
         private final byte[] smallOut = new byte[SMALL_ELEMENTS * 8];
+        private final double[] smallDoubles = new double[SMALL_ELEMENTS];
+        private final double[] values = new double[BLOCK_BYTES / 8];
 
         ShuffleTrial() {
             new Random(42).nextBytes(src);
@@ -76,25 +79,42 @@ final class ShuffleWarmup {
         public void scalar() {
             ByteShuffle.shuffle8From(0, n, src, 0, shuffled, 0);
             ByteShuffle.unshuffle8From(0, n, shuffled, 0, back, 0);
+            // Without the vector code, values are unshuffled to bytes and then converted.
+            for (int i = 0; i < n; i++) {
+                values[i] = Double.longBitsToDouble(LittleEndian.getLong(back, 8 * i));
+            }
         }
 
         @Override
         public void vectorSmall() {
             VectorByteShuffle.shuffle8(SMALL_ELEMENTS, small, 0, smallOut, 0);
             VectorByteShuffle.unshuffle8(SMALL_ELEMENTS, smallOut, 0, small, 0);
+            // Decoders also unshuffle straight into float64 values, with a method of its own.
+            VectorByteShuffle.unshuffle8ToDoubles(SMALL_ELEMENTS, smallOut, 0, smallDoubles, 0);
+            // And blocks whose elements end inside a vector step (the scalar tail): compiled with it in their
+            // profile, the methods are not deoptimized (and run in the Vector API's slow fallback until compiled
+            // again) the first time a block takes it.
+            int tail = SMALL_ELEMENTS - 3;
+            VectorByteShuffle.unshuffle8(tail, smallOut, 0, small, 0);
+            VectorByteShuffle.unshuffle8ToDoubles(tail, smallOut, 0, smallDoubles, 0);
         }
 
         @Override
         public void vector() {
             VectorByteShuffle.shuffle8(n, src, 0, shuffled, 0);
             VectorByteShuffle.unshuffle8(n, shuffled, 0, back, 0);
+            VectorByteShuffle.unshuffle8ToDoubles(n, shuffled, 0, values, 0);
         }
 
         @Override
         public boolean same() {
             byte[] expected = new byte[BLOCK_BYTES];
             ByteShuffle.shuffle8From(0, n, src, 0, expected, 0);
-            return Arrays.equals(shuffled, expected) && Arrays.equals(back, src);
+            boolean sameValues = true;
+            for (int i = 0; i < n; i++) {
+                sameValues &= Double.doubleToRawLongBits(values[i]) == LittleEndian.getLong(src, 8 * i);
+            }
+            return Arrays.equals(shuffled, expected) && Arrays.equals(back, src) && sameValues;
         }
     }
 }

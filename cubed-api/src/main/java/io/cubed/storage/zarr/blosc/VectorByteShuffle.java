@@ -6,6 +6,7 @@ import static jdk.incubator.vector.VectorOperators.XOR;
 
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
@@ -34,6 +35,15 @@ final class VectorByteShuffle {
     private static final long MASK_32 = 0x00000000FFFFFFFFL;
     private static final long MASK_16 = 0x0000FFFF0000FFFFL;
     private static final long MASK_8 = 0x00FF00FF00FF00FFL;
+
+    /**
+     * Doubles of one vector of {@link #LONGS}' shape. Longs become doubles by {@code reinterpretShape} to this species,
+     * not by {@code reinterpretAsDoubles()}: that one goes through a method every vector type shares, whose call profile
+     * other vector code in the process pollutes, and C2 then compiled the store after it without the Vector API's
+     * intrinsic (the vectors boxed: a task allocating 1.2 GB instead of 80 MB, W5 4 x slower); measured in a small
+     * program with the profile polluted on purpose, 368 ms against 19.
+     */
+    private static final VectorSpecies<Double> DOUBLES = LONGS.withLanes(double.class);
 
     /** Bytes of one vector of {@link #LONGS}' shape. */
     private static final VectorSpecies<Byte> BYTES = LONGS.withLanes(byte.class);
@@ -209,6 +219,149 @@ final class VectorByteShuffle {
                     | (s6[o6 + i] & 0xFFL) << 48
                     | (s7[o7 + i] & 0xFFL) << 56;
             LittleEndian.putLong(dst, dstOff + 8 * i, v);
+        }
+    }
+
+    /** {@link #unshuffle8(int, byte[], int, byte[], int)} into {@code float64} values, as below. */
+    static void unshuffle8ToDoubles(int n, byte[] src, int srcOff, double[] dst, int dstOff) {
+        unshuffle8ToDoubles(
+                n,
+                src,
+                srcOff,
+                src,
+                srcOff + n,
+                src,
+                srcOff + 2 * n,
+                src,
+                srcOff + 3 * n,
+                src,
+                srcOff + 4 * n,
+                src,
+                srcOff + 5 * n,
+                src,
+                srcOff + 6 * n,
+                src,
+                srcOff + 7 * n,
+                dst,
+                dstOff);
+    }
+
+    /**
+     * {@link #unshuffle8(int, byte[], int, byte[], int, byte[], int, byte[], int, byte[], int, byte[], int, byte[], int,
+     * byte[], int, byte[], int)} into {@code float64} elements: {@code dst[dstOff + e]} is the value whose
+     * little-endian bytes element {@code e} is, with no copy through a {@code byte[]} (a decoded block goes straight
+     * into a chunk's or a box's array). A method of its own, not a branch on the destination's type in the other, so that
+     * each is as small as C2 needs to compile it whole with its vectors in registers (see the transpose's comment); the
+     * transpose is the same, written out again for that reason. The stores: {@link #DOUBLES}.
+     */
+    static void unshuffle8ToDoubles(
+            int n,
+            byte[] s0,
+            int o0,
+            byte[] s1,
+            int o1,
+            byte[] s2,
+            int o2,
+            byte[] s3,
+            int o3,
+            byte[] s4,
+            int o4,
+            byte[] s5,
+            int o5,
+            byte[] s6,
+            int o6,
+            byte[] s7,
+            int o7,
+            double[] dst,
+            int dstOff) {
+        int i = 0;
+        for (; i + STEP <= n; i += STEP) {
+            // Lane k of vector j: byte j of elements i + k + LANES p, p = 0..7 (byte p of the lane).
+            LongVector a0 = ByteVector.fromByteArray(BYTES, s0, o0 + i, ByteOrder.LITTLE_ENDIAN)
+                    .rearrange(TO_LANES)
+                    .reinterpretAsLongs();
+            LongVector a1 = ByteVector.fromByteArray(BYTES, s1, o1 + i, ByteOrder.LITTLE_ENDIAN)
+                    .rearrange(TO_LANES)
+                    .reinterpretAsLongs();
+            LongVector a2 = ByteVector.fromByteArray(BYTES, s2, o2 + i, ByteOrder.LITTLE_ENDIAN)
+                    .rearrange(TO_LANES)
+                    .reinterpretAsLongs();
+            LongVector a3 = ByteVector.fromByteArray(BYTES, s3, o3 + i, ByteOrder.LITTLE_ENDIAN)
+                    .rearrange(TO_LANES)
+                    .reinterpretAsLongs();
+            LongVector a4 = ByteVector.fromByteArray(BYTES, s4, o4 + i, ByteOrder.LITTLE_ENDIAN)
+                    .rearrange(TO_LANES)
+                    .reinterpretAsLongs();
+            LongVector a5 = ByteVector.fromByteArray(BYTES, s5, o5 + i, ByteOrder.LITTLE_ENDIAN)
+                    .rearrange(TO_LANES)
+                    .reinterpretAsLongs();
+            LongVector a6 = ByteVector.fromByteArray(BYTES, s6, o6 + i, ByteOrder.LITTLE_ENDIAN)
+                    .rearrange(TO_LANES)
+                    .reinterpretAsLongs();
+            LongVector a7 = ByteVector.fromByteArray(BYTES, s7, o7 + i, ByteOrder.LITTLE_ENDIAN)
+                    .rearrange(TO_LANES)
+                    .reinterpretAsLongs();
+            // The 8 x 8 byte transpose within each lane, in three rounds of delta swaps (blocks of 4, 2, 1 bytes):
+            // t = ((a >>> w) ^ b) & mask; a ^= t << w; b ^= t. Written out in one method, not in helpers: the vectors
+            // must stay in registers, and C2 stops inlining helpers into a method this large (they would be boxed:
+            // measured, a helper for the stores halved the shuffle's speed).
+            LongVector t = a0.lanewise(LSHR, 32).lanewise(XOR, a4).and(MASK_32);
+            a0 = a0.lanewise(XOR, t.lanewise(LSHL, 32));
+            a4 = a4.lanewise(XOR, t);
+            t = a1.lanewise(LSHR, 32).lanewise(XOR, a5).and(MASK_32);
+            a1 = a1.lanewise(XOR, t.lanewise(LSHL, 32));
+            a5 = a5.lanewise(XOR, t);
+            t = a2.lanewise(LSHR, 32).lanewise(XOR, a6).and(MASK_32);
+            a2 = a2.lanewise(XOR, t.lanewise(LSHL, 32));
+            a6 = a6.lanewise(XOR, t);
+            t = a3.lanewise(LSHR, 32).lanewise(XOR, a7).and(MASK_32);
+            a3 = a3.lanewise(XOR, t.lanewise(LSHL, 32));
+            a7 = a7.lanewise(XOR, t);
+            t = a0.lanewise(LSHR, 16).lanewise(XOR, a2).and(MASK_16);
+            a0 = a0.lanewise(XOR, t.lanewise(LSHL, 16));
+            a2 = a2.lanewise(XOR, t);
+            t = a1.lanewise(LSHR, 16).lanewise(XOR, a3).and(MASK_16);
+            a1 = a1.lanewise(XOR, t.lanewise(LSHL, 16));
+            a3 = a3.lanewise(XOR, t);
+            t = a4.lanewise(LSHR, 16).lanewise(XOR, a6).and(MASK_16);
+            a4 = a4.lanewise(XOR, t.lanewise(LSHL, 16));
+            a6 = a6.lanewise(XOR, t);
+            t = a5.lanewise(LSHR, 16).lanewise(XOR, a7).and(MASK_16);
+            a5 = a5.lanewise(XOR, t.lanewise(LSHL, 16));
+            a7 = a7.lanewise(XOR, t);
+            t = a0.lanewise(LSHR, 8).lanewise(XOR, a1).and(MASK_8);
+            a0 = a0.lanewise(XOR, t.lanewise(LSHL, 8));
+            a1 = a1.lanewise(XOR, t);
+            t = a2.lanewise(LSHR, 8).lanewise(XOR, a3).and(MASK_8);
+            a2 = a2.lanewise(XOR, t.lanewise(LSHL, 8));
+            a3 = a3.lanewise(XOR, t);
+            t = a4.lanewise(LSHR, 8).lanewise(XOR, a5).and(MASK_8);
+            a4 = a4.lanewise(XOR, t.lanewise(LSHL, 8));
+            a5 = a5.lanewise(XOR, t);
+            t = a6.lanewise(LSHR, 8).lanewise(XOR, a7).and(MASK_8);
+            a6 = a6.lanewise(XOR, t.lanewise(LSHL, 8));
+            a7 = a7.lanewise(XOR, t);
+            // Lane k of vector r is element i + k + LANES r, its lanes the elements' bit patterns.
+            int e = dstOff + i;
+            ((DoubleVector) a0.reinterpretShape(DOUBLES, 0)).intoArray(dst, e);
+            ((DoubleVector) a1.reinterpretShape(DOUBLES, 0)).intoArray(dst, e + LANES);
+            ((DoubleVector) a2.reinterpretShape(DOUBLES, 0)).intoArray(dst, e + 2 * LANES);
+            ((DoubleVector) a3.reinterpretShape(DOUBLES, 0)).intoArray(dst, e + 3 * LANES);
+            ((DoubleVector) a4.reinterpretShape(DOUBLES, 0)).intoArray(dst, e + 4 * LANES);
+            ((DoubleVector) a5.reinterpretShape(DOUBLES, 0)).intoArray(dst, e + 5 * LANES);
+            ((DoubleVector) a6.reinterpretShape(DOUBLES, 0)).intoArray(dst, e + 6 * LANES);
+            ((DoubleVector) a7.reinterpretShape(DOUBLES, 0)).intoArray(dst, e + 7 * LANES);
+        }
+        for (; i < n; i++) {
+            long v = (s0[o0 + i] & 0xFFL)
+                    | (s1[o1 + i] & 0xFFL) << 8
+                    | (s2[o2 + i] & 0xFFL) << 16
+                    | (s3[o3 + i] & 0xFFL) << 24
+                    | (s4[o4 + i] & 0xFFL) << 32
+                    | (s5[o5 + i] & 0xFFL) << 40
+                    | (s6[o6 + i] & 0xFFL) << 48
+                    | (s7[o7 + i] & 0xFFL) << 56;
+            dst[dstOff + i] = Double.longBitsToDouble(v);
         }
     }
 

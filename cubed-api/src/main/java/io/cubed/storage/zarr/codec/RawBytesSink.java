@@ -9,4 +9,23 @@ package io.cubed.storage.zarr.codec;
 public interface RawBytesSink {
     /** Raw bytes {@code [at, at + length)} of the chunk are {@code src[srcOff...]}; valid only during the call. */
     void accept(int at, byte[] src, int srcOff, int length);
+
+    /**
+     * Where this sink would put raw bytes {@code [at, at + length)} when they are little-endian {@code float64} values
+     * it copies as they are: the {@code double[]} and the index of the value that byte {@code at} starts; null (the
+     * default) when it converts them otherwise. A codec that can write such values itself (Blosc unshuffling 8-byte
+     * elements) writes them there and then calls {@link #acceptedAsDoubles} instead of {@link #accept}, saving the
+     * copy through bytes. Codecs ask for whole values, a run at a time, on one thread.
+     */
+    default Doubles doublesFor(int at, int length) {
+        return null;
+    }
+
+    /** Bytes {@code [at, at + length)} have been written as values where {@link #doublesFor} said. */
+    default void acceptedAsDoubles(int at, int length) {
+        throw new UnsupportedOperationException("this sink takes no doubles");
+    }
+
+    /** A {@code double[]} and the index in it of a run's first value. */
+    record Doubles(double[] array, int offset) {}
 }

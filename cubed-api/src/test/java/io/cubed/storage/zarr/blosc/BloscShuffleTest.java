@@ -74,6 +74,19 @@ class BloscShuffleTest {
             byte[] backScalar = new byte[8 * n + 1];
             ByteShuffle.unshuffle8From(0, n, vector, 5, backScalar, 1);
             assertThat(backScalar).isEqualTo(back);
+
+            // Into float64 values: value i has the bit pattern of element i's little-endian bytes.
+            double[] values = new double[n + 2];
+            values[0] = -1.5;
+            values[n + 1] = 2.5;
+            VectorByteShuffle.unshuffle8ToDoubles(n, vector, 5, values, 1);
+            for (int i = 0; i < n; i++) {
+                assertThat(Double.doubleToRawLongBits(values[1 + i]))
+                        .as("value %d of %d", i, n)
+                        .isEqualTo(LittleEndian.getLong(src, 3 + 8 * i));
+            }
+            assertThat(values[0]).as("before the values").isEqualTo(-1.5);
+            assertThat(values[n + 1]).as("after the values").isEqualTo(2.5);
         }
     }
 

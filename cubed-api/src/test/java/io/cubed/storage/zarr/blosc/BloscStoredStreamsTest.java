@@ -2,6 +2,7 @@ package io.cubed.storage.zarr.blosc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cubed.storage.zarr.codec.RawBytesSink;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -75,6 +76,57 @@ class BloscStoredStreamsTest {
                 raw.length,
                 (at, src, srcOff, length) -> System.arraycopy(src, srcOff, viaSink, at, length));
         assertThat(viaSink).isEqualTo(raw);
+        if (raw.length % 8 == 0) {
+            assertDecodesToDoubles(frame, raw);
+        }
+    }
+
+    /**
+     * A sink that takes float64 values: the blocks that can (full, split, 8-byte elements) are written into its
+     * {@code double[]} by the vector unshuffle, except every other one, which it declines and gets as bytes, as it
+     * gets the others; every value is the input's.
+     */
+    private static void assertDecodesToDoubles(byte[] frame, byte[] raw) {
+        // Three values before the chunk's: the decoder writes where the sink says, not at the run's own index.
+        double[] values = new double[3 + raw.length / 8];
+        Arrays.fill(values, Double.NaN);
+        int[] runs = new int[3]; // asked for, taken as doubles, taken as bytes
+        BloscDecoder.decode(frame, frame.length, raw.length, new RawBytesSink() {
+            private int asked = -1;
+
+            @Override
+            public void accept(int at, byte[] src, int srcOff, int length) {
+                runs[2]++;
+                for (int i = 0; i < length / 8; i++) {
+                    values[3 + at / 8 + i] = Double.longBitsToDouble(LittleEndian.getLong(src, srcOff + 8 * i));
+                }
+            }
+
+            @Override
+            public Doubles doublesFor(int at, int length) {
+                asked = at;
+                return runs[0]++ % 2 == 0 ? new Doubles(values, 3 + at / 8) : null;
+            }
+
+            @Override
+            public void acceptedAsDoubles(int at, int length) {
+                assertThat(at).as("the run asked for").isEqualTo(asked);
+                runs[1]++;
+            }
+        });
+        assertThat(values[0]).isNaN();
+        for (int i = 0; i < raw.length / 8; i++) {
+            assertThat(Double.doubleToRawLongBits(values[3 + i]))
+                    .as("value %d", i)
+                    .isEqualTo(LittleEndian.getLong(raw, 8 * i));
+        }
+        boolean[][] stored = storedStreams(frame);
+        int splitBlocks = 0;
+        for (boolean[] block : stored) {
+            splitBlocks += (frame[3] & 0xFF) == 8 && block.length == 8 ? 1 : 0;
+        }
+        assertThat(runs[0]).as("blocks the decoder offered as doubles").isEqualTo(splitBlocks);
+        assertThat(runs[1]).as("blocks decoded as doubles").isEqualTo((splitBlocks + 1) / 2);
     }
 
     @Test
