@@ -37,6 +37,22 @@ final class ChunkBytes {
                 return size;
             }
 
+            /** The chunk's own array for whole little-endian {@code float64} slots ({@code float64}, {@code complex128}). */
+            @Override
+            public RawBytesSink.Doubles doublesAt(int from, int length) {
+                if (chunk.data() instanceof double[] values
+                        && slotBytes == 8
+                        && order == ByteOrder.LITTLE_ENDIAN
+                        && from >= 0
+                        && length >= 0
+                        && from + length <= size
+                        && from % 8 == 0
+                        && length % 8 == 0) {
+                    return new RawBytesSink.Doubles(values, from / 8);
+                }
+                return null;
+            }
+
             @Override
             public void copyTo(int from, byte[] dst, int dstOff, int length) {
                 if (from < 0 || length < 0 || from + length > size) {

@@ -167,4 +167,21 @@ class ChunkBytesTest {
         assertThat(c).isNotNull();
         assertThat(c.offset()).isEqualTo(2);
     }
+
+    @Test
+    void aFloat64ChunksViewOffersItsOwnArrayForWholeLittleEndianValues() {
+        Chunk chunk = Chunk.allocate(DType.FLOAT64, 4, 5);
+        RawBytes view = ChunkBytes.view(chunk, ByteOrder.LITTLE_ENDIAN);
+        RawBytesSink.Doubles d = view.doublesAt(24, 80);
+        assertThat(d).isNotNull();
+        assertThat(d.array()).isSameAs(chunk.doubles());
+        assertThat(d.offset()).isEqualTo(3);
+        assertThat(view.doublesAt(4, 8)).isNull();
+        assertThat(view.doublesAt(0, 12)).isNull();
+        assertThat(view.doublesAt(80, 88)).isNull();
+        assertThat(ChunkBytes.view(chunk, ByteOrder.BIG_ENDIAN).doublesAt(0, 8)).isNull();
+        assertThat(ChunkBytes.view(Chunk.allocate(DType.INT64, 4, 5), ByteOrder.LITTLE_ENDIAN)
+                        .doublesAt(0, 8))
+                .isNull();
+    }
 }

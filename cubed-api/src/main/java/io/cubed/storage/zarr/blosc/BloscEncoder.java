@@ -4,6 +4,7 @@ import io.cubed.chunk.ArrayRecycler;
 import io.cubed.error.StorageException;
 import io.cubed.storage.zarr.codec.Codec;
 import io.cubed.storage.zarr.codec.RawBytes;
+import io.cubed.storage.zarr.codec.RawBytesSink;
 
 /**
  * Writes Blosc-1 frames the way c-blosc 1.x does: same block size choice, split decision, header flags, stream layout
@@ -187,6 +188,15 @@ final class BloscEncoder {
         int bsize = Math.min(blocksize, raw.size() - blockOff);
         boolean leftover = bsize < blocksize;
         byte[] array = raw.array();
+        if (shuffle && typesize == 8 && !leftover && array == null && ByteShuffle.vectorInUse()) {
+            // Values the source holds as float64 are shuffled from its array, not copied into a block of bytes first.
+            RawBytesSink.Doubles values = raw.doublesAt(blockOff, bsize);
+            if (values != null) {
+                byte[] in = BlockBuffers.encoder(1, blocksize);
+                VectorByteShuffle.shuffle8FromDoubles(bsize / 8, values.array(), values.offset(), in, 0);
+                return compressStreams(in, 0, bsize, compressor, split ? typesize : 1, dest, ntbytes, maxbytes);
+            }
+        }
         byte[] src = array;
         int srcOff = blockOff;
         if (array == null) {
@@ -205,7 +215,24 @@ final class BloscEncoder {
             BitShuffle.shuffle(typesize, bsize, src, srcOff, in, 0);
             inOff = 0;
         }
-        int nsplits = split && !leftover ? typesize : 1;
+        return compressStreams(
+                in, inOff, bsize, compressor, split && !leftover ? typesize : 1, dest, ntbytes, maxbytes);
+    }
+
+    /**
+     * Compresses the (shuffled) block {@code in[inOff...inOff + bsize)} as {@code nsplits} streams into {@code dest}
+     * from {@code ntbytes}, each after its 4-byte size, stored when it does not compress. Returns the offset after the
+     * block, or 0 when it does not fit below {@code maxbytes}.
+     */
+    private static int compressStreams(
+            byte[] in,
+            int inOff,
+            int bsize,
+            InternalCodecs.Compressor compressor,
+            int nsplits,
+            byte[] dest,
+            int ntbytes,
+            int maxbytes) {
         int neblock = bsize / nsplits;
         for (int s = 0; s < nsplits; s++) {
             int sizeAt = ntbytes;

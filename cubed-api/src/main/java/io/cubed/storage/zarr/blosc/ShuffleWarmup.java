@@ -6,8 +6,9 @@ import java.util.Random;
 
 /**
  * When {@link ByteShuffle} switches from its scalar loops to {@link VectorByteShuffle}: a {@link VectorWarmup} that
- * times both on a scratch block of 64 kB (8192 elements of 8 bytes), shuffled, unshuffled to bytes and unshuffled to
- * {@code float64} values (which {@link BloscDecoder} writes straight into chunks), started once the scalar
+ * times both on a scratch block of 64 kB (8192 elements of 8 bytes), shuffled and unshuffled as bytes and as {@code
+ * float64} values (which {@link BloscDecoder} and {@link BloscEncoder} take straight from chunks' arrays), started
+ * once the scalar
  * loops have shuffled {@link ByteShuffle#WARMUP_AFTER_BYTES} of 8-byte elements (or at once, {@link
  * BloscCodec#warmUp()}).
  */
@@ -69,20 +70,29 @@ final class ShuffleWarmup {
         private final byte[] smallOut = new byte[SMALL_ELEMENTS * 8];
         private final double[] smallDoubles = new double[SMALL_ELEMENTS];
         private final double[] values = new double[BLOCK_BYTES / 8];
+        private final double[] srcValues = new double[BLOCK_BYTES / 8];
+        private final byte[] shuffledValues = new byte[BLOCK_BYTES];
+        private final byte[] smallShuffled = new byte[SMALL_ELEMENTS * 8];
 
         ShuffleTrial() {
             new Random(42).nextBytes(src);
             small = Arrays.copyOf(src, SMALL_ELEMENTS * 8);
+            for (int i = 0; i < srcValues.length; i++) {
+                srcValues[i] = Double.longBitsToDouble(LittleEndian.getLong(src, 8 * i));
+            }
         }
 
         @Override
         public void scalar() {
             ByteShuffle.shuffle8From(0, n, src, 0, shuffled, 0);
             ByteShuffle.unshuffle8From(0, n, shuffled, 0, back, 0);
-            // Without the vector code, values are unshuffled to bytes and then converted.
+            // Without the vector code, values are unshuffled to bytes and then converted, and converted to bytes before
+            // they are shuffled.
             for (int i = 0; i < n; i++) {
                 values[i] = Double.longBitsToDouble(LittleEndian.getLong(back, 8 * i));
+                LittleEndian.putLong(back, 8 * i, Double.doubleToRawLongBits(srcValues[i]));
             }
+            ByteShuffle.shuffle8From(0, n, back, 0, shuffledValues, 0);
         }
 
         @Override
@@ -91,12 +101,14 @@ final class ShuffleWarmup {
             VectorByteShuffle.unshuffle8(SMALL_ELEMENTS, smallOut, 0, small, 0);
             // Decoders also unshuffle straight into float64 values, with a method of its own.
             VectorByteShuffle.unshuffle8ToDoubles(SMALL_ELEMENTS, smallOut, 0, smallDoubles, 0);
+            VectorByteShuffle.shuffle8FromDoubles(SMALL_ELEMENTS, smallDoubles, 0, smallShuffled, 0);
             // And blocks whose elements end inside a vector step (the scalar tail): compiled with it in their
             // profile, the methods are not deoptimized (and run in the Vector API's slow fallback until compiled
             // again) the first time a block takes it.
             int tail = SMALL_ELEMENTS - 3;
             VectorByteShuffle.unshuffle8(tail, smallOut, 0, small, 0);
             VectorByteShuffle.unshuffle8ToDoubles(tail, smallOut, 0, smallDoubles, 0);
+            VectorByteShuffle.shuffle8FromDoubles(tail, smallDoubles, 0, smallShuffled, 0);
         }
 
         @Override
@@ -104,6 +116,7 @@ final class ShuffleWarmup {
             VectorByteShuffle.shuffle8(n, src, 0, shuffled, 0);
             VectorByteShuffle.unshuffle8(n, shuffled, 0, back, 0);
             VectorByteShuffle.unshuffle8ToDoubles(n, shuffled, 0, values, 0);
+            VectorByteShuffle.shuffle8FromDoubles(n, srcValues, 0, shuffledValues, 0);
         }
 
         @Override
@@ -114,7 +127,10 @@ final class ShuffleWarmup {
             for (int i = 0; i < n; i++) {
                 sameValues &= Double.doubleToRawLongBits(values[i]) == LittleEndian.getLong(src, 8 * i);
             }
-            return Arrays.equals(shuffled, expected) && Arrays.equals(back, src) && sameValues;
+            return Arrays.equals(shuffled, expected)
+                    && Arrays.equals(back, src)
+                    && sameValues
+                    && Arrays.equals(shuffledValues, expected);
         }
     }
 }

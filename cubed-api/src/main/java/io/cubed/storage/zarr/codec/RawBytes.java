@@ -14,6 +14,16 @@ public interface RawBytes {
     /** Copies raw bytes {@code [from, from + length)} to {@code dst[dstOff...]}. */
     void copyTo(int from, byte[] dst, int dstOff, int length);
 
+    /**
+     * Where raw bytes {@code [from, from + length)} lie as little-endian {@code float64} values: the {@code double[]} and
+     * the index of the value byte {@code from} starts; null (the default) when they are not values of an array as they
+     * are. A codec that reads such values itself (Blosc shuffling 8-byte elements) takes them there instead of asking
+     * {@link #copyTo} for their bytes.
+     */
+    default RawBytesSink.Doubles doublesAt(int from, int length) {
+        return null;
+    }
+
     /** The array holding all the raw bytes from index 0, when there is one (no copy needed), otherwise null. */
     default byte[] array() {
         return null;

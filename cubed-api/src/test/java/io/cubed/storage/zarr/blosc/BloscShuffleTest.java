@@ -87,6 +87,15 @@ class BloscShuffleTest {
             }
             assertThat(values[0]).as("before the values").isEqualTo(-1.5);
             assertThat(values[n + 1]).as("after the values").isEqualTo(2.5);
+
+            // And from float64 values: the streams of their little-endian bytes.
+            byte[] fromValues = new byte[8 * n + 2];
+            VectorByteShuffle.shuffle8FromDoubles(n, values, 1, fromValues, 2);
+            assertThat(java.util.Arrays.copyOfRange(fromValues, 2, 2 + 8 * n))
+                    .as("shuffle of values %d", n)
+                    .isEqualTo(expected);
+            assertThat(fromValues[0]).isZero();
+            assertThat(fromValues[1]).isZero();
         }
     }
 

@@ -2,6 +2,7 @@ package io.cubed.storage.zarr.blosc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cubed.storage.zarr.codec.RawBytes;
 import io.cubed.storage.zarr.codec.RawBytesSink;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -79,6 +80,51 @@ class BloscStoredStreamsTest {
         if (raw.length % 8 == 0) {
             assertDecodesToDoubles(frame, raw);
         }
+    }
+
+    /**
+     * Encoding from a source that holds its bytes as float64 values (offered for every block, shuffled straight from
+     * them where the block is full, split and of 8-byte elements) gives the frame encoding the bytes gives.
+     */
+    private static void assertEncodesFromDoubles(BloscCodec codec, byte[] raw) {
+        double[] values = new double[2 + raw.length / 8];
+        for (int i = 0; i < raw.length / 8; i++) {
+            values[2 + i] = Double.longBitsToDouble(LittleEndian.getLong(raw, 8 * i));
+        }
+        int[] offered = new int[1];
+        RawBytes source = new RawBytes() {
+            @Override
+            public int size() {
+                return raw.length;
+            }
+
+            @Override
+            public void copyTo(int from, byte[] dst, int dstOff, int length) {
+                System.arraycopy(raw, from, dst, dstOff, length);
+            }
+
+            @Override
+            public RawBytesSink.Doubles doublesAt(int from, int length) {
+                offered[0]++;
+                return new RawBytesSink.Doubles(values, 2 + from / 8);
+            }
+        };
+        io.cubed.storage.zarr.codec.Codec.Encoded e = codec.encode(source);
+        byte[] frame = codec.encode(raw);
+        assertThat(Arrays.copyOf(e.buffer(), e.length())).isEqualTo(frame);
+        // Every full block of 8-byte elements is taken from the values, split or not.
+        int fullBlocks = (frame[3] & 0xFF) == 8 ? LittleEndian.getInt(frame, 4) / LittleEndian.getInt(frame, 8) : 0;
+        assertThat(offered[0]).as("blocks shuffled from the values").isEqualTo(fullBlocks);
+    }
+
+    @Test
+    void blocksEncodeFromFloat64ValuesAsFromTheirBytes() {
+        byte[] raw = uniformDoubles(N + 3, 14);
+        assertEncodesFromDoubles(new BloscCodec(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 256 << 10, 8), raw);
+        assertEncodesFromDoubles(new BloscCodec(BloscCname.BLOSCLZ, 5, BloscShuffle.SHUFFLE, 0, 8), raw);
+        // Blocks of one stream (zstd does not split); elements of 4 bytes, which are not taken from the values.
+        assertEncodesFromDoubles(new BloscCodec(BloscCname.ZSTD, 1, BloscShuffle.SHUFFLE, 128 << 10, 8), raw);
+        assertEncodesFromDoubles(new BloscCodec(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 128 << 10, 4), raw);
     }
 
     /**
