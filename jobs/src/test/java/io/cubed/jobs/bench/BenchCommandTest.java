@@ -446,4 +446,13 @@ class BenchCommandTest {
             return -1;
         }
     }
+
+    @Test
+    void theWarmUpLastsThreeSecondsUnlessToldOtherwiseColdOrAtSmokeSize() {
+        assertThat(BenchCommand.warmupSeconds(null, false, false)).isEqualTo(3.0);
+        assertThat(BenchCommand.warmupSeconds(null, false, true)).isZero();
+        assertThat(BenchCommand.warmupSeconds(null, true, false)).isZero();
+        assertThat(BenchCommand.warmupSeconds(0.5, false, false)).isEqualTo(0.5);
+        assertThat(BenchCommand.warmupSeconds(10.0, false, true)).isEqualTo(10.0);
+    }
 }
