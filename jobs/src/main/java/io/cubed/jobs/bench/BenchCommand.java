@@ -541,9 +541,13 @@ public final class BenchCommand implements Callable<Integer> {
         long baselineHeap = BenchSuite.measureBaselineHeap();
         List<BenchSuite.Result> results = new ArrayList<>();
         for (Workload w : chosen) {
-            long task = WorkloadJvm.largestTaskBytes(w, spec, dir, threads);
+            WorkloadJvm.Planned planned = WorkloadJvm.plan(w, spec, dir, threads);
             long heap = WorkloadJvm.heapBytes(
-                    baselineHeap, threads, task, spec.reservedMem().bytes());
+                    baselineHeap,
+                    threads,
+                    planned.largestTaskBytes(),
+                    spec.reservedMem().bytes(),
+                    planned.largestChunkBytes());
             Path file = dir.resolve("result-" + w.id() + ".ser");
             results.add(WorkloadJvm.run(w.id(), heap, ownJvmArgs(w, file), file, log));
         }

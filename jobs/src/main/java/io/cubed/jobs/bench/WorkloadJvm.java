@@ -37,13 +37,20 @@ final class WorkloadJvm {
     private WorkloadJvm() {}
 
     /**
-     * The projected memory of the largest task of {@code w} run with {@code spec} on the inputs under {@code dir}, in
-     * bytes (the reserve included): the workload planned with an executor that runs nothing, as the bench's executor
-     * of {@code threads} threads would plan it (a rechunk sizes its stages by the executor's parallelism).
+     * What a workload's plan says of its memory: the projection of its largest task (the reserve included) and the
+     * largest chunk of its inputs and results, in bytes.
      */
-    static long largestTaskBytes(Workload w, Spec spec, Path dir, int threads) throws IOException {
+    record Planned(long largestTaskBytes, long largestChunkBytes) {}
+
+    /**
+     * The plan of {@code w} run with {@code spec} on the inputs under {@code dir}: the workload planned with an executor
+     * that runs nothing, as the bench's executor of {@code threads} threads would plan it (a rechunk sizes its stages by
+     * the executor's parallelism).
+     */
+    static Planned plan(Workload w, Spec spec, Path dir, int threads) throws IOException {
         PlanOnly planOnly = new PlanOnly(threads);
         Path scratch = dir.resolve("plan-" + w.id());
+        long largestChunk = 0;
         BenchSuite.deleteTree(scratch);
         try {
             Spec planning = spec.toBuilder()
@@ -56,6 +63,15 @@ final class WorkloadJvm {
                         dir.resolve("inputs").resolve(name + ".zarr").toString(), planning));
             }
             List<CubedArray> outs = w.build(in, planning);
+            for (List<CubedArray> arrays : List.of(in, outs)) {
+                for (CubedArray a : arrays) {
+                    long elements = 1;
+                    for (int c : a.chunkShape()) {
+                        elements *= c;
+                    }
+                    largestChunk = Math.max(largestChunk, elements * a.dtype().itemSizeBytes());
+                }
+            }
             List<String> urls = new ArrayList<>();
             for (int k = 0; k < outs.size(); k++) {
                 urls.add(scratch.resolve("result-" + k + ".zarr").toString());
@@ -67,13 +83,19 @@ final class WorkloadJvm {
         if (planOnly.plans == 0) {
             throw new IllegalStateException("bench: " + w.id() + " planned no computation");
         }
-        return planOnly.largestTaskBytes;
+        return new Planned(planOnly.largestTaskBytes, largestChunk);
     }
 
     /**
      * The heap a JVM running tasks of {@code largestTaskBytes} ({@code reservedBytes} included) on {@code threads}
      * threads needs over {@code baselineHeapBytes} of live heap at rest: {@link HeapBound} of the tasks without their
-     * reserve, at least {@link #MIN_HEAP_BYTES}, in whole MiB.
+     * reserve, plus each thread's {@code largestChunkBytes} once more, at least {@link #MIN_HEAP_BYTES}, in whole MiB.
+     *
+     * <p>Why a chunk more per thread: G1 puts an array larger than half a region (512 kB in the 1 MB regions it picks
+     * for heaps under 2 GB) in contiguous regions of its own, which its full collections on JDK 17 do not move. W3's
+     * 16.8 MB chunks left a heap of its tasks' bound alone (427 MiB) too fragmented for one more of them, after
+     * compacting full collections in every run: one run of about ten ran out of heap in its second round
+     * (docs/benchmarks.md, "Resident memory").
      *
      * <p>Why without the reserve: {@code reservedMem} is what a worker's runtime holds besides its task (Cubed
      * measures a Python worker's), and a projected task counts it once per task. The threads of one JVM share one
@@ -83,9 +105,10 @@ final class WorkloadJvm {
      * ran no faster than in 416 MiB (docs/benchmarks.md, "Resident memory"). The process's bound that {@code cubed
      * bench} reports still counts the reserve per thread.
      */
-    static long heapBytes(long baselineHeapBytes, int threads, long largestTaskBytes, long reservedBytes) {
+    static long heapBytes(
+            long baselineHeapBytes, int threads, long largestTaskBytes, long reservedBytes, long largestChunkBytes) {
         long tasks = Math.max(0, largestTaskBytes - reservedBytes);
-        long bound = HeapBound.of(baselineHeapBytes, threads, tasks).bytes();
+        long bound = HeapBound.of(baselineHeapBytes, threads, tasks).bytes() + threads * largestChunkBytes;
         long mib = (Math.max(bound, MIN_HEAP_BYTES) + (1 << 20) - 1) >> 20;
         return mib << 20;
     }
