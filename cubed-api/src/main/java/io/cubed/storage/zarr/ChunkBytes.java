@@ -37,20 +37,9 @@ final class ChunkBytes {
                 return size;
             }
 
-            /** The chunk's own array for whole little-endian {@code float64} slots ({@code float64}, {@code complex128}). */
             @Override
             public RawBytesSink.Doubles doublesAt(int from, int length) {
-                if (chunk.data() instanceof double[] values
-                        && slotBytes == 8
-                        && order == ByteOrder.LITTLE_ENDIAN
-                        && from >= 0
-                        && length >= 0
-                        && from + length <= size
-                        && from % 8 == 0
-                        && length % 8 == 0) {
-                    return new RawBytesSink.Doubles(values, from / 8);
-                }
-                return null;
+                return float64Run(chunk, order, from, length);
             }
 
             @Override
@@ -73,6 +62,26 @@ final class ChunkBytes {
                 }
             }
         };
+    }
+
+    /**
+     * Raw bytes {@code [from, from + length)} of {@code chunk}, stored in byte order {@code order}, as the chunk's own
+     * array when they are whole little-endian {@code float64} slots ({@code float64}, {@code complex128}): copied as
+     * they are, a codec can read or write them there. Null otherwise.
+     */
+    private static RawBytesSink.Doubles float64Run(Chunk chunk, ByteOrder order, int from, int length) {
+        DType dtype = chunk.dtype();
+        if (chunk.data() instanceof double[] values
+                && dtype.itemSizeBytes() / dtype.slotsPerElement() == 8
+                && order == ByteOrder.LITTLE_ENDIAN
+                && from >= 0
+                && length >= 0
+                && from + (long) length <= chunk.nbytes()
+                && from % 8 == 0
+                && length % 8 == 0) {
+            return new RawBytesSink.Doubles(values, from / 8);
+        }
+        return null;
     }
 
     /** Bytes {@code [from, from + length)} lying within one slot. */
@@ -115,24 +124,10 @@ final class ChunkBytes {
                 }
             }
 
-            /**
-             * The chunk's own array for whole little-endian {@code float64} slots ({@code float64}, {@code
-             * complex128}), which the bytes would be copied into as they are.
-             */
+            /** As {@link #float64Run}, unless part of a slot waits for its last bytes. */
             @Override
             public Doubles doublesFor(int at, int length) {
-                if (chunk.data() instanceof double[] values
-                        && slotBytes == 8
-                        && order == ByteOrder.LITTLE_ENDIAN
-                        && pendingSlot < 0
-                        && at >= 0
-                        && length >= 0
-                        && at + length <= size
-                        && at % 8 == 0
-                        && length % 8 == 0) {
-                    return new Doubles(values, at / 8);
-                }
-                return null;
+                return pendingSlot < 0 ? float64Run(chunk, order, at, length) : null;
             }
 
             @Override
