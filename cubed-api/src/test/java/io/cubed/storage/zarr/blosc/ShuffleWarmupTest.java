@@ -49,9 +49,9 @@ class ShuffleWarmupTest {
     }
 
     @Test
-    void theWarmUpStartsOnceTheScalarLoopsHaveShuffled256Mb() {
+    void theWarmUpStartsOnceTheScalarLoopsHaveShuffled4GiB() {
         assertThat(ByteShuffle.warmupDue(0)).isFalse();
-        assertThat(ByteShuffle.warmupDue((256L << 20) - 1)).isFalse();
-        assertThat(ByteShuffle.warmupDue(256L << 20)).isTrue();
+        assertThat(ByteShuffle.warmupDue((4L << 30) - 1)).isFalse();
+        assertThat(ByteShuffle.warmupDue(4L << 30)).isTrue();
     }
 }
