@@ -30,15 +30,38 @@ public final class VectorWarmup {
     /** How long the vector code has to become faster than the scalar loops. */
     public static final long DEADLINE_NANOS = 30_000_000_000L;
 
-    /** Calls of the vector code on the whole scratch input that make it hot enough for the JIT. */
-    static final int WARM_CALLS = 100;
-
     /**
      * Calls of the vector code on a small input first: the JIT compiles a method after enough calls or enough loop
      * iterations, and each iteration is slow until then, so short calls reach C2 sooner (about 1 s against 2.2-2.5 s
      * with whole blocks alone for the byte shuffle, on the AMD machine type).
      */
     static final int SMALL_CALLS = 12_000;
+
+    /**
+     * Small calls made back to back before the warm-up paces itself ({@link #REST_PER_RUN}): more than the JIT needs
+     * with {@code bin/cubed}'s and the Spark templates' {@code CompileThresholdScaling} of 0.05 for the vector classes
+     * (about 250 calls at the second tier), so that their compilation is asked for at once.
+     */
+    static final int EAGER_SMALL_CALLS = 1_000;
+
+    /**
+     * Past its first {@link #EAGER_SMALL_CALLS}, the warm-up rests this many times as long as its calls ran: a quarter
+     * of a core. Until C2 has compiled the vector code its calls run in the Vector API's fallback, which allocates for
+     * every vector operation: back to back, the byte shuffle's warm-up took 1.3-1.7 s of a core and allocated about 1
+     * GB on the Intel 2-core machine type while the tasks kept both cores busy, and G1 grew its heap to keep up (a 1.2
+     * GB copy peaked at 667-707 MB against 188 MB without the warm-up), while the compilation it waited for was queued
+     * behind the JVM's other work on the compiler thread, not sped up by more calls.
+     */
+    static final int REST_PER_RUN = 3;
+
+    /**
+     * A small call counts as compiled when it takes at most this many times the scalar loops' time for its share of the
+     * scratch input ({@link Trial#smallShare()}): a compiled call on a few vectors' worth is mostly call overhead (the
+     * byte shuffle's seven small calls: 0.5-0.8 µs once compiled, where the scalar loops' share is 0.23 µs and the
+     * limit 1.8 µs, on the Intel machine type), a call in the fallback a hundred times slower (81 µs). Whole runs start
+     * only then: in the fallback one allocates megabytes.
+     */
+    static final int COMPILED_SMALL_FACTOR = 8;
 
     /** The trial runs of one kernel on scratch data of its own (made by the warm-up thread, used by it alone). */
     public interface Trial {
@@ -47,6 +70,9 @@ public final class VectorWarmup {
 
         /** Runs the vector code once on a small part of the scratch input (a few vectors' worth). */
         void vectorSmall();
+
+        /** The part of the scratch input {@link #vectorSmall()} covers (its elements over the whole input's). */
+        double smallShare();
 
         /** Runs the vector code once on the scratch input. */
         void vector();
@@ -204,9 +230,12 @@ public final class VectorWarmup {
     }
 
     /**
-     * Runs the scalar loops until their time stops improving, then the vector code until it beats them three times in
-     * a row with the same result; false when {@code deadlineNanos} passes first or a result differs. Does not change
-     * what {@link #ready()} says (the warm-up thread sets it from this).
+     * Runs the scalar loops until their time stops improving, then the vector code on the small input, {@link
+     * #SMALL_CALLS} times, and then on the whole input, once a small call runs at compiled speed, until it beats the
+     * scalar loops three times in a row with the same result; false when {@code deadlineNanos} passes first, a result
+     * differs or the thread is interrupted. Past the first {@link #EAGER_SMALL_CALLS}, the calls that do not beat the
+     * scalar loops are paced to a quarter of a core ({@link #REST_PER_RUN}). Does not change what {@link #ready()} says
+     * (the warm-up thread sets it from this).
      */
     public boolean calibrate(long deadlineNanos) {
         long end = System.nanoTime() + deadlineNanos;
@@ -223,29 +252,54 @@ public final class VectorWarmup {
             stale = best < scalar * 0.95 ? 0 : stale + 1;
             scalar = Math.min(scalar, best);
         }
+        Pacer pacer = new Pacer();
         for (int c = 0; c < SMALL_CALLS && System.nanoTime() < end; c++) {
-            t.vectorSmall();
-        }
-        int faster = 0;
-        for (int attempt = 0; System.nanoTime() < end; attempt++) {
             long t0 = System.nanoTime();
+            t.vectorSmall();
+            if (c >= EAGER_SMALL_CALLS && !pacer.ran(System.nanoTime() - t0)) {
+                return false;
+            }
+        }
+        double compiledSmall = COMPILED_SMALL_FACTOR * scalar * t.smallShare();
+        int faster = 0;
+        while (System.nanoTime() < end) {
+            long t0 = System.nanoTime();
+            t.vectorSmall();
+            long small = System.nanoTime() - t0;
+            if (small > compiledSmall) {
+                faster = 0;
+                if (!pacer.ran(small)) {
+                    return false;
+                }
+                continue;
+            }
+            t0 = System.nanoTime();
             t.vector();
             long took = System.nanoTime() - t0;
             faster = took < scalar ? faster + 1 : 0;
             if (faster >= 3) {
                 return t.same();
             }
-            if (attempt >= WARM_CALLS && faster == 0) {
-                // The calls have made the methods hot; the compiler works on its own thread: wait without burning a
-                // core the tasks need.
-                try {
-                    Thread.sleep(2);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
+            if (faster == 0 && !pacer.ran(took)) {
+                return false;
             }
         }
         return false;
+    }
+
+    /** Rests {@link #REST_PER_RUN} times as long as the calls it is told of ran, once they add up to a millisecond. */
+    private static final class Pacer {
+        private long ran;
+
+        /** Counts a call of {@code nanos}; false when the thread was interrupted while resting. */
+        boolean ran(long nanos) {
+            ran += nanos;
+            if (ran < 1_000_000) {
+                return true;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(REST_PER_RUN * ran);
+            ran = 0;
+            return !Thread.currentThread().isInterrupted();
+        }
     }
 }

@@ -23,6 +23,11 @@ class VectorWarmupTest {
         public void vectorSmall() {}
 
         @Override
+        public double smallShare() {
+            return 1;
+        }
+
+        @Override
         public void vector() {
             vectorRuns.incrementAndGet();
         }
@@ -31,6 +36,84 @@ class VectorWarmupTest {
         public boolean same() {
             return true;
         }
+    }
+
+    private static void spin(long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Vector code that runs as in the API's fallback (20 µs a small call, a whole run as slow as the scalar loops) for
+     * its first {@code slowSmallCalls} small calls, then compiled (at once).
+     */
+    private static final class CompiledLate implements VectorWarmup.Trial {
+        final int slowSmallCalls;
+        int smallCalls;
+        int smallCallsBeforeFirstWholeRun = -1;
+        int wholeRuns;
+
+        CompiledLate(int slowSmallCalls) {
+            this.slowSmallCalls = slowSmallCalls;
+        }
+
+        boolean compiled() {
+            return smallCalls > slowSmallCalls;
+        }
+
+        @Override
+        public void scalar() {
+            spin(200_000);
+        }
+
+        @Override
+        public void vectorSmall() {
+            smallCalls++;
+            if (!compiled()) {
+                spin(20_000);
+            }
+        }
+
+        @Override
+        public double smallShare() {
+            return 0.01; // compiled: at most 8 x 2 µs
+        }
+
+        @Override
+        public void vector() {
+            if (smallCallsBeforeFirstWholeRun < 0) {
+                smallCallsBeforeFirstWholeRun = smallCalls;
+            }
+            wholeRuns++;
+            if (!compiled()) {
+                spin(400_000);
+            }
+        }
+
+        @Override
+        public boolean same() {
+            return true;
+        }
+    }
+
+    @Test
+    void wholeRunsWaitForCompiledSmallCallsAndTheSlowCallsArePacedToAQuarterOfACore() {
+        int slow = VectorWarmup.SMALL_CALLS + 200;
+        CompiledLate trial = new CompiledLate(slow);
+        VectorWarmup w = new VectorWarmup("paced kernel", "cubed.test.paced", () -> true, 0, () -> trial);
+        long start = System.nanoTime();
+        assertThat(w.calibrate(VectorWarmup.DEADLINE_NANOS)).isTrue();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        // No whole run while the small calls ran at the fallback's speed (they would allocate megabytes each there),
+        // and the three that qualified ran once compiled.
+        assertThat(trial.smallCallsBeforeFirstWholeRun).isGreaterThan(slow);
+        assertThat(trial.wholeRuns).isEqualTo(3);
+        // The slow calls past the first EAGER_SMALL_CALLS ran 20 µs each and were followed by three times as long at
+        // rest (all but less than a millisecond of them): the calibration took at least four times their time.
+        double pacedBusy = (slow - VectorWarmup.EAGER_SMALL_CALLS) * 20e-6;
+        assertThat(seconds).isGreaterThan(4 * pacedBusy - 0.004);
     }
 
     @Test

@@ -17,15 +17,13 @@ final class ByteShuffle {
 
     /**
      * Bytes of 8-byte elements the scalar loops shuffle before {@link ShuffleWarmup} starts, 4 GiB: about what the
-     * warm-up costs. Its thread runs the vector code in the Vector API's fallback until C2 has compiled it, 1.3-1.7 s of
-     * a core on the Intel 2-core machine type while the tasks keep both cores busy, allocating about 1 GB that the
-     * collector answers by growing the heap, and C2 compiles four large methods besides: about 2 s of CPU in all. The
-     * vector code saves about 0.4 s of CPU per GB shuffled against the scalar loops (W1, 5 GB: 1.36-1.56 s against
-     * 2.43 s on two threads), so the warm-up repays itself after about 5 GB; started after 256 MB, as it was, it made a
-     * 1.2 GB {@code cubed copy --codec zstd:3} 2.71-3.03 s and 667-707 MB at its peak, against 1.76-2.00 s and 188 MB with the
-     * scalar loops alone (docs/zarr.md). Shuffling this much first, a job never pays more than twice what the better
-     * choice in hindsight would have cost (the ski-rental rule). {@link BloscCodec#warmUp()} starts it at once for
-     * processes known to be long (the benchmark suite).
+     * warm-up costs. The vector code saves about 0.4 s of CPU per GB shuffled against the scalar loops (W1, 5 GB:
+     * 1.36-1.56 s against 2.43 s on two threads), while the warm-up's calls in the Vector API's fallback and C2's
+     * compilation of four large methods take seconds of CPU on a busy machine: started after 256 MB, as it was, the
+     * warm-up made a 1.2 GB {@code cubed copy --codec zstd:3} 2.99-3.63 s at 284-324 MB peak, against 2.32-2.45 s at
+     * 189-192 MB without it (docs/zarr.md). Shuffling this much first, a job never pays much more than twice what the
+     * better choice in hindsight would have cost (the ski-rental rule). {@link BloscCodec#warmUp()} starts it at once
+     * for processes known to be long (the benchmark suite).
      */
     static final long WARMUP_AFTER_BYTES = 4L << 30;
 

@@ -112,6 +112,11 @@ final class ShuffleWarmup {
         }
 
         @Override
+        public double smallShare() {
+            return (double) SMALL_ELEMENTS / n;
+        }
+
+        @Override
         public void vector() {
             VectorByteShuffle.shuffle8(n, src, 0, shuffled, 0);
             VectorByteShuffle.unshuffle8(n, shuffled, 0, back, 0);

@@ -78,6 +78,11 @@ final class CfWarmup {
         }
 
         @Override
+        public double smallShare() {
+            return (double) SMALL / N;
+        }
+
+        @Override
         public void vector() {
             vectorMasked = VectorCfKernels.int16ToFloat32(
                     packed.shorts(), 0, SCALE, OFFSET, shortMasks, vectorOut, 0, N, vectorMissing);
