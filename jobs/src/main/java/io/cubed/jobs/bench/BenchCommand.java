@@ -193,7 +193,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        // The suite shuffles gigabytes: the vector shuffle's warm-up starts now rather than after the first 256 MB.
+        // The suite shuffles gigabytes: the vector shuffle's warm-up starts now rather than after the first 4 GiB.
         io.cubed.storage.zarr.blosc.BloscCodec.warmUp();
         PrintWriter log = cli.commandLine().getOut();
         if (!(scale > 0) || Double.isInfinite(scale)) {
