@@ -297,9 +297,15 @@ public final class VectorWarmup {
             if (ran < 1_000_000) {
                 return true;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(REST_PER_RUN * ran);
+            long until = System.nanoTime() + REST_PER_RUN * ran;
             ran = 0;
-            return !Thread.currentThread().isInterrupted();
+            for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+                java.util.concurrent.locks.LockSupport.parkNanos(left); // may return early: rest again what is left
+                if (Thread.currentThread().isInterrupted()) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }
