@@ -106,10 +106,10 @@ class VectorWarmupTest {
         long start = System.nanoTime();
         assertThat(w.calibrate(VectorWarmup.DEADLINE_NANOS)).isTrue();
         double seconds = (System.nanoTime() - start) / 1e9;
-        // No whole run while the small calls ran at the fallback's speed (they would allocate megabytes each there),
-        // and the three that qualified ran once compiled.
+        // No whole run while the small calls ran at the fallback's speed (they would allocate megabytes each there);
+        // the runs that qualified (three in a row, more if the machine held one up) ran once compiled.
         assertThat(trial.smallCallsBeforeFirstWholeRun).isGreaterThan(slow);
-        assertThat(trial.wholeRuns).isEqualTo(3);
+        assertThat(trial.wholeRuns).isGreaterThanOrEqualTo(3);
         // The slow calls past the first EAGER_SMALL_CALLS ran 20 µs each and were followed by three times as long at
         // rest (all but less than a millisecond of them): the calibration took at least four times their time.
         double pacedBusy = (slow - VectorWarmup.EAGER_SMALL_CALLS) * 20e-6;
