@@ -162,9 +162,11 @@ final class BenchSuite {
                 settle();
                 // Reset again when the run's first computation starts (StageRecorder), once the heap fits its plan.
                 boolean rssKnown = PeakRss.reset();
+                long jitBefore = jitMillis();
                 long start = System.nanoTime();
                 outputBytes = runOnce(w, spec, dir, outDir, r);
                 double s = (System.nanoTime() - start) / 1e9;
+                String jit = jitDuring(jitBefore);
                 if (rssKnown) {
                     rss = Math.max(rss, PeakRss.peakBytes());
                 }
@@ -173,17 +175,19 @@ final class BenchSuite {
                     rec = r;
                 }
                 if (peer == null && rounds > 1) {
-                    // Every round's time, not only the best: how long the runtime takes to warm up shows here, and
-                    // the tasks' summed time beside the wall time tells slower tasks from idle threads.
+                    // Every round's time, not only the best: how long the runtime takes to warm up shows here, the
+                    // tasks' summed time beside the wall time tells slower tasks from idle threads, and the JIT's
+                    // time during the round how much of the cores its compilers took from the tasks.
                     log.printf(
                             Locale.ROOT,
-                            "%s: round %d of %d, %.2f s, tasks %.2f s over %d threads%n",
+                            "%s: round %d of %d, %.2f s, tasks %.2f s over %d threads%s%n",
                             w.id(),
                             round + 1,
                             rounds,
                             s,
                             r.taskSeconds(),
-                            threads);
+                            threads,
+                            jit);
                     log.flush();
                 }
                 if (peer != null) {
@@ -191,11 +195,12 @@ final class BenchSuite {
                     DaskPeer.Run p = peer.run(w.id(), dir, outDir);
                     log.printf(
                             Locale.ROOT,
-                            "%s: ours %.3f s, Dask %.3f s (%s)%n",
+                            "%s: ours %.3f s, Dask %.3f s (%s)%s%n",
                             w.id(),
                             s,
                             p.seconds(),
-                            p.check().equals("match") ? "same results" : "results: " + p.check());
+                            p.check().equals("match") ? "same results" : "results: " + p.check(),
+                            jit);
                     log.flush();
                     if (!p.check().equals("match")) {
                         throw new IllegalStateException("bench --peer dask: " + w.id()
@@ -304,6 +309,26 @@ final class BenchSuite {
      */
     static long measureBaselineHeap() {
         return HeapProbe.liveHeap();
+    }
+
+    /**
+     * The time this JVM's JIT compilers have spent compiling so far, in milliseconds (summed over its compiler
+     * threads), or -1 where the JVM does not measure it.
+     */
+    static long jitMillis() {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    }
+
+    /**
+     * ", JIT S s": the time the JIT's compilers spent since {@code before} ({@link #jitMillis()}), which they took
+     * from the tasks' cores (W2's first round: 0.42 s of 0.77, then 0.22, 0.24, 0.56, 0.06, 0.09 in the next five, the
+     * methods called once per chunk reaching C2 only after some hundred chunks); empty where the JVM does not measure
+     * it.
+     */
+    static String jitDuring(long before) {
+        long now = jitMillis();
+        return before < 0 || now < 0 ? "" : String.format(Locale.ROOT, ", JIT %.2f s", (now - before) / 1e3);
     }
 
     static void ensureInput(String name, Path path, BenchData.Size size, int threads, PrintWriter log)

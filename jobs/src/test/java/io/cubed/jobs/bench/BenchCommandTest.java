@@ -162,12 +162,13 @@ class BenchCommandTest {
                                 ? "after a warm-up run of each workload on smoke-size inputs"
                                 : "after " + warmups
                                         + " warm-up runs of each workload on smoke-size inputs (--warmup-seconds 3)");
-        // Every round is logged with the tasks' summed time beside its wall time (warm-up shows; the best counts).
+        // Every round is logged with the tasks' summed time beside its wall time and the JIT compilers' time during
+        // it (warm-up shows; the best counts).
         for (String w : List.of("W1", "W2")) {
             for (int round = 1; round <= 2; round++) {
                 assertThat(run.out())
                         .containsPattern(w + ": round " + round
-                                + " of 2, \\d+\\.\\d\\d s, tasks \\d+\\.\\d\\d s over 2 threads");
+                                + " of 2, \\d+\\.\\d\\d s, tasks \\d+\\.\\d\\d s over 2 threads, JIT \\d+\\.\\d\\d s");
             }
         }
         String md = Files.readString(tmp.resolve("spark-report/report.md"));
