@@ -118,6 +118,30 @@ public final class BenchCommand implements Callable<Integer> {
     /** The warm-up's length unless --warmup-seconds, --no-warmup or --smoke says otherwise. */
     static final double DEFAULT_WARMUP_SECONDS = 3;
 
+    @Option(
+            names = "--settle-seconds",
+            paramLabel = "S",
+            description = "After the smoke-size warm-up, run each workload at full size, untimed, until the JIT's"
+                    + " compilers took at most a tenth of the round's core time in two rounds in a row, for up to S"
+                    + " seconds of such rounds per workload (at least one; default: "
+                    + DEFAULT_SETTLE_SECONDS
+                    + ", 0 with --smoke or --no-warmup: none). The smoke-size runs leave the methods called once per"
+                    + " chunk to be compiled by C2 in the first full-size rounds (W2's first round: the JIT busy for"
+                    + " 0.42 s of 0.77); a long-lived executor has them compiled. Each timed round's log line gives the"
+                    + " JIT's time in it.")
+    Double settleSeconds;
+
+    /** The full-size settling's budget per workload unless --settle-seconds, --no-warmup or --smoke says otherwise. */
+    static final double DEFAULT_SETTLE_SECONDS = 10;
+
+    /** The settling's budget: {@code given} (--settle-seconds) when there is one, else none cold or at smoke size. */
+    static double settleSeconds(Double given, boolean noWarmup, boolean smoke) {
+        if (given != null) {
+            return given;
+        }
+        return noWarmup || smoke ? 0 : DEFAULT_SETTLE_SECONDS;
+    }
+
     /** The warm-up's length: {@code given} (--warmup-seconds) when there is one, else none cold or at smoke size. */
     static double warmupSeconds(Double given, boolean noWarmup, boolean smoke) {
         if (given != null) {
@@ -208,6 +232,7 @@ public final class BenchCommand implements Callable<Integer> {
                     "bench: --no-warmup and --warmup-seconds " + warmupSeconds + " contradict each other; give one");
         }
         warmupSeconds = warmupSeconds(warmupSeconds, noWarmup, smoke);
+        settleSeconds = settleSeconds(settleSeconds, noWarmup, smoke);
         if (measureMemory != null && measureMemory < 0) {
             throw new io.cubed.error.InvalidArgumentException(
                     "bench: --measure-memory must be 0 (off) or a positive number of tasks, got " + measureMemory);
@@ -434,6 +459,20 @@ public final class BenchCommand implements Callable<Integer> {
                         compiled ? "were over" : "passed their deadline");
                 log.flush();
             }
+            if (settleSeconds > 0) {
+                for (BenchSuite.JitSettling st :
+                        BenchSuite.untilJitQuiet(chosen, spec, size, dir, threads, settleSeconds)) {
+                    log.printf(
+                            Locale.ROOT,
+                            "settling: %s at full size, %d untimed round%s (%s s), the JIT busy %s s%n",
+                            st.workload(),
+                            st.roundSeconds().size(),
+                            st.roundSeconds().size() == 1 ? "" : "s",
+                            seconds(st.roundSeconds()),
+                            seconds(st.jitSeconds()));
+                }
+                log.flush();
+            }
             // The JVM's resident set at rest, the baseline of the resident-memory bound: after the warm-up (its classes
             // loaded and compiled) and a full collection (its garbage gone, the heap shrunk as the collector shrinks
             // it).
@@ -500,6 +539,14 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
+    private static String seconds(List<Double> values) {
+        List<String> s = new ArrayList<>();
+        for (double v : values) {
+            s.add(String.format(Locale.ROOT, "%.2f", v));
+        }
+        return String.join(", ", s);
+    }
+
     /** How the timed runs were warmed up, for the report's header. */
     private String warmupNote(int warmupRuns, boolean ownJvms) {
         if (noWarmup) {
@@ -510,7 +557,14 @@ public final class BenchCommand implements Callable<Integer> {
                         .stripTrailingZeros()
                         .toPlainString()
                 + ")";
-        String vector = ", and after the vector kernels' own warm-ups";
+        String vector = ", and after the vector kernels' own warm-ups"
+                + (settleSeconds > 0
+                        ? " and full-size rounds until the JIT was quiet (--settle-seconds "
+                                + java.math.BigDecimal.valueOf(settleSeconds)
+                                        .stripTrailingZeros()
+                                        .toPlainString()
+                                + ")"
+                        : "");
         if (ownJvms) {
             return ", after a warm-up on smoke-size inputs in each workload's JVM"
                     + (warmupSeconds > 0 ? seconds : "")
@@ -573,7 +627,9 @@ public final class BenchCommand implements Callable<Integer> {
                 "--rounds",
                 Integer.toString(rounds),
                 "--warmup-seconds",
-                Double.toString(warmupSeconds)));
+                Double.toString(warmupSeconds),
+                "--settle-seconds",
+                Double.toString(settleSeconds)));
         if (smoke) {
             a.add("--smoke");
         } else {

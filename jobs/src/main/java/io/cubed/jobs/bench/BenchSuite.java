@@ -311,6 +311,68 @@ final class BenchSuite {
         return HeapProbe.liveHeap();
     }
 
+    /** What {@link #untilJitQuiet} did for one workload: its full-size rounds and the JIT's time in each, in seconds. */
+    record JitSettling(String workload, List<Double> roundSeconds, List<Double> jitSeconds) {}
+
+    /**
+     * A JIT counts as quiet in a round when its compilers spent at most this share of the round's core time (its wall
+     * time times the threads) compiling.
+     */
+    static final double QUIET_JIT_SHARE = 0.1;
+
+    /**
+     * Runs each workload at full size, untimed, until the JIT's compilers spent at most {@link #QUIET_JIT_SHARE} of
+     * the round's core time in two rounds in a row, or {@code budgetSeconds} of such rounds have passed for that
+     * workload (at least one round); its output is deleted after each. The smoke-size warm-up compiles the loops over
+     * elements, but not the methods called once per chunk (reading a chunk's file, handing a box to a reduction, opening
+     * and closing a file), which reach C2 one after another over the first full-size rounds: without these rounds they
+     * compiled during the timed ones (W2 at 0.6 s a round: the JIT busy 0.47, 0.21, 0.19, 0.07, 0.14, 0.39, 0.15,
+     * 0.21 s in its first eight, {@code LocalStore.read} reaching C2 in the fourth).
+     */
+    static List<JitSettling> untilJitQuiet(
+            List<Workload> workloads, Spec spec, BenchData.Size size, Path dir, int threads, double budgetSeconds)
+            throws Exception {
+        for (Workload w : workloads) {
+            for (String name : w.inputs()) {
+                ensureInput(
+                        name,
+                        dir.resolve("inputs").resolve(name + ".zarr"),
+                        size,
+                        threads,
+                        new PrintWriter(java.io.Writer.nullWriter()));
+            }
+        }
+        List<JitSettling> settled = new ArrayList<>();
+        for (Workload w : workloads) {
+            Path outDir = dir.resolve("out-" + w.id());
+            List<Double> rounds = new ArrayList<>();
+            List<Double> jits = new ArrayList<>();
+            double spent = 0;
+            int quiet = 0;
+            while (quiet < 2 && (rounds.isEmpty() || spent < budgetSeconds)) {
+                deleteTree(outDir);
+                settle();
+                long before = jitMillis();
+                long start = System.nanoTime();
+                runOnce(w, spec, dir, outDir, new StageRecorder());
+                double s = (System.nanoTime() - start) / 1e9;
+                long after = jitMillis();
+                double jit = before < 0 || after < 0 ? 0 : (after - before) / 1e3;
+                rounds.add(s);
+                jits.add(jit);
+                spent += s;
+                if (before < 0 || after < 0) {
+                    quiet = 2; // the JVM does not measure its JIT: one round
+                } else {
+                    quiet = jit <= QUIET_JIT_SHARE * s * threads ? quiet + 1 : 0;
+                }
+            }
+            deleteTree(outDir);
+            settled.add(new JitSettling(w.id(), List.copyOf(rounds), List.copyOf(jits)));
+        }
+        return settled;
+    }
+
     /**
      * The time this JVM's JIT compilers have spent compiling so far, in milliseconds (summed over its compiler
      * threads), or -1 where the JVM does not measure it.
