@@ -459,6 +459,12 @@ public final class BenchCommand implements Callable<Integer> {
                         compiled ? "were over" : "passed their deadline");
                 log.flush();
             }
+            // The JVM's resident set at rest, the baseline of the resident-memory bound: after the warm-up (its classes
+            // loaded and compiled) and a full collection (its garbage gone, the heap shrunk as the collector shrinks
+            // it). Measured before the full-size settling, so that nothing but the settled rounds comes between it and
+            // the timed ones.
+            System.gc();
+            residentBaseline = io.cubed.memory.HeapBound.residentBytes();
             if (settleSeconds > 0) {
                 for (BenchSuite.JitSettling st :
                         BenchSuite.untilJitQuiet(chosen, spec, size, dir, threads, settleSeconds)) {
@@ -473,11 +479,6 @@ public final class BenchCommand implements Callable<Integer> {
                 }
                 log.flush();
             }
-            // The JVM's resident set at rest, the baseline of the resident-memory bound: after the warm-up (its classes
-            // loaded and compiled) and a full collection (its garbage gone, the heap shrunk as the collector shrinks
-            // it).
-            System.gc();
-            residentBaseline = io.cubed.memory.HeapBound.residentBytes();
             BenchSuite.Result.Jvm jvm = new BenchSuite.Result.Jvm(
                     residentBaseline, Runtime.getRuntime().maxMemory(), resultFile != null);
             results = new ArrayList<>();
