@@ -548,22 +548,20 @@ public final class BenchCommand implements Callable<Integer> {
         return String.join(", ", s);
     }
 
+    /** {@code x} as written on the command line: 3, 2.5 (no trailing zeros, no exponent). */
+    private static String plain(double x) {
+        return java.math.BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
+    }
+
     /** How the timed runs were warmed up, for the report's header. */
     private String warmupNote(int warmupRuns, boolean ownJvms) {
         if (noWarmup) {
             return ", cold JVM (--no-warmup)";
         }
-        String seconds = " (--warmup-seconds "
-                + java.math.BigDecimal.valueOf(warmupSeconds)
-                        .stripTrailingZeros()
-                        .toPlainString()
-                + ")";
+        String seconds = " (--warmup-seconds " + plain(warmupSeconds) + ")";
         String vector = ", and after the vector kernels' own warm-ups"
                 + (settleSeconds > 0
-                        ? " and full-size rounds until the JIT was quiet (--settle-seconds "
-                                + java.math.BigDecimal.valueOf(settleSeconds)
-                                        .stripTrailingZeros()
-                                        .toPlainString()
+                        ? " and full-size rounds until the JIT was quiet (--settle-seconds " + plain(settleSeconds)
                                 + ")"
                         : "");
         if (ownJvms) {

@@ -128,13 +128,7 @@ final class BenchSuite {
             int rounds,
             PrintWriter log)
             throws Exception {
-        Set<String> needed = new LinkedHashSet<>();
-        for (Workload w : workloads) {
-            needed.addAll(w.inputs());
-        }
-        for (String name : needed) {
-            ensureInput(name, dir.resolve("inputs").resolve(name + ".zarr"), size, threads, log);
-        }
+        ensureInputs(workloads, size, dir, threads, log);
         List<Result> results = new ArrayList<>();
         for (Workload w : workloads) {
             List<ZarrArray> raw = new ArrayList<>();
@@ -332,16 +326,7 @@ final class BenchSuite {
     static List<JitSettling> untilJitQuiet(
             List<Workload> workloads, Spec spec, BenchData.Size size, Path dir, int threads, double budgetSeconds)
             throws Exception {
-        for (Workload w : workloads) {
-            for (String name : w.inputs()) {
-                ensureInput(
-                        name,
-                        dir.resolve("inputs").resolve(name + ".zarr"),
-                        size,
-                        threads,
-                        new PrintWriter(java.io.Writer.nullWriter()));
-            }
-        }
+        ensureInputs(workloads, size, dir, threads, new PrintWriter(java.io.Writer.nullWriter()));
         List<JitSettling> settled = new ArrayList<>();
         for (Workload w : workloads) {
             Path outDir = dir.resolve("out-" + w.id());
@@ -356,12 +341,11 @@ final class BenchSuite {
                 long start = System.nanoTime();
                 runOnce(w, spec, dir, outDir, new StageRecorder());
                 double s = (System.nanoTime() - start) / 1e9;
-                long after = jitMillis();
-                double jit = before < 0 || after < 0 ? 0 : (after - before) / 1e3;
+                double jit = jitSecondsSince(before);
                 rounds.add(s);
-                jits.add(jit);
+                jits.add(Math.max(0, jit));
                 spent += s;
-                if (before < 0 || after < 0) {
+                if (jit < 0) {
                     quiet = 2; // the JVM does not measure its JIT: one round
                 } else {
                     quiet = jit <= QUIET_JIT_SHARE * s * threads ? quiet + 1 : 0;
@@ -382,6 +366,12 @@ final class BenchSuite {
         return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
+    /** Seconds the JIT's compilers spent since {@code before} ({@link #jitMillis()}); -1 where it is not measured. */
+    static double jitSecondsSince(long before) {
+        long now = jitMillis();
+        return before < 0 || now < 0 ? -1 : (now - before) / 1e3;
+    }
+
     /**
      * ", JIT S s": the time the JIT's compilers spent since {@code before} ({@link #jitMillis()}), which they took
      * from the tasks' cores (W2's first round: 0.42 s of 0.77, then 0.22, 0.24, 0.56, 0.06, 0.09 in the next five, the
@@ -389,8 +379,20 @@ final class BenchSuite {
      * it.
      */
     static String jitDuring(long before) {
-        long now = jitMillis();
-        return before < 0 || now < 0 ? "" : String.format(Locale.ROOT, ", JIT %.2f s", (now - before) / 1e3);
+        double jit = jitSecondsSince(before);
+        return jit < 0 ? "" : String.format(Locale.ROOT, ", JIT %.2f s", jit);
+    }
+
+    /** Makes (or keeps) every input the workloads read, each once, at {@code size} under {@code dir}. */
+    private static void ensureInputs(
+            List<Workload> workloads, BenchData.Size size, Path dir, int threads, PrintWriter log) throws Exception {
+        Set<String> needed = new LinkedHashSet<>();
+        for (Workload w : workloads) {
+            needed.addAll(w.inputs());
+        }
+        for (String name : needed) {
+            ensureInput(name, dir.resolve("inputs").resolve(name + ".zarr"), size, threads, log);
+        }
     }
 
     static void ensureInput(String name, Path path, BenchData.Size size, int threads, PrintWriter log)

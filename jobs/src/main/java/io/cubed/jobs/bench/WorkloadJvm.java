@@ -65,11 +65,7 @@ final class WorkloadJvm {
             List<CubedArray> outs = w.build(in, planning);
             for (List<CubedArray> arrays : List.of(in, outs)) {
                 for (CubedArray a : arrays) {
-                    long elements = 1;
-                    for (int c : a.chunkShape()) {
-                        elements *= c;
-                    }
-                    largestChunk = Math.max(largestChunk, elements * a.dtype().itemSizeBytes());
+                    largestChunk = Math.max(largestChunk, a.node().chunkBytes());
                 }
             }
             List<String> urls = new ArrayList<>();
