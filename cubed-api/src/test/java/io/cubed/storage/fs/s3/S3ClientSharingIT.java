@@ -3,6 +3,7 @@ package io.cubed.storage.fs.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cubed.storage.Store;
+import io.cubed.storage.fs.ForkedS3TestServer;
 import io.cubed.storage.fs.S3TestServer;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,28 +51,35 @@ class S3ClientSharingIT {
 
     @Test
     void aRequestInFlightOnANewConnectionHoldsNoMoreThanTheOverheadTheStoreDeclares() throws Exception {
-        try (S3TestServer s3 = S3TestServer.builder().bucket("overhead").start()) {
-            // A client of its own, with no connection yet.
-            S3Store store = S3Store.open(s3.url("a.zarr"), s3.options(), 32, System.getenv());
-            for (int k = 0; k < 32; k++) {
-                store.put("0." + k, new byte[10]);
+        // The server in a JVM of its own, so that this JVM's heap holds the client's side only, and 128 requests, so
+        // that what other objects here do between the two measurements (request threads that earlier tests left idle
+        // ending, with what they hold) moves the figure per request by a few kB at most: with the server in this JVM
+        // and 32 requests, 570 kB freed elsewhere once took it from 65.3 kB to 47.8 kB.
+        int requests = 128;
+        try (ForkedS3TestServer s3 = ForkedS3TestServer.start("overhead")) {
+            S3Store writer = S3Store.open(s3.url("a.zarr"), s3.options(), 8, System.getenv());
+            for (int k = 0; k < requests; k++) {
+                writer.put("0." + k, new byte[10]);
             }
-            store = S3Store.open(s3.url("a.zarr"), s3.options(), 32, System.getenv());
+            // A client of its own, with no connection yet.
+            S3Store store = S3Store.open(s3.url("a.zarr"), s3.options(), requests, System.getenv());
             s3.setLatencyMillis(3000);
             long before = io.cubed.memory.HeapProbe.liveHeap();
             List<CompletableFuture<Store.Bytes>> reads = new ArrayList<>();
-            for (int k = 0; k < 32; k++) {
+            for (int k = 0; k < requests; k++) {
                 reads.add(store.getAsync("0." + k));
             }
-            Thread.sleep(1000); // every request sent, its answer held back by the server
+            Thread.sleep(1500); // every request sent, its answer held back by the server
             long during = io.cubed.memory.HeapProbe.liveHeap();
             for (CompletableFuture<Store.Bytes> r : reads) {
-                r.get();
+                assertThat(r.get().length()).isEqualTo(10);
             }
-            long perRequest = (during - before) / 32;
-            // Within what the in-flight term counts for it, and not nothing: its connection's read buffer is 64 KiB,
-            // less what the collector frees of other objects between the two measurements (65.3 kB seen once).
-            assertThat(perRequest).isBetween(48L * 1024, (long) store.requestOverheadBytes());
+            long perRequest = (during - before) / requests;
+            System.out.println("S3ClientSharingIT: " + perRequest + " bytes per request in flight");
+            // Within what the in-flight term counts for it, and not much less than its connection's 64 KiB read
+            // buffer, which it must hold.
+            assertThat(perRequest).isBetween(60L * 1024, (long) store.requestOverheadBytes());
+            assertThat(writer.idleConnections()).isPositive(); // the writer's pool stays reachable throughout
         }
     }
 }
