@@ -136,6 +136,11 @@ final class S3Client {
                 }
             });
 
+    /** Threads of the request pool now, busy or idle (for tests). */
+    static int requestThreads() {
+        return ((java.util.concurrent.ThreadPoolExecutor) REQUESTS).getPoolSize();
+    }
+
     S3Client(S3Settings settings) {
         this.settings = settings;
         this.credentials = CredentialSource.of(settings, settings.environment());
