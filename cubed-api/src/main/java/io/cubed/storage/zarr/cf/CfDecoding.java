@@ -107,6 +107,15 @@ public final class CfDecoding implements Serializable {
     }
 
     /**
+     * Starts the warm-up of the vector decoding loops now (a background thread, see {@code CfWarmup}) instead of once
+     * the scalar loops have decoded 1.5 billion values: a process about to decode billions (a benchmark) gives the JIT
+     * a head start. Does nothing where the vector loops are off or already warm.
+     */
+    public static void warmUp() {
+        CfWarmup.VECTOR.start();
+    }
+
+    /**
      * The decoding of a data variable {@code array} (a Zarr array of either format, or a regrouped view of one; other
      * arrays decode as the identity) under {@code options}: times on calendars whose dates are not all Gregorian stay
      * numeric. Fails, naming the array and the attribute, when an attribute cannot be decoded.

@@ -19,12 +19,15 @@ final class CfWarmup {
     static final String VECTOR_PROPERTY = "cubed.cf.vector";
 
     /**
-     * Values decoded by the scalar loops before the warm-up starts: about 0.1 s of their time (0.4-0.6 ns a value),
-     * as much as the warm-up thread takes of a core, so that a JVM that decodes little never pays for it, while one
-     * that scans large variables — a Spark executor serving query after query — does within its first scans (the
-     * vector loops take 0.13 ns a value).
+     * Values decoded by the scalar loops before the warm-up starts. The warm-up costs 0.53-0.74 s of the process's CPU
+     * on an idle 2-core machine (its thread and the JIT's; more beside busy tasks, which it is paced to yield to), and
+     * the vector loops save about 0.4 ns a value (the packed loop: 0.56 ns scalar, 0.14 vector), so they repay it after
+     * 1.3-1.8 billion values: starting it after 1.5 billion is the ski-rental rule (never much more than twice the
+     * cost of the better choice in hindsight), as for Blosc's shuffle. A JVM that decodes little never pays for it, a
+     * Spark executor serving scan after scan does within its first few large ones, and a benchmark starts it at once
+     * ({@link CfDecoding#warmUp}).
      */
-    static final long WARMUP_AFTER_VALUES = 200_000_000L;
+    static final long WARMUP_AFTER_VALUES = 1_500_000_000L;
 
     static final VectorWarmup VECTOR = new VectorWarmup(
             "CF decoding", VECTOR_PROPERTY, () -> VectorCfKernels.AVAILABLE, WARMUP_AFTER_VALUES, Trial::new);
