@@ -474,8 +474,8 @@ public final class BenchCommand implements Callable<Integer> {
                             st.workload(),
                             st.roundSeconds().size(),
                             st.roundSeconds().size() == 1 ? "" : "s",
-                            seconds(st.roundSeconds()),
-                            seconds(st.jitSeconds()));
+                            BenchReport.list(st.roundSeconds()),
+                            BenchReport.list(st.jitSeconds()));
                 }
                 log.flush();
             }
@@ -538,14 +538,6 @@ public final class BenchCommand implements Callable<Integer> {
         log.println(md);
         log.println("report: " + report.toAbsolutePath());
         return 0;
-    }
-
-    private static String seconds(List<Double> values) {
-        List<String> s = new ArrayList<>();
-        for (double v : values) {
-            s.add(String.format(Locale.ROOT, "%.2f", v));
-        }
-        return String.join(", ", s);
     }
 
     /** {@code x} as written on the command line: 3, 2.5 (no trailing zeros, no exponent). */

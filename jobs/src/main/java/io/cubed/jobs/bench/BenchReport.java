@@ -1,11 +1,21 @@
 package io.cubed.jobs.bench;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /** The report of a bench run: a Markdown table, CSV files and an SVG plot. */
 final class BenchReport {
     private BenchReport() {}
+
+    /** {@code xs} with two decimals each, separated by commas: a list of seconds in a log line or a table cell. */
+    static String list(List<Double> xs) {
+        List<String> s = new ArrayList<>();
+        for (double x : xs) {
+            s.add(String.format(Locale.ROOT, "%.2f", x));
+        }
+        return String.join(", ", s);
+    }
 
     private static String mb(long bytes) {
         return String.format(Locale.ROOT, "%.1f", bytes / 1e6);

@@ -174,9 +174,10 @@ final class SqlBench {
                     zb / pb,
                     chunks,
                     totalChunks,
-                    list(zt),
-                    list(pt)));
-            log.println(q.id() + " zarr " + list(zt) + " s, parquet " + list(pt) + " s, chunks " + chunks);
+                    BenchReport.list(zt),
+                    BenchReport.list(pt)));
+            log.println(q.id() + " zarr " + BenchReport.list(zt) + " s, parquet " + BenchReport.list(pt) + " s, chunks "
+                    + chunks);
             log.flush();
         }
         md.append("\nQueries (over the view `t`):\n\n");
@@ -346,12 +347,6 @@ final class SqlBench {
 
     private static String abbreviate(String s) {
         return s.length() > 2000 ? s.substring(0, 2000) + " ..." : s;
-    }
-
-    private static String list(List<Double> xs) {
-        List<String> s = new ArrayList<>();
-        xs.forEach(x -> s.add(String.format(Locale.ROOT, "%.2f", x)));
-        return String.join(", ", s);
     }
 
     private static String mb(long bytes) {

@@ -105,11 +105,11 @@ final class SqlDecodingBench {
                         onCpu,
                         offCpu,
                         onCpu / offCpu,
-                        list(on),
-                        list(off)));
+                        BenchReport.list(on),
+                        BenchReport.list(off)));
                 log.println("decoding " + d.option() + (d.onOption() == null ? "" : " against " + d.onOption())
-                        + ": on " + list(on) + " s (task CPU " + onCpu + " s), off "
-                        + list(off) + " s (task CPU " + offCpu + " s)");
+                        + ": on " + BenchReport.list(on) + " s (task CPU " + onCpu + " s), off "
+                        + BenchReport.list(off) + " s (task CPU " + offCpu + " s)");
                 log.flush();
             }
         } finally {
@@ -139,11 +139,5 @@ final class SqlDecodingBench {
                 nanos.add(end.taskMetrics().executorCpuTime());
             }
         }
-    }
-
-    private static String list(List<Double> xs) {
-        List<String> s = new ArrayList<>();
-        xs.forEach(x -> s.add(String.format(Locale.ROOT, "%.2f", x)));
-        return String.join(", ", s);
     }
 }

@@ -118,10 +118,15 @@ final class SqlWriteBench {
                         "| Parquet (snappy) | %.2f | %.2f | %s | %s |%n",
                         pm,
                         median(pc),
-                        list(pt),
-                        list(pc)))
+                        BenchReport.list(pt),
+                        BenchReport.list(pc)))
                 .append(String.format(
-                        Locale.ROOT, "| Zarr | %.2f | %.2f | %s | %s |%n", zm, median(zc), list(zt), list(zc)))
+                        Locale.ROOT,
+                        "| Zarr | %.2f | %.2f | %s | %s |%n",
+                        zm,
+                        median(zc),
+                        BenchReport.list(zt),
+                        BenchReport.list(zc)))
                 .append(String.format(
                         Locale.ROOT,
                         "%nZarr / Parquet (medians): %.2f wall, %.2f task CPU (Spark's executorCpuTime summed over"
@@ -158,11 +163,5 @@ final class SqlWriteBench {
         Collections.sort(s);
         int n = s.size();
         return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
-    }
-
-    private static String list(List<Double> xs) {
-        List<String> s = new ArrayList<>();
-        xs.forEach(x -> s.add(String.format(Locale.ROOT, "%.2f", x)));
-        return String.join(", ", s);
     }
 }
