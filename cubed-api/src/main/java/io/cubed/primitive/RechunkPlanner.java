@@ -26,7 +26,9 @@ import java.util.List;
  * fits. It keeps the number of stages with the least I/O cost (bytes and requests), and stops when another stage no
  * longer lowers it, when every piece a task copies is at least {@code minMem} bytes, or at {@code maxStages}. Among
  * chains of the same number of stages, the one that takes the least time on the executor's slots wins: each stage's
- * I/O cost weighted by how evenly its tasks fill them ({@link #parallelism}).
+ * I/O cost weighted by how evenly its tasks fill them ({@link #parallelism}). Last, it trades a little of that cost for
+ * memory: among the plans within a smaller budget whose time and I/O are within {@link #nearBest} (5 %) of the
+ * cheapest's, it takes the one of least memory per task ({@link #plan}).
  *
  * <p>This class holds the settings and the loop over the number of stages; {@code RechunkChainShapes} builds the
  * starting chains, {@code RechunkChainSearch} improves them, and {@code RechunkCosts} prices and checks them.
@@ -37,6 +39,11 @@ public final class RechunkPlanner {
      * as moving 1 MB (10 ms at 100 MB/s).
      */
     public static final long REQUEST_COST_BYTES = 1_000_000;
+    /**
+     * By default a plan whose estimated time and I/O are within this fraction of the cheapest plan's counts as just as
+     * good, and the one of least memory per task among those is taken ({@link #plan}, {@link #nearBest}).
+     */
+    public static final double NEAR_BEST = 0.05;
     /** Default maximum number of stages. */
     public static final int DEFAULT_MAX_STAGES = 10;
     /** Cubed's default {@code minMem}: the memory per chunk divided by this (or the array's size if smaller). */
@@ -52,6 +59,7 @@ public final class RechunkPlanner {
     private long minMemBytes = -1;
     private int maxStages = DEFAULT_MAX_STAGES;
     private int parallelism = 1;
+    private double nearBest = NEAR_BEST;
 
     private RechunkPlanner(long[] shape, int itemsize, int[] source, int[] target) {
         this.shape = shape.clone();
@@ -107,6 +115,18 @@ public final class RechunkPlanner {
         return this;
     }
 
+    /**
+     * How much more estimated time and I/O than the cheapest plan's (a fraction, default {@link #NEAR_BEST}) a plan
+     * may cost to be taken for using less memory per task; 0 for the cheapest plan.
+     */
+    public RechunkPlanner nearBest(double fraction) {
+        if (!(fraction >= 0 && fraction <= 1)) {
+            throw new InvalidArgumentException("rechunk: nearBest must be a fraction from 0 to 1, got " + fraction);
+        }
+        this.nearBest = fraction;
+        return this;
+    }
+
     /** The maximum number of stages (at least 1). */
     public RechunkPlanner maxStages(int stages) {
         if (stages < 1) {
@@ -151,13 +171,14 @@ public final class RechunkPlanner {
 
     /**
      * The plan: no stage when the chunks are already the target's or the array is empty; otherwise stages from the
-     * source chunks to the target chunks, each task within the budget. Fails with {@link
+     * source chunks to the target chunks, each task within the budget, of least memory per task among the plans whose
+     * estimated time and I/O are within {@link #nearBest} of the cheapest's ({@link #leanest}). Fails with {@link
      * MemoryBudgetExceededException} naming the smallest budget that would work when no plan fits.
      */
     public RechunkPlan plan() {
         RechunkPlan p = tryPlan(maxTaskBytes);
         if (p != null) {
-            return p;
+            return leanest(p);
         }
         long need = minimumTaskBytes();
         if (need <= maxTaskBytes) {
@@ -171,6 +192,46 @@ public final class RechunkPlanner {
                 + "least one source chunk or one target chunk with its buffers; raise allowedMem or use smaller "
                 + "chunks");
     }
+
+    /**
+     * A plan of least memory per task among those whose estimated time and I/O cost are within {@link #nearBest} of
+     * {@code cheapest}'s: the cheapest plan fills the budget with large copy regions even when smaller ones cost
+     * about the same, and the memory a task holds is a process's heap (in-process, the heap follows the plan) or an
+     * executor's. Bisects the budget below this planner's, planning within each (a smaller budget also caps the
+     * regions, at a copy's share of it), to within a {@link #LEAN_PRECISION}-th of the budget; the search is not
+     * monotone in the budget, so this finds a lean plan, not surely the leanest.
+     */
+    private RechunkPlan leanest(RechunkPlan cheapest) {
+        if (cheapest.stages().isEmpty() || nearBest == 0) {
+            return cheapest;
+        }
+        RechunkCosts costs = costs();
+        double timeLimit = costs.time(cheapest.stages()) * (1 + nearBest);
+        double ioLimit = RechunkCosts.ioCost(cheapest.stages()) * (1 + nearBest);
+        RechunkPlan lean = cheapest;
+        long lo = 0;
+        long hi = Math.min(maxTaskBytes, RechunkStage.saturatedMultiply(cheapest.maxTaskBytes(), copies()));
+        long precision = Math.max(1, hi / LEAN_PRECISION);
+        while (hi - lo > precision) {
+            long mid = lo + (hi - lo) / 2;
+            RechunkPlan p = tryPlan(mid);
+            if (p != null
+                    && !p.stages().isEmpty()
+                    && costs.time(p.stages()) <= timeLimit
+                    && RechunkCosts.ioCost(p.stages()) <= ioLimit) {
+                if (p.maxTaskBytes() < lean.maxTaskBytes()) {
+                    lean = p;
+                }
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return lean;
+    }
+
+    /** The lean plan's budget is bisected to within this fraction of the cheapest plan's task. */
+    static final int LEAN_PRECISION = 8;
 
     /** The smallest memory per task in bytes (beyond {@code reservedMem}) for which {@link #plan} succeeds. */
     public long minimumTaskBytes() {

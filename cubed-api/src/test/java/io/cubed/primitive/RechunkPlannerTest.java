@@ -173,6 +173,7 @@ class RechunkPlannerTest {
         long nbytes = 350640L * 721 * 1440 * 4;
         RechunkPlan plan = RechunkPlanner.of(shape, 4, new int[] {31, 721, 1440}, new int[] {350640, 10, 10})
                 .budget(budget, BufferCopies.FILE_SYSTEM)
+                .nearBest(0)
                 .plan();
         assertChain(plan, new int[] {31, 721, 1440}, new int[] {350640, 10, 10});
         // One stage is impossible: lcm(31, 350640) exceeds the axis, so its region is the whole 1.46 TB array.
@@ -299,6 +300,7 @@ class RechunkPlannerTest {
         long nbytes = n * n * 8;
         RechunkPlan plan = RechunkPlanner.of(new long[] {n, n}, 8, new int[] {128, 7936}, new int[] {7936, 128})
                 .budget(900 * MB, BufferCopies.FILE_SYSTEM)
+                .nearBest(0)
                 .plan();
         // One stage would copy the whole array as one region (504 MB > 180 MB). Two stages: any intermediate (a, b)
         // with a a multiple of 128 has regions (a, 7936) and (7936, lcm(b, 128)); a = b = 2816 = 22 x 128 gives
@@ -317,10 +319,12 @@ class RechunkPlannerTest {
     @Test
     void stagesFillWholeWavesOfTheExecutorsSlots() {
         // cubed bench's W3: 16384^2 float64 from row stripes of 128 rows to column stripes of 128 columns, 900 MB per
-        // task. One slot: the largest regions, 10 stripes (1280 rows), are the cheapest I/O: 13 tasks per stage.
+        // task; the cheapest plans (nearBest 0, the lean ones are below). One slot: the largest regions, 10 stripes
+        // (1280 rows), are the cheapest I/O: 13 tasks per stage.
         long n = 16384;
         RechunkPlanner planner = RechunkPlanner.of(new long[] {n, n}, 8, new int[] {128, 16384}, new int[] {16384, 128})
-                .budget(900 * MB, BufferCopies.FILE_SYSTEM);
+                .budget(900 * MB, BufferCopies.FILE_SYSTEM)
+                .nearBest(0);
         RechunkPlan one = planner.plan();
         assertThat(one.stages()).hasSize(2);
         assertThat(one.stages().get(0).outputChunks()).containsExactly(1280, 1280);
@@ -356,6 +360,52 @@ class RechunkPlannerTest {
         assertThatThrownBy(() -> planner.parallelism(0))
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("parallelism must be at least 1, got 0");
+    }
+
+    @Test
+    void aPlanWithinAFewPercentOfTheCheapestIsTakenForLessMemoryPerTask() {
+        // cubed bench's W3, 2 slots: the cheapest plan copies through (1024, 1024) chunks in regions of 8 stripes,
+        // 134 MB, with 768 chunk reads and writes in all; regions of 6 stripes through (768, 768) chunks make 1224 (the
+        // last region 4 stripes), 4.9 % more I/O cost at 1 MB a request on the 8.6 GB both move, in 22 tasks a stage
+        // where the cheapest has 16: the plan taken. (512, 512) chunks (2304) would cost 16 % more.
+        long n = 16384;
+        RechunkPlanner planner = RechunkPlanner.of(new long[] {n, n}, 8, new int[] {128, 16384}, new int[] {16384, 128})
+                .budget(900 * MB, BufferCopies.FILE_SYSTEM)
+                .parallelism(2);
+        RechunkPlan cheapest = planner.nearBest(0).plan();
+        RechunkPlan lean = planner.nearBest(RechunkPlanner.NEAR_BEST).plan();
+        assertThat(cheapest.stages().get(0).outputChunks()).containsExactly(1024, 1024);
+        assertThat(cheapest.stages().get(0).regionBufferBytes()).isEqualTo(1024L * n * 8);
+        assertThat(lean.stages()).hasSize(2);
+        assertThat(lean.stages().get(0).outputChunks()).containsExactly(768, 768);
+        for (RechunkStage s : lean.stages()) {
+            assertThat(s.regionBufferBytes()).isEqualTo(768L * n * 8);
+            assertThat(s.tasks()).isEqualTo(22);
+        }
+        // A task: its region, a stripe and an intermediate chunk each with its one buffer copy, and its chunk keys
+        // (143.7 MB, not 184.5).
+        long keys = lean.stages().get(0).keyBytes();
+        assertThat(lean.maxTaskBytes()).isEqualTo(768L * n * 8 + 2 * 128L * n * 8 + 2 * 768L * 768 * 8 + keys);
+        assertThat(cheapest.maxTaskBytes()).isEqualTo(1024L * n * 8 + 2 * 128L * n * 8 + 2 * 1024L * 1024 * 8 + keys);
+        assertThat(ioCost(lean)).isGreaterThan(ioCost(cheapest)).isLessThanOrEqualTo((long)
+                (ioCost(cheapest) * (1 + RechunkPlanner.NEAR_BEST)));
+        assertChain(lean, new int[] {128, 16384}, new int[] {16384, 128});
+        // Allowed no extra cost at all, it keeps the cheapest plan.
+        assertThat(planner.nearBest(0).plan().maxTaskBytes()).isEqualTo(cheapest.maxTaskBytes());
+        assertThatThrownBy(() -> planner.nearBest(-0.1))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("nearBest must be a fraction from 0 to 1, got -0.1");
+        assertThatThrownBy(() -> planner.nearBest(Double.NaN))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("got NaN");
+    }
+
+    private static long ioCost(RechunkPlan plan) {
+        long cost = 0;
+        for (RechunkStage s : plan.stages()) {
+            cost += RechunkPlanner.cost(s);
+        }
+        return cost;
     }
 
     static void assertChain(RechunkPlan plan, int[] source, int[] target) {

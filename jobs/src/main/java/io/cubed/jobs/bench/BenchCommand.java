@@ -587,12 +587,12 @@ public final class BenchCommand implements Callable<Integer> {
         List<BenchSuite.Result> results = new ArrayList<>();
         for (Workload w : chosen) {
             WorkloadJvm.Planned planned = WorkloadJvm.plan(w, spec, dir, threads);
-            long heap = WorkloadJvm.heapBytes(
+            WorkloadJvm.Heap heap = WorkloadJvm.heap(
                     baselineHeap,
                     threads,
                     planned.largestTaskBytes(),
                     spec.reservedMem().bytes(),
-                    planned.largestChunkBytes());
+                    planned.chunkBytes());
             Path file = dir.resolve("result-" + w.id() + ".ser");
             results.add(WorkloadJvm.run(w.id(), heap, ownJvmArgs(w, file), file, log));
         }

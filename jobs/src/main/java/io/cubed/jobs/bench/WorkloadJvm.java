@@ -3,6 +3,7 @@ package io.cubed.jobs.bench;
 import io.cubed.array.CubedArray;
 import io.cubed.memory.HeapBound;
 import io.cubed.memory.MemorySize;
+import io.cubed.plan.ArrayNode;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.Callback;
 import io.cubed.runtime.ExecutionPlan;
@@ -19,14 +20,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One workload of {@code cubed bench} in a JVM of its own whose heap its plan sets: the workload is planned here
  * (nothing runs), and a new JVM, started with this one's options, class path and {@code -Xmx} of the plan's heap
- * bound ({@link #heapBytes}: the live heap at rest + threads × (the largest projected task − {@code reservedMem}) ×
- * 1.2, as {@link HeapBound} computes it), runs the workload as the bench would and hands its result back in a file. The collector cannot grow
+ * bound ({@link #heap}: the live heap at rest + threads × (the largest projected task − {@code reservedMem}) × 1.2, as
+ * {@link HeapBound} computes it, with G1's rounding of the plan's chunks), runs the workload as the bench would and
+ * hands its result back in a file. The collector cannot grow
  * that JVM's heap past what the plan says, whatever the allocation rate: G1 on JDK 17 has no cap it honours below
  * {@code -Xmx} once the JVM runs (docs/benchmarks.md, "Resident memory").
  */
@@ -37,10 +43,25 @@ final class WorkloadJvm {
     private WorkloadJvm() {}
 
     /**
-     * What a workload's plan says of its memory: the projection of its largest task (the reserve included) and the
-     * largest chunk of its inputs and results, in bytes.
+     * The waste of G1's humongous regions that the tasks' 20 % headroom has been measured to absorb: an array larger
+     * than half a region takes whole regions of its own, and the 8 MiB chunks of W1, W2, W4 and W5 (9 regions of 1 MB
+     * for 8 MiB and an array header, 1/8 more) and the 8 MiB intermediate chunks of W3's cheapest rechunk plan ran within the headroom in every run. A
+     * plan whose chunks waste more (2 MiB chunks take 3 regions, half as much again) gets that much more heap ({@link
+     * #heap}).
      */
-    record Planned(long largestTaskBytes, long largestChunkBytes) {}
+    static final double ROUNDING_IN_HEADROOM = 9.0 / 8;
+
+    /** Bytes of a Java array's header (mark word, compressed class pointer, length) before its elements. */
+    static final long ARRAY_HEADER_BYTES = 16;
+
+    /**
+     * What a workload's plan says of its memory: the projection of its largest task (the reserve included) and the
+     * chunk sizes of every array it reads, computes or writes (intermediates included), in bytes.
+     */
+    record Planned(long largestTaskBytes, long[] chunkBytes) {}
+
+    /** A workload JVM's heap: its maximum size ({@code -Xmx}) and G1's region size, in bytes. */
+    record Heap(long bytes, long regionBytes) {}
 
     /**
      * The plan of {@code w} run with {@code spec} on the inputs under {@code dir}: the workload planned with an executor
@@ -50,7 +71,7 @@ final class WorkloadJvm {
     static Planned plan(Workload w, Spec spec, Path dir, int threads) throws IOException {
         PlanOnly planOnly = new PlanOnly(threads);
         Path scratch = dir.resolve("plan-" + w.id());
-        long largestChunk = 0;
+        Set<Long> chunkBytes = new TreeSet<>();
         BenchSuite.deleteTree(scratch);
         try {
             Spec planning = spec.toBuilder()
@@ -63,9 +84,20 @@ final class WorkloadJvm {
                         dir.resolve("inputs").resolve(name + ".zarr").toString(), planning));
             }
             List<CubedArray> outs = w.build(in, planning);
-            for (List<CubedArray> arrays : List.of(in, outs)) {
-                for (CubedArray a : arrays) {
-                    largestChunk = Math.max(largestChunk, a.node().chunkBytes());
+            List<ArrayNode> nodes = new ArrayList<>();
+            for (CubedArray a : outs) {
+                nodes.add(a.node());
+            }
+            // Every array of the plan, from the results back to the inputs: a rechunk's intermediates too.
+            Set<ArrayNode> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+            while (!nodes.isEmpty()) {
+                ArrayNode node = nodes.remove(nodes.size() - 1);
+                if (seen.add(node)) {
+                    chunkBytes.add(node.chunkBytes());
+                    if (node.op() != null) {
+                        nodes.addAll(node.op().inputs());
+                        nodes.addAll(node.op().outputs());
+                    }
                 }
             }
             List<String> urls = new ArrayList<>();
@@ -79,19 +111,30 @@ final class WorkloadJvm {
         if (planOnly.plans == 0) {
             throw new IllegalStateException("bench: " + w.id() + " planned no computation");
         }
-        return new Planned(planOnly.largestTaskBytes, largestChunk);
+        return new Planned(
+                planOnly.largestTaskBytes,
+                chunkBytes.stream().mapToLong(Long::longValue).toArray());
     }
 
     /**
      * The heap a JVM running tasks of {@code largestTaskBytes} ({@code reservedBytes} included) on {@code threads}
-     * threads needs over {@code baselineHeapBytes} of live heap at rest: {@link HeapBound} of the tasks without their
-     * reserve, plus each thread's {@code largestChunkBytes} once more, at least {@link #MIN_HEAP_BYTES}, in whole MiB.
+     * threads needs over {@code baselineHeapBytes} of live heap at rest, for a plan whose arrays have chunks of {@code
+     * chunkBytes}: {@link HeapBound} of the tasks without their reserve, the tasks' part raised by G1's rounding of
+     * humongous chunks beyond {@link #ROUNDING_IN_HEADROOM}, plus each thread's largest chunk once more as G1 holds it,
+     * at least {@link #MIN_HEAP_BYTES}, in whole MiB; with G1's region size for that heap ({@link #g1RegionBytes}),
+     * which the JVM is given ({@link #command}) so that it is the one counted here.
      *
      * <p>Why a chunk more per thread: G1 puts an array larger than half a region (512 kB in the 1 MB regions it picks
      * for heaps under 2 GB) in contiguous regions of its own, which its full collections on JDK 17 do not move. W3's
      * 16.8 MB chunks left a heap of its tasks' bound alone (427 MiB) too fragmented for one more of them, after
      * compacting full collections in every run: one run of about ten ran out of heap in its second round
      * (docs/benchmarks.md, "Resident memory").
+     *
+     * <p>Why the rounding: such an array takes whole regions, so a task's chunks take more heap than their bytes. The
+     * projections count bytes; every array a task holds is a chunk of one of the plan's arrays or smaller (a chunk's
+     * encoded bytes), so the worst ratio of {@link #footprint} to bytes among the plan's chunk sizes bounds how much
+     * more. The headroom has absorbed 1/8 more (8 MiB chunks in 1 MB regions); a rechunk through 2 MiB chunks (3
+     * regions each, 1/2 more) ran out of a heap sized without it (docs/benchmarks.md, "Resident memory").
      *
      * <p>Why without the reserve: {@code reservedMem} is what a worker's runtime holds besides its task (Cubed
      * measures a Python worker's), and a projected task counts it once per task. The threads of one JVM share one
@@ -101,28 +144,76 @@ final class WorkloadJvm {
      * ran no faster than in 416 MiB (docs/benchmarks.md, "Resident memory"). The process's bound that {@code cubed
      * bench} reports still counts the reserve per thread.
      */
-    static long heapBytes(
-            long baselineHeapBytes, int threads, long largestTaskBytes, long reservedBytes, long largestChunkBytes) {
+    static Heap heap(
+            long baselineHeapBytes, int threads, long largestTaskBytes, long reservedBytes, long[] chunkBytes) {
         long tasks = Math.max(0, largestTaskBytes - reservedBytes);
-        long bound = HeapBound.of(baselineHeapBytes, threads, tasks).bytes() + threads * largestChunkBytes;
+        long largestChunk = 0;
+        for (long c : chunkBytes) {
+            largestChunk = Math.max(largestChunk, c);
+        }
+        long plain = HeapBound.of(baselineHeapBytes, threads, tasks).bytes() + threads * largestChunk;
+        long region = g1RegionBytes(Math.max(plain, MIN_HEAP_BYTES));
+        double beyond = Math.max(1, rounding(chunkBytes, region) / ROUNDING_IN_HEADROOM);
+        long bound = HeapBound.of(baselineHeapBytes, threads, (long) Math.ceil(tasks * beyond))
+                        .bytes()
+                + threads * footprint(largestChunk, region);
         long mib = (Math.max(bound, MIN_HEAP_BYTES) + (1 << 20) - 1) >> 20;
-        return mib << 20;
+        return new Heap(mib << 20, region);
+    }
+
+    /**
+     * G1's region size for a maximum heap of {@code heapBytes}, as JDK 17 chooses it when it is not set: a 2048th of
+     * the heap rounded up to a power of two, from 1 MiB to 32 MiB (checked with {@code -XX:+PrintFlagsFinal}: 365 MiB
+     * 1 MiB, 2100 MiB and 4 GiB 2 MiB, 5 and 8 GiB 4 MiB, 70 GiB 32 MiB).
+     */
+    static long g1RegionBytes(long heapBytes) {
+        long target = Math.max(1, heapBytes / 2048);
+        long region = Long.highestOneBit(target);
+        if (region < target) {
+            region <<= 1;
+        }
+        return Math.min(32L << 20, Math.max(1L << 20, region));
+    }
+
+    /**
+     * The heap an array of {@code bytes} (its elements) takes in G1 regions of {@code regionBytes}: header and
+     * elements, rounded up to 8 bytes, and, when that is more than half a region (a humongous object), whole regions.
+     */
+    static long footprint(long bytes, long regionBytes) {
+        long size = (bytes + ARRAY_HEADER_BYTES + 7) & ~7L;
+        if (size * 2 <= regionBytes) {
+            return size;
+        }
+        return (size + regionBytes - 1) / regionBytes * regionBytes;
+    }
+
+    /** The largest ratio of {@link #footprint} to bytes among {@code chunkBytes} (at least 1). */
+    static double rounding(long[] chunkBytes, long regionBytes) {
+        double worst = 1;
+        for (long c : chunkBytes) {
+            if (c > 0) {
+                worst = Math.max(worst, footprint(c, regionBytes) / (double) c);
+            }
+        }
+        return worst;
     }
 
     /**
      * Runs {@code cubed benchArgs} (a bench of one workload, {@code id}, with {@code --result-file}) in a new JVM with
-     * {@code -Xmx} of {@code heapBytes}, its output relayed line by line to {@code log}, and returns its result.
+     * {@code heap}, its output relayed line by line to {@code log}, and returns its result.
      */
-    static BenchSuite.Result run(String id, long heapBytes, List<String> benchArgs, Path resultFile, PrintWriter log)
+    static BenchSuite.Result run(String id, Heap heap, List<String> benchArgs, Path resultFile, PrintWriter log)
             throws IOException, InterruptedException {
         Files.deleteIfExists(resultFile);
-        List<String> cmd = command(heapBytes);
+        List<String> cmd = command(heap);
         cmd.addAll(benchArgs);
+        long heapBytes = heap.bytes();
         log.printf(
                 Locale.ROOT,
-                "%s: in a JVM of its own, -Xmx%dm (the plan's heap: %s)%n",
+                "%s: in a JVM of its own, -Xmx%dm -XX:G1HeapRegionSize=%dm (the plan's heap: %s)%n",
                 id,
                 heapBytes >> 20,
+                heap.regionBytes() >> 20,
                 MemorySize.format(heapBytes));
         log.flush();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -158,13 +249,14 @@ final class WorkloadJvm {
     }
 
     /**
-     * {@code java}, this JVM's options but its heap sizes and G1 region size, {@code -Xmx} of {@code heapBytes}, its
-     * class path and the command line's main class. The region size is left to G1, which sizes regions for the heap
-     * (2048 of them at most, of 1 MB or more): in a heap sized to the plan, an array of more than half a region takes
-     * whole regions of its own, and with {@code bin/cubed}'s 32 MB regions W3's 16.8 MB chunks took 32 MB each and its
-     * rechunk ran out of heap at the plan's bound, while with 1 MB regions it ran within it.
+     * {@code java}, this JVM's options but its heap sizes and G1 region size, {@code -Xmx} and the G1 region size of
+     * {@code heap}, its class path and the command line's main class. The region size is the one G1 would choose for
+     * the heap ({@link #g1RegionBytes}, given so that it is the one {@link #heap} counted): in a heap sized to the
+     * plan, an array of more than half a region takes whole regions of its own, and with {@code bin/cubed}'s 32 MB
+     * regions W3's 16.8 MB chunks took 32 MB each and its rechunk ran out of heap at the plan's bound, while with 1 MB
+     * regions it ran within it.
      */
-    static List<String> command(long heapBytes) {
+    static List<String> command(Heap heap) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current()
                 .info()
@@ -175,14 +267,15 @@ final class WorkloadJvm {
                 cmd.add(a);
             }
         }
-        cmd.add("-Xmx" + (heapBytes >> 20) + "m");
+        cmd.add("-Xmx" + (heap.bytes() >> 20) + "m");
+        cmd.add("-XX:G1HeapRegionSize=" + (heap.regionBytes() >> 20) + "m");
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(io.cubed.jobs.CubedCli.class.getName());
         return cmd;
     }
 
-    /** Whether a JVM option sets the heap's size (replaced by the plan's) or G1's region size (left to G1). */
+    /** Whether a JVM option sets the heap's size or G1's region size (replaced by the plan's). */
     static boolean replaced(String option) {
         return option.startsWith("-XX:G1HeapRegionSize=")
                 || option.startsWith("-Xmx")
