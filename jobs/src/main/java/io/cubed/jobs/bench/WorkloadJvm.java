@@ -187,12 +187,17 @@ final class WorkloadJvm {
         return (size + regionBytes - 1) / regionBytes * regionBytes;
     }
 
-    /** The largest ratio of {@link #footprint} to bytes among {@code chunkBytes} (at least 1). */
+    /**
+     * The largest ratio of {@link #footprint} to bytes among those of {@code chunkBytes} that take whole regions (at
+     * least 1). A smaller array's header is a few bytes more whatever its size (a 0-d result's 8 bytes take 24), which
+     * is not what this bounds: a task holds a few chunks, not millions.
+     */
     static double rounding(long[] chunkBytes, long regionBytes) {
         double worst = 1;
         for (long c : chunkBytes) {
-            if (c > 0) {
-                worst = Math.max(worst, footprint(c, regionBytes) / (double) c);
+            long f = footprint(c, regionBytes);
+            if (f * 2 > regionBytes) {
+                worst = Math.max(worst, f / (double) c);
             }
         }
         return worst;
