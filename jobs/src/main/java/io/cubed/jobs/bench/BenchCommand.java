@@ -205,8 +205,8 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Run every workload in this JVM. By default, on the in-process executor, each workload is"
                     + " planned here and runs (warm-up, rounds, peer and memory measurement) in a JVM of its own whose"
                     + " heap (-Xmx) its plan sets: the live heap at rest + threads x (the largest projected task -"
-                    + " reservedMem) x 1.2 + threads x the plan's largest chunk, with G1's rounding of the plan's"
-                    + " chunks to whole regions where it exceeds an eighth.")
+                    + " reservedMem) x 1.2 + threads x the plan's largest chunk, each counted as G1 holds the plan's"
+                    + " chunks, in whole regions.")
     boolean sameJvm;
 
     /** Set by the bench for a workload it runs in a JVM of its own: where that JVM writes its result. */

@@ -42,15 +42,6 @@ final class WorkloadJvm {
 
     private WorkloadJvm() {}
 
-    /**
-     * The waste of G1's humongous regions that the tasks' 20 % headroom has been measured to absorb: an array larger
-     * than half a region takes whole regions of its own, and the 8 MiB chunks of W1, W2, W4 and W5 (9 regions of 1 MB
-     * for 8 MiB and an array header, 1/8 more) and the 8 MiB intermediate chunks of W3's cheapest rechunk plan ran within the headroom in every run. A
-     * plan whose chunks waste more (2 MiB chunks take 3 regions, half as much again) gets that much more heap ({@link
-     * #heap}).
-     */
-    static final double ROUNDING_IN_HEADROOM = 9.0 / 8;
-
     /** Bytes of a Java array's header (mark word, compressed class pointer, length) before its elements. */
     static final long ARRAY_HEADER_BYTES = 16;
 
@@ -119,10 +110,10 @@ final class WorkloadJvm {
     /**
      * The heap a JVM running tasks of {@code largestTaskBytes} ({@code reservedBytes} included) on {@code threads}
      * threads needs over {@code baselineHeapBytes} of live heap at rest, for a plan whose arrays have chunks of {@code
-     * chunkBytes}: {@link HeapBound} of the tasks without their reserve, the tasks' part raised by G1's rounding of
-     * humongous chunks beyond {@link #ROUNDING_IN_HEADROOM}, plus each thread's largest chunk once more as G1 holds it,
-     * at least {@link #MIN_HEAP_BYTES}, in whole MiB; with G1's region size for that heap ({@link #g1RegionBytes}),
-     * which the JVM is given ({@link #command}) so that it is the one counted here.
+     * chunkBytes}: {@link HeapBound} of the tasks without their reserve, as G1 holds their chunks ({@link #rounding}),
+     * plus each thread's largest chunk once more as G1 holds it, at least {@link #MIN_HEAP_BYTES}, in whole MiB; with
+     * G1's region size for that heap ({@link #g1RegionBytes}), which the JVM is given ({@link #command}) so that it is
+     * the one counted here.
      *
      * <p>Why a chunk more per thread: G1 puts an array larger than half a region (512 kB in the 1 MB regions it picks
      * for heaps under 2 GB) in contiguous regions of its own, which its full collections on JDK 17 do not move. W3's
@@ -130,11 +121,13 @@ final class WorkloadJvm {
      * compacting full collections in every run: one run of about ten ran out of heap in its second round
      * (docs/benchmarks.md, "Resident memory").
      *
-     * <p>Why the rounding: such an array takes whole regions, so a task's chunks take more heap than their bytes. The
-     * projections count bytes; every array a task holds is a chunk of one of the plan's arrays or smaller (a chunk's
-     * encoded bytes), so the worst ratio of {@link #footprint} to bytes among the plan's chunk sizes bounds how much
-     * more. The headroom has absorbed 1/8 more (8 MiB chunks in 1 MB regions); a rechunk through 2 MiB chunks (3
-     * regions each, 1/2 more) ran out of a heap sized without it (docs/benchmarks.md, "Resident memory").
+     * <p>Why the rounding: an array of more than half a region takes whole regions, so a task's chunks take more heap
+     * than their bytes (a chunk is its elements and a 16-byte header: 8 MiB chunks take 9 regions of 1 MB, 4.5 MiB
+     * ones 5, 2 MiB ones 3). The projections count bytes; every array a task holds is a chunk of one of the plan's
+     * arrays or smaller (a chunk's encoded bytes), so the worst ratio of regions to bytes among the plan's chunk sizes
+     * bounds how much more. Counting less was not safe: W3 through (768, 768) chunks ran out of a heap whose 20 %
+     * headroom was to absorb their 1/9 more, in one run of five, and through (512, 512) chunks (1/2 more) out of one
+     * sized without it (docs/benchmarks.md, "Resident memory").
      *
      * <p>Why without the reserve: {@code reservedMem} is what a worker's runtime holds besides its task (Cubed
      * measures a Python worker's), and a projected task counts it once per task. The threads of one JVM share one
@@ -153,10 +146,8 @@ final class WorkloadJvm {
         }
         long plain = HeapBound.of(baselineHeapBytes, threads, tasks).bytes() + threads * largestChunk;
         long region = g1RegionBytes(Math.max(plain, MIN_HEAP_BYTES));
-        double beyond = Math.max(1, rounding(chunkBytes, region) / ROUNDING_IN_HEADROOM);
-        long bound = HeapBound.of(baselineHeapBytes, threads, (long) Math.ceil(tasks * beyond))
-                        .bytes()
-                + threads * footprint(largestChunk, region);
+        long held = (long) Math.ceil(tasks * rounding(chunkBytes, region));
+        long bound = HeapBound.of(baselineHeapBytes, threads, held).bytes() + threads * footprint(largestChunk, region);
         long mib = (Math.max(bound, MIN_HEAP_BYTES) + (1 << 20) - 1) >> 20;
         return new Heap(mib << 20, region);
     }

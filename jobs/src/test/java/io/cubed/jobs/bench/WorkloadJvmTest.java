@@ -39,28 +39,36 @@ class WorkloadJvmTest {
         assertThat(WorkloadJvm.heap(0, 1, 10 * MB, 0, new long[0]).bytes()).isEqualTo(128L << 20);
         assertThat(WorkloadJvm.heap(0, 4, 10 * MB, 100 * MB, new long[0]).bytes())
                 .isEqualTo(128L << 20);
-        // Each thread's largest chunk once more as G1 holds it (W3's 128 × 16384 float64, 16 MiB and a header: 17
-        // regions of 1 MiB): 451.8 + 2 × 17.825792 = 487.5 MB. That chunk wastes 1/16 in its regions, within what the
-        // headroom absorbs, so the tasks' part stays as it was.
+        // Each thread's largest chunk once more as G1 holds it, and the tasks as G1 holds their chunks: W3's stripes of
+        // 128 × 16384 float64, 16 MiB and a header, take 17 regions of 1 MiB, so 9 + 2 × 184.5 × 17/16 × 1.2 + 2 ×
+        // 17.825792 = 515.1 MB.
         long stripe = 128 * 16384 * 8L;
         WorkloadJvm.Heap withChunks = WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[] {stripe});
-        assertThat(withChunks.bytes()).isGreaterThanOrEqualTo(487_451_584L).isLessThan(487_451_584L + (1 << 20));
+        long expected = 9 * MB + Math.round(2 * Math.ceil(184_500_000.0 * 17 / 16) * 1.2) + 2 * (17L << 20);
+        assertThat(expected).isEqualTo(515_126_584L);
+        assertThat(withChunks.bytes()).isGreaterThanOrEqualTo(expected).isLessThan(expected + (1 << 20));
     }
 
     @Test
-    void chunksThatWasteMoreOfTheirRegionsThanTheHeadroomAbsorbsGetMoreHeap() {
+    void theTasksGetTheHeapTheirChunksTakeInWholeRegions() {
         long stripe = 128 * 16384 * 8L;
         long eightMib = 1024 * 1024 * 8L;
         long twoMib = 512 * 512 * 8L;
-        // 8 MiB chunks take 9 regions of 1 MiB (1/8 more), which the headroom absorbs: no more heap than stripes alone.
-        assertThat(WorkloadJvm.rounding(new long[] {eightMib}, 1L << 20)).isEqualTo(9.0 / 8);
-        assertThat(WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[] {eightMib, stripe}))
-                .isEqualTo(WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[] {stripe}));
-        // 2 MiB chunks take 3 (1/2 more): the tasks' part grows by 1.5 / 1.125, 2 × 184.5 × 1.2 × 4/3 = 590.4 MB.
+        // 8 MiB chunks take 9 regions of 1 MiB (1/8 more), the worst ratio beside the stripes' 17/16: the tasks' part
+        // grows by 9/8, 9 + 2 × 184.5 × 9/8 × 1.2 + 2 × 17.825792 = 553.8 MB.
+        assertThat(WorkloadJvm.rounding(new long[] {eightMib, stripe}, 1L << 20))
+                .isEqualTo(9.0 / 8);
+        WorkloadJvm.Heap eight = WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[] {eightMib, stripe});
+        long expected = 9 * MB + Math.round(2 * Math.ceil(184_500_000.0 * 9 / 8) * 1.2) + 2 * (17L << 20);
+        assertThat(eight.bytes()).isGreaterThanOrEqualTo(expected).isLessThan(expected + (1 << 20));
+        // 2 MiB chunks take 3 (1/2 more): 9 + 2 × 184.5 × 1.5 × 1.2 + 2 × 17.825792 = 708.9 MB.
         assertThat(WorkloadJvm.rounding(new long[] {twoMib, stripe}, 1L << 20)).isEqualTo(1.5);
-        WorkloadJvm.Heap lean = WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[] {twoMib, stripe});
-        long expected = 9 * MB + Math.round(2 * 184_500_000.0 * 4 / 3 * 1.2) + 2 * (17L << 20);
-        assertThat(lean.bytes()).isGreaterThanOrEqualTo(expected).isLessThan(expected + (1 << 20) + 2);
+        WorkloadJvm.Heap two = WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[] {twoMib, stripe});
+        expected = 9 * MB + Math.round(2 * 184_500_000.0 * 1.5 * 1.2) + 2 * (17L << 20);
+        assertThat(two.bytes()).isGreaterThanOrEqualTo(expected).isLessThan(expected + (1 << 20));
+        // In regions of 8 MiB (heaps over 8 GiB) 2 MiB chunks are not humongous, and the stripes take 3 regions.
+        assertThat(WorkloadJvm.rounding(new long[] {twoMib, stripe}, 8L << 20)).isEqualTo(1.5);
+        assertThat(WorkloadJvm.rounding(new long[] {twoMib}, 8L << 20)).isEqualTo(1.0);
     }
 
     @Test
