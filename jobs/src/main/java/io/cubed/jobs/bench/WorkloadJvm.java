@@ -112,8 +112,8 @@ final class WorkloadJvm {
      * threads needs over {@code baselineHeapBytes} of live heap at rest, for a plan whose arrays have chunks of {@code
      * chunkBytes}: {@link HeapBound} of the tasks without their reserve, as G1 holds their chunks ({@link #rounding}),
      * plus each thread's largest chunk once more as G1 holds it, at least {@link #MIN_HEAP_BYTES}, in whole MiB; with
-     * G1's region size for that heap ({@link #g1RegionBytes}), which the JVM is given ({@link #command}) so that it is
-     * the one counted here.
+     * G1's region size for that heap ({@link #g1RegionBytes}) or a smaller one in which the plan's chunks waste less,
+     * which the JVM is given ({@link #command}) so that it is the one counted here.
      *
      * <p>Why a chunk more per thread: G1 puts an array larger than half a region (512 kB in the 1 MB regions it picks
      * for heaps under 2 GB) in contiguous regions of its own, which its full collections on JDK 17 do not move. W3's
@@ -145,8 +145,18 @@ final class WorkloadJvm {
             largestChunk = Math.max(largestChunk, c);
         }
         long plain = HeapBound.of(baselineHeapBytes, threads, tasks).bytes() + threads * largestChunk;
+        // G1's region size for the heap, or a smaller one where the chunks waste less of it (W3 at 16 threads: 8 MiB
+        // chunks take 10 MiB in the 2 MiB regions of its heap, 9 in regions of 1 MiB).
         long region = g1RegionBytes(Math.max(plain, MIN_HEAP_BYTES));
-        long held = (long) Math.ceil(tasks * rounding(chunkBytes, region));
+        double ratio = rounding(chunkBytes, region);
+        for (long smaller = region >> 1; smaller >= MIN_REGION_BYTES; smaller >>= 1) {
+            double r = rounding(chunkBytes, smaller);
+            if (r < ratio) {
+                ratio = r;
+                region = smaller;
+            }
+        }
+        long held = (long) Math.ceil(tasks * ratio);
         long bound = HeapBound.of(baselineHeapBytes, threads, held).bytes() + threads * footprint(largestChunk, region);
         long mib = (Math.max(bound, MIN_HEAP_BYTES) + (1 << 20) - 1) >> 20;
         return new Heap(mib << 20, region);
@@ -163,8 +173,11 @@ final class WorkloadJvm {
         if (region < target) {
             region <<= 1;
         }
-        return Math.min(32L << 20, Math.max(1L << 20, region));
+        return Math.min(32L << 20, Math.max(MIN_REGION_BYTES, region));
     }
+
+    /** G1's smallest region size, 1 MiB. */
+    static final long MIN_REGION_BYTES = 1L << 20;
 
     /**
      * The heap an array of {@code bytes} (its elements) takes in G1 regions of {@code regionBytes}: header and

@@ -66,6 +66,17 @@ class WorkloadJvmTest {
         WorkloadJvm.Heap two = WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[] {twoMib, stripe});
         expected = 9 * MB + Math.round(2 * 184_500_000.0 * 1.5 * 1.2) + 2 * (17L << 20);
         assertThat(two.bytes()).isGreaterThanOrEqualTo(expected).isLessThan(expected + (1 << 20));
+        // 16 threads: G1 would take regions of 2 MiB for the heap, in which 8 MiB chunks take 10 MiB; the heap's
+        // regions are 1 MiB, where they take 9.
+        WorkloadJvm.Heap sixteen = WorkloadJvm.heap(9 * MB, 16, 284_500_000L, 100 * MB, new long[] {eightMib, stripe});
+        assertThat(WorkloadJvm.g1RegionBytes(sixteen.bytes())).isEqualTo(2L << 20);
+        assertThat(sixteen.regionBytes()).isEqualTo(1L << 20);
+        expected = 9 * MB + Math.round(16 * Math.ceil(184_500_000.0 * 9 / 8) * 1.2) + 16 * (17L << 20);
+        assertThat(sixteen.bytes()).isGreaterThanOrEqualTo(expected).isLessThan(expected + (1 << 20));
+        // Where no smaller region wastes less, G1's own stays.
+        assertThat(WorkloadJvm.heap(9 * MB, 16, 284_500_000L, 100 * MB, new long[] {8192})
+                        .regionBytes())
+                .isEqualTo(2L << 20);
         // In regions of 8 MiB (heaps over 8 GiB) 2 MiB chunks are not humongous, and the stripes take 3 regions.
         assertThat(WorkloadJvm.rounding(new long[] {twoMib, stripe}, 8L << 20)).isEqualTo(1.5);
         assertThat(WorkloadJvm.rounding(new long[] {twoMib}, 8L << 20)).isEqualTo(1.0);
