@@ -259,8 +259,8 @@ final class WorkloadJvm {
 
     /**
      * {@code java}, this JVM's options but its heap sizes and G1 region size, {@code -Xmx} and the G1 region size of
-     * {@code heap}, its class path and the command line's main class. The region size is the one G1 would choose for
-     * the heap ({@link #g1RegionBytes}, given so that it is the one {@link #heap} counted): in a heap sized to the
+     * {@code heap}, its class path and the command line's main class. The region size is the one {@link #heap}
+     * counted (G1's own for the heap, or a smaller one in which the plan's chunks waste less): in a heap sized to the
      * plan, an array of more than half a region takes whole regions of its own, and with {@code bin/cubed}'s 32 MB
      * regions W3's 16.8 MB chunks took 32 MB each and its rechunk ran out of heap at the plan's bound, while with 1 MB
      * regions it ran within it.

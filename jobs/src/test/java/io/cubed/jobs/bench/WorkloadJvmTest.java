@@ -55,7 +55,7 @@ class WorkloadJvmTest {
         long eightMib = 1024 * 1024 * 8L;
         long twoMib = 512 * 512 * 8L;
         // 8 MiB chunks take 9 regions of 1 MiB (1/8 more), the worst ratio beside the stripes' 17/16: the tasks' part
-        // grows by 9/8, 9 + 2 × 184.5 × 9/8 × 1.2 + 2 × 17.825792 = 553.8 MB.
+        // grows by 9/8, 9 + 2 × 184.5 × 9/8 × 1.2 + 2 × 17.825792 = 542.8 MB.
         assertThat(WorkloadJvm.rounding(new long[] {eightMib, stripe}, 1L << 20))
                 .isEqualTo(9.0 / 8);
         WorkloadJvm.Heap eight = WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[] {eightMib, stripe});
