@@ -321,10 +321,7 @@ class RechunkPlannerTest {
         // cubed bench's W3: 16384^2 float64 from row stripes of 128 rows to column stripes of 128 columns, 900 MB per
         // task; the cheapest plans (nearBest 0, the lean ones are below). One slot: the largest regions, 10 stripes
         // (1280 rows), are the cheapest I/O: 13 tasks per stage.
-        long n = 16384;
-        RechunkPlanner planner = RechunkPlanner.of(new long[] {n, n}, 8, new int[] {128, 16384}, new int[] {16384, 128})
-                .budget(900 * MB, BufferCopies.FILE_SYSTEM)
-                .nearBest(0);
+        RechunkPlanner planner = w3Planner().nearBest(0);
         RechunkPlan one = planner.plan();
         assertThat(one.stages()).hasSize(2);
         assertThat(one.stages().get(0).outputChunks()).containsExactly(1280, 1280);
@@ -369,9 +366,7 @@ class RechunkPlannerTest {
         // last region 4 stripes), 4.9 % more I/O cost at 1 MB a request on the 8.6 GB both move, in 22 tasks a stage
         // where the cheapest has 16: the plan taken. (512, 512) chunks (2304) would cost 16 % more.
         long n = 16384;
-        RechunkPlanner planner = RechunkPlanner.of(new long[] {n, n}, 8, new int[] {128, 16384}, new int[] {16384, 128})
-                .budget(900 * MB, BufferCopies.FILE_SYSTEM)
-                .parallelism(2);
+        RechunkPlanner planner = w3Planner().parallelism(2);
         RechunkPlan cheapest = planner.nearBest(0).plan();
         RechunkPlan lean = planner.nearBest(RechunkPlanner.NEAR_BEST).plan();
         assertThat(cheapest.stages().get(0).outputChunks()).containsExactly(1024, 1024);
@@ -398,6 +393,13 @@ class RechunkPlannerTest {
         assertThatThrownBy(() -> planner.nearBest(Double.NaN))
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("got NaN");
+    }
+
+    /** cubed bench's W3: 16384² float64 from row stripes of 128 rows to column stripes of 128 columns, 900 MB a task. */
+    private static RechunkPlanner w3Planner() {
+        long n = 16384;
+        return RechunkPlanner.of(new long[] {n, n}, 8, new int[] {128, 16384}, new int[] {16384, 128})
+                .budget(900 * MB, BufferCopies.FILE_SYSTEM);
     }
 
     private static long ioCost(RechunkPlan plan) {
