@@ -111,6 +111,41 @@ public interface Store extends AutoCloseable {
         put(key, bytes.toByteArray());
     }
 
+    /** A value read in order from its source, for {@link #getInPieces}. */
+    @FunctionalInterface
+    interface ValueReader {
+        /** Reads the value, {@code size} bytes, from {@code in}, as much of it as it needs, from the front. */
+        void readFrom(long size, java.nio.channels.ReadableByteChannel in) throws java.io.IOException;
+    }
+
+    /**
+     * Whether {@link #getInPieces} reads the value from its source as the reader asks for it (a local file), so that it
+     * need never be held whole; false when it gets the value into an array first (the default).
+     */
+    default boolean getsInPieces() {
+        return false;
+    }
+
+    /**
+     * Hands the value at {@code key} to {@code reader} as a channel, with its size; returns false, without calling the
+     * reader, when there is none. The reader's exceptions go to the caller as they are; an {@link java.io.IOException}
+     * becomes a {@link io.cubed.error.StorageException} naming the store and the key. The default gets the value whole
+     * and reads it from the array.
+     */
+    default boolean getInPieces(String key, ValueReader reader) {
+        byte[] v = get(key);
+        if (v == null) {
+            return false;
+        }
+        try {
+            reader.readFrom(v.length, java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(v)));
+        } catch (java.io.IOException e) {
+            throw new io.cubed.error.StorageException(
+                    "cannot read '" + key + "' of " + uri() + ": " + e.getMessage(), e);
+        }
+        return true;
+    }
+
     /**
      * Starts reading the value at {@code key}; the future completes with it (in the first bytes of an array that may be
      * longer) or with null when there is none, or fails with a {@link io.cubed.error.StorageException} naming the store

@@ -153,6 +153,43 @@ public final class LocalStore implements Store {
         }
     }
 
+    /** The file is read as the reader asks, straight into its buffers. */
+    @Override
+    public boolean getsInPieces() {
+        return true;
+    }
+
+    @Override
+    public boolean getInPieces(String key, ValueReader reader) {
+        Path p = path(key);
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(p, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException e) {
+            if (!Files.isRegularFile(p)) {
+                // A directory, or a path below a regular file: no value there.
+                return false;
+            }
+            throw failure("read", key, e);
+        }
+        try (ch) {
+            reader.readFrom(ch.size(), ch);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            if (!Files.isRegularFile(p)) {
+                // A directory opens for reading too, with a size of its own, and fails at its first read (if the
+                // reader did not refuse its size first): no value there.
+                return false;
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw failure("read", key, (IOException) e);
+        }
+    }
+
     @Override
     public byte[] getRange(String key, long offset, int length) {
         Path p = path(key);

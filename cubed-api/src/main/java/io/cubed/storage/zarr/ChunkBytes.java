@@ -2,6 +2,7 @@ package io.cubed.storage.zarr;
 
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
+import io.cubed.storage.DirectSlices;
 import io.cubed.storage.zarr.codec.RawBytes;
 import io.cubed.storage.zarr.codec.RawBytesSink;
 import java.nio.ByteBuffer;
@@ -40,6 +41,19 @@ final class ChunkBytes {
             @Override
             public RawBytesSink.Doubles doublesAt(int from, int length) {
                 return float64Run(chunk, order, from, length);
+            }
+
+            @Override
+            public void copyTo(int from, ByteBuffer dst, int length) {
+                if (from < 0 || length < 0 || from + length > size) {
+                    throw new IndexOutOfBoundsException(
+                            "bytes [" + from + ", " + (from + length) + ") of a " + size + "-byte chunk");
+                }
+                if (from % slotBytes == 0 && length % slotBytes == 0) {
+                    putSlots(chunk.data(), dtype, order, from / slotBytes, length / slotBytes, dst);
+                } else {
+                    RawBytes.super.copyTo(from, dst, length);
+                }
             }
 
             @Override
@@ -150,6 +164,95 @@ final class ChunkBytes {
                 }
             }
         };
+    }
+
+    /**
+     * Writes slots {@code [slot, slot + n)} of {@code data}, the array of a {@code dtype} chunk, into {@code dst} at its
+     * position in byte order {@code order}, one bulk conversion, and moves its position past them.
+     */
+    static void putSlots(Object data, DType dtype, ByteOrder order, int slot, int n, ByteBuffer dst) {
+        int at = dst.position();
+        ByteBuffer d = dst.duplicate().order(order);
+        switch (dtype) {
+            case BOOL -> {
+                boolean[] a = (boolean[]) data;
+                for (int i = 0; i < n; i++) {
+                    d.put(at + i, (byte) (a[slot + i] ? 1 : 0));
+                }
+                dst.position(at + n);
+            }
+            case INT8, UINT8 -> {
+                d.put((byte[]) data, slot, n);
+                dst.position(at + n);
+            }
+            case INT16, UINT16 -> {
+                d.asShortBuffer().put((short[]) data, slot, n);
+                dst.position(at + 2 * n);
+            }
+            case INT32, UINT32 -> {
+                d.asIntBuffer().put((int[]) data, slot, n);
+                dst.position(at + 4 * n);
+            }
+            case INT64, UINT64 -> {
+                d.asLongBuffer().put((long[]) data, slot, n);
+                dst.position(at + 8 * n);
+            }
+            case FLOAT32, COMPLEX64 -> {
+                d.asFloatBuffer().put((float[]) data, slot, n);
+                dst.position(at + 4 * n);
+            }
+            case FLOAT64, COMPLEX128 -> {
+                d.asDoubleBuffer().put((double[]) data, slot, n);
+                dst.position(at + 8 * n);
+            }
+        }
+    }
+
+    /**
+     * Reads {@code n} slots of a {@code dtype} chunk in byte order {@code order} from {@code src} at byte {@code at}
+     * (absolute; the buffer's position and limit are left alone) into {@code data} from slot {@code slot}, one bulk
+     * conversion.
+     */
+    static void getSlots(ByteBuffer src, int at, DType dtype, ByteOrder order, Object data, int slot, int n) {
+        ByteBuffer s = src.duplicate().order(order);
+        s.limit(src.capacity()).position(at);
+        switch (dtype) {
+            case BOOL -> {
+                boolean[] a = (boolean[]) data;
+                for (int i = 0; i < n; i++) {
+                    a[slot + i] = s.get(at + i) != 0;
+                }
+            }
+            case INT8, UINT8 -> s.get((byte[]) data, slot, n);
+            case INT16, UINT16 -> s.asShortBuffer().get((short[]) data, slot, n);
+            case INT32, UINT32 -> s.asIntBuffer().get((int[]) data, slot, n);
+            case INT64, UINT64 -> s.asLongBuffer().get((long[]) data, slot, n);
+            case FLOAT32, COMPLEX64 -> s.asFloatBuffer().get((float[]) data, slot, n);
+            case FLOAT64, COMPLEX128 -> s.asDoubleBuffer().get((double[]) data, slot, n);
+        }
+    }
+
+    /**
+     * Writes all of {@code raw} to {@code out} a {@linkplain DirectSlices slice} at a time, each converted straight into
+     * a direct buffer ({@link RawBytes#copyTo(int, ByteBuffer, int)}) that the channel writes as it is.
+     */
+    static void writeInSlices(RawBytes raw, java.nio.channels.WritableByteChannel out) throws java.io.IOException {
+        ByteBuffer slice = DirectSlices.take();
+        try {
+            int size = raw.size();
+            for (int at = 0; at < size; ) {
+                int n = Math.min(DirectSlices.BYTES, size - at);
+                slice.clear();
+                raw.copyTo(at, slice, n);
+                slice.flip();
+                while (slice.hasRemaining()) {
+                    out.write(slice);
+                }
+                at += n;
+            }
+        } finally {
+            DirectSlices.giveBack(slice);
+        }
     }
 
     private static Slots slots(Object data, DType dtype, ByteOrder order) {

@@ -54,6 +54,22 @@ final class V2ChunkReads {
         grid.checkCoords(chunkCoords);
         String key = metadata.chunkKey(chunkCoords);
         int[] shape = grid.chunkShapeAt(chunkCoords);
+        if (readsInSlices()) {
+            // Every element of the full-size chunk is read into it, so a recycled array needs no clearing.
+            int[] full = metadata.chunks();
+            int[] zeros = new int[full.length];
+            Chunk[] chunk = new Chunk[1];
+            boolean found = readSliced(
+                    key,
+                    () -> {
+                        chunk[0] = recycled
+                                ? Chunk.allocateForTaskToOverwrite(dtype(), full)
+                                : Chunk.allocate(dtype(), full);
+                        return chunk;
+                    },
+                    new int[][][] {{zeros, zeros, full}});
+            return found ? EdgeChunks.clipped(chunk[0], shape) : null;
+        }
         Store.Bytes stored = readStored(key);
         if (stored == null) {
             return null;
@@ -71,12 +87,16 @@ final class V2ChunkReads {
     private Store.Bytes readStored(String key) {
         Store.Bytes stored = readStoredOrNull(key);
         if (stored == null && everyChunkStored) {
-            throw new StorageException("chunk " + describe(key) + " is missing, but every chunk of this array was"
-                    + " written before it was read: it was deleted (an intermediate's chunk goes once every task"
-                    + " reading it has succeeded, so a task ran again or a copy of it ran late), or the work directory"
-                    + " changed while the computation ran");
+            throw missing(key);
         }
         return stored;
+    }
+
+    private StorageException missing(String key) {
+        return new StorageException("chunk " + describe(key) + " is missing, but every chunk of this array was"
+                + " written before it was read: it was deleted (an intermediate's chunk goes once every task"
+                + " reading it has succeeded, so a task ran again or a copy of it ran late), or the work directory"
+                + " changed while the computation ran");
     }
 
     private Store.Bytes readStoredOrNull(String key) {
@@ -291,6 +311,17 @@ final class V2ChunkReads {
         String key = metadata.chunkKey(chunkCoords);
         int[] shape = grid.chunkShapeAt(chunkCoords);
         long[] offset = grid.chunkOffset(chunkCoords);
+        if (readsInSlices()) {
+            int[][][] boxes = new int[targets.length][][];
+            for (int k = 0; k < targets.length; k++) {
+                // The clipped shape: the fill values stored past the array's edge are not copied.
+                boxes[k] = ChunkStores.overlap(offset, shape, targetOffsets[k], targets[k].shape());
+            }
+            if (!readSliced(key, () -> targets, boxes)) {
+                ChunkStores.copyOverlaps(Chunk.full(dtype(), fillValue(), shape), offset, targets, targetOffsets);
+            }
+            return;
+        }
         Store.Bytes stored = readStored(key);
         if (stored == null) {
             ChunkStores.copyOverlaps(Chunk.full(dtype(), fillValue(), shape), offset, targets, targetOffsets);
@@ -324,6 +355,49 @@ final class V2ChunkReads {
         HeapProbe.checkpoint();
         ArrayRecycler.giveBack(stored.array());
         ArrayRecycler.giveBack(raw);
+    }
+
+    /**
+     * Whether chunks are read from the store a slice at a time straight into their targets ({@link SlicedRawReads}):
+     * uncompressed C-order chunks of a store that reads in pieces (a local file), when no read was started ahead.
+     */
+    private boolean readsInSlices() {
+        if (codec != null || metadata.order() != ZarrV2Metadata.Order.C || !store.getsInPieces()) {
+            return false;
+        }
+        ChunkIo io = ChunkIo.current();
+        return io == null || !io.serves(store);
+    }
+
+    /**
+     * Reads the chunk at {@code key} slice by slice into the boxes ({@code {srcStart, dstStart, extent}}, null for none)
+     * of the chunks {@code targets} gives once the chunk is found; false when it is not stored (an error when every
+     * chunk was), so that the caller fills.
+     */
+    private boolean readSliced(String key, java.util.function.Supplier<Chunk[]> targets, int[][][] boxes) {
+        int expected = metadata.chunkSizeBytes();
+        boolean found = store.getInPieces(key, (size, in) -> {
+            if (size != expected) {
+                throw new CorruptDataException("corrupt chunk " + describe(key) + ": it has " + size
+                        + " bytes but an uncompressed chunk of " + Arrays.toString(metadata.chunks()) + " " + dtype()
+                        + " has " + expected);
+            }
+            SlicedRawReads.read(
+                    size,
+                    in,
+                    dtype(),
+                    metadata.dataType().order(),
+                    metadata.chunks(),
+                    targets.get(),
+                    boxes,
+                    "chunk " + describe(key));
+        });
+        if (!found && everyChunkStored) {
+            throw missing(key);
+        }
+        // A slice of the bytes (the targets belong to the caller).
+        HeapProbe.checkpoint();
+        return found;
     }
 
     private CorruptDataException corrupt(String key, RuntimeException e) {

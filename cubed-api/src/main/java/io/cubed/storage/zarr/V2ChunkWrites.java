@@ -10,6 +10,7 @@ import io.cubed.storage.ChunkIo;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.Store;
 import io.cubed.storage.zarr.codec.Codec;
+import io.cubed.storage.zarr.codec.RawBytes;
 import java.lang.ref.Reference;
 
 /**
@@ -64,6 +65,19 @@ final class V2ChunkWrites {
             }
             return;
         }
+        if (codec == null && !fortran && store.putsInPieces() && !writesBehind()) {
+            // Uncompressed (intermediates) to a local file: the elements are converted a slice at a time into a direct
+            // buffer the file is written from, so no array holds the chunk's bytes and each byte crosses memory once
+            // on our side (ChunkBytes.writeInSlices).
+            RawBytes raw = ChunkBytes.view(full, metadata.dataType().order());
+            store.put(key, out -> ChunkBytes.writeInSlices(raw, out));
+            // The chunk (and its full-size copy at an edge): the most this write holds.
+            HeapProbe.checkpoint();
+            if (full != chunk) {
+                ArrayRecycler.giveBack(full.data());
+            }
+            return;
+        }
         // Compressed in C order straight from the chunk's elements, block by block: no array of the chunk's bytes.
         boolean inBlocks = codec != null && codec.worksInBlocks() && !fortran;
         byte[] raw =
@@ -91,6 +105,12 @@ final class V2ChunkWrites {
         if (full != chunk) {
             ArrayRecycler.giveBack(full.data());
         }
+    }
+
+    /** Whether the task's {@link ChunkIo} writes to this store in the background (a store of several requests). */
+    private boolean writesBehind() {
+        ChunkIo io = ChunkIo.current();
+        return io != null && io.serves(store);
     }
 
     /**

@@ -15,6 +15,16 @@ public interface RawBytes {
     void copyTo(int from, byte[] dst, int dstOff, int length);
 
     /**
+     * Copies raw bytes {@code [from, from + length)} into {@code dst} at its position, which moves past them. The
+     * default goes through a heap array; a view of typed elements converts them straight into the buffer.
+     */
+    default void copyTo(int from, java.nio.ByteBuffer dst, int length) {
+        byte[] piece = new byte[length];
+        copyTo(from, piece, 0, length);
+        dst.put(piece);
+    }
+
+    /**
      * Where raw bytes {@code [from, from + length)} lie as little-endian {@code float64} values: the {@code double[]} and
      * the index of the value byte {@code from} starts; null (the default) when they are not values of an array as they
      * are. A codec that reads such values itself (Blosc shuffling 8-byte elements) takes them there instead of asking
