@@ -17,8 +17,11 @@ public final class DirectSlices {
     /** Bytes of one slice: a multiple of every element size, so a slice never splits an element. */
     public static final int BYTES = 256 * 1024;
 
-    /** Buffers kept for reuse: two per core, about what the threads of a machine hold at once. */
-    static final int KEPT = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    /**
+     * Buffers kept for reuse: a thread holds one at a time, and executors run a thread or two per core (or more threads
+     * than cores where tasks wait on I/O): 4 MB at least, so that 16 threads never allocate one per chunk.
+     */
+    static final int KEPT = Math.max(16, 2 * Runtime.getRuntime().availableProcessors());
 
     private static final ConcurrentLinkedQueue<ByteBuffer> POOL = new ConcurrentLinkedQueue<>();
     private static final AtomicInteger POOLED = new AtomicInteger();
