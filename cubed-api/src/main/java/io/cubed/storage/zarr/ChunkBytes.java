@@ -208,28 +208,48 @@ final class ChunkBytes {
         }
     }
 
+    /** Converts slots of a buffer's bytes into a chunk's array; made once for a buffer's contents ({@link #slotsOf}). */
+    interface SlotSource {
+        /** Converts the {@code n} slots starting at byte {@code at} of the buffer into {@code data} from slot {@code slot}. */
+        void get(int at, Object data, int slot, int n);
+    }
+
     /**
-     * Reads {@code n} slots of a {@code dtype} chunk in byte order {@code order} from {@code src} at byte {@code at}
-     * (absolute; the buffer's position and limit are left alone) into {@code data} from slot {@code slot}, one bulk
-     * conversion.
+     * The slots of a {@code dtype} chunk stored in byte order {@code order} in {@code src}, from its byte 0 to its
+     * capacity (its position and limit are left alone): one typed view, each {@link SlotSource#get} a bulk conversion.
      */
-    static void getSlots(ByteBuffer src, int at, DType dtype, ByteOrder order, Object data, int slot, int n) {
+    static SlotSource slotsOf(ByteBuffer src, DType dtype, ByteOrder order) {
         ByteBuffer s = src.duplicate().order(order);
-        s.limit(src.capacity()).position(at);
-        switch (dtype) {
-            case BOOL -> {
+        s.clear();
+        return switch (dtype) {
+            case BOOL -> (at, data, slot, n) -> {
                 boolean[] a = (boolean[]) data;
                 for (int i = 0; i < n; i++) {
                     a[slot + i] = s.get(at + i) != 0;
                 }
+            };
+            case INT8, UINT8 -> (at, data, slot, n) -> s.get(at, (byte[]) data, slot, n);
+            case INT16, UINT16 -> {
+                java.nio.ShortBuffer v = s.asShortBuffer();
+                yield (at, data, slot, n) -> v.get(at / 2, (short[]) data, slot, n);
             }
-            case INT8, UINT8 -> s.get((byte[]) data, slot, n);
-            case INT16, UINT16 -> s.asShortBuffer().get((short[]) data, slot, n);
-            case INT32, UINT32 -> s.asIntBuffer().get((int[]) data, slot, n);
-            case INT64, UINT64 -> s.asLongBuffer().get((long[]) data, slot, n);
-            case FLOAT32, COMPLEX64 -> s.asFloatBuffer().get((float[]) data, slot, n);
-            case FLOAT64, COMPLEX128 -> s.asDoubleBuffer().get((double[]) data, slot, n);
-        }
+            case INT32, UINT32 -> {
+                java.nio.IntBuffer v = s.asIntBuffer();
+                yield (at, data, slot, n) -> v.get(at / 4, (int[]) data, slot, n);
+            }
+            case INT64, UINT64 -> {
+                java.nio.LongBuffer v = s.asLongBuffer();
+                yield (at, data, slot, n) -> v.get(at / 8, (long[]) data, slot, n);
+            }
+            case FLOAT32, COMPLEX64 -> {
+                java.nio.FloatBuffer v = s.asFloatBuffer();
+                yield (at, data, slot, n) -> v.get(at / 4, (float[]) data, slot, n);
+            }
+            case FLOAT64, COMPLEX128 -> {
+                java.nio.DoubleBuffer v = s.asDoubleBuffer();
+                yield (at, data, slot, n) -> v.get(at / 8, (double[]) data, slot, n);
+            }
+        };
     }
 
     /**

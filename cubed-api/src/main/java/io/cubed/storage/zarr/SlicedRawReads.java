@@ -39,6 +39,7 @@ final class SlicedRawReads {
             rows[k] = boxes[k] == null ? null : new Rows(dtype, storedShape, targets[k], boxes[k]);
         }
         ByteBuffer slice = DirectSlices.take();
+        ChunkBytes.SlotSource slots = ChunkBytes.slotsOf(slice, dtype, order);
         try {
             for (long at = 0; at < size; ) {
                 int n = (int) Math.min(DirectSlices.BYTES, size - at);
@@ -51,7 +52,7 @@ final class SlicedRawReads {
                 }
                 for (Rows r : rows) {
                     if (r != null) {
-                        r.copy(slice, at, n, order);
+                        r.copy(slots, at, n);
                     }
                 }
                 at += n;
@@ -63,7 +64,6 @@ final class SlicedRawReads {
 
     /** The rows of one box, in stored order, and how far the copy has gone. */
     private static final class Rows {
-        private final DType dtype;
         private final int itemBytes;
         private final int slots;
         private final Object data;
@@ -83,7 +83,6 @@ final class SlicedRawReads {
         private boolean finished;
 
         Rows(DType dtype, int[] storedShape, Chunk target, int[][] box) {
-            this.dtype = dtype;
             this.itemBytes = dtype.itemSizeBytes();
             this.slots = dtype.slotsPerElement();
             this.data = target.data();
@@ -102,7 +101,7 @@ final class SlicedRawReads {
         }
 
         /** Copies the parts of the box's rows that lie in the slice of {@code n} bytes starting at stored byte {@code at}. */
-        void copy(ByteBuffer slice, long at, int n, ByteOrder order) {
+        void copy(ChunkBytes.SlotSource slice, long at, int n) {
             long end = at + n;
             while (!finished) {
                 long from = rowByte + (long) done * itemBytes;
@@ -111,8 +110,7 @@ final class SlicedRawReads {
                 }
                 long to = Math.min(rowByte + (long) rowLength * itemBytes, end);
                 int elements = (int) ((to - from) / itemBytes);
-                ChunkBytes.getSlots(
-                        slice, (int) (from - at), dtype, order, data, (rowElement + done) * slots, elements * slots);
+                slice.get((int) (from - at), data, (rowElement + done) * slots, elements * slots);
                 done += elements;
                 if (done < rowLength) {
                     return; // the row goes on in the next slice
