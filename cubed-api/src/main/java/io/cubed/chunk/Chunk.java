@@ -470,18 +470,25 @@ public final class Chunk implements Serializable {
                 d += (dstOffset[i] + pos[i]) * dstStride[i];
             }
             System.arraycopy(src.data, s * slots, dst.data, d * slots, run);
-            int axis = nd - 2;
-            while (axis >= 0) {
-                if (++pos[axis] < extent[axis]) {
-                    break;
-                }
-                pos[axis] = 0;
-                axis--;
-            }
-            if (axis < 0) {
+            if (!nextIndex(pos, extent, nd - 1)) {
                 return;
             }
         }
+    }
+
+    /**
+     * Moves {@code index}, a position over the first {@code axes} axes of a box of {@code extent} (C order: the last of
+     * them fastest), to the next position; returns false, with {@code index} back at zeros, when it was the last. The
+     * step of every loop over a box's rows.
+     */
+    public static boolean nextIndex(int[] index, int[] extent, int axes) {
+        for (int axis = axes - 1; axis >= 0; axis--) {
+            if (++index[axis] < extent[axis]) {
+                return true;
+            }
+            index[axis] = 0;
+        }
+        return false;
     }
 
     /** C-order strides in elements of an array of {@code shape}. */

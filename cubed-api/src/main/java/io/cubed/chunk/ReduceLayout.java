@@ -186,15 +186,7 @@ public final class ReduceLayout {
                 sink.row(src, len, out, outStride, index(coord, arrayStride), indexStride);
             }
             src += len;
-            int a = last - 1;
-            while (a >= 0) {
-                if (++coord[a] < shape[a]) {
-                    break;
-                }
-                coord[a] = 0;
-                a--;
-            }
-            if (a < 0) {
+            if (!Chunk.nextIndex(coord, shape, last)) {
                 return;
             }
         }

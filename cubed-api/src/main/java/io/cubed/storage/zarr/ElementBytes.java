@@ -84,15 +84,7 @@ final class ElementBytes {
                 d += (dstStart[i] + pos[i]) * dstStride[i];
             }
             copy.run(s * slots, d * slots, run);
-            int axis = nd - 2;
-            while (axis >= 0) {
-                if (++pos[axis] < extent[axis]) {
-                    break;
-                }
-                pos[axis] = 0;
-                axis--;
-            }
-            if (axis < 0) {
+            if (!Chunk.nextIndex(pos, extent, nd - 1)) {
                 return;
             }
         }

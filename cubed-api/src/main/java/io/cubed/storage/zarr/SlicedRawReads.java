@@ -121,19 +121,11 @@ final class SlicedRawReads {
 
         /** Moves to the next row of the box, or finishes. */
         private void next() {
-            int axis = pos.length - 1;
-            while (axis >= 0) {
-                if (++pos[axis] < extent[axis]) {
-                    break;
-                }
-                pos[axis] = 0;
-                axis--;
-            }
-            if (axis < 0) {
+            if (Chunk.nextIndex(pos, extent, pos.length)) {
+                locate();
+            } else {
                 finished = true;
-                return;
             }
-            locate();
         }
 
         /** Sets the current row from {@link #pos}. */
