@@ -29,13 +29,19 @@ final class EdgeChunks {
         }
     }
 
-    /** {@code chunk} itself when it has {@code fullShape}, else a new chunk of that shape: {@code chunk}, then fill. */
+    /**
+     * {@code chunk} itself when it has {@code fullShape}, else a chunk of that shape: {@code chunk}, then fill; its array
+     * may be one an earlier write handed back, and goes back the same way once written.
+     */
     static Chunk padded(Chunk chunk, int[] fullShape, Scalar fill) {
         int[] shape = chunk.shape();
         if (Arrays.equals(shape, fullShape)) {
             return chunk;
         }
-        Chunk full = Chunk.full(chunk.dtype(), fill, fullShape);
+        // Written and handed back ({@link io.cubed.chunk.ArrayRecycler}) by the caller: an array the thread's earlier
+        // writes gave back serves, not a new chunk-sized one each time.
+        Chunk full = Chunk.allocateForTaskToOverwrite(chunk.dtype(), fullShape);
+        full.fill(fill);
         Chunk.copyRegion(chunk, new int[shape.length], full, new int[shape.length], shape);
         return full;
     }

@@ -130,6 +130,38 @@ class SlicedRawIoTest {
     }
 
     @Test
+    void edgeChunksAreStoredPaddedWithTheFillValue() throws IOException {
+        // Padded into an array the writer may have had before (NaN or garbage under the tests' poisoning): the part
+        // past the array's edge is the fill value, checked in the stored bytes themselves, twice over.
+        Path dir = tmp.resolve("padded");
+        long[] shape = {700, 500};
+        int[] chunks = {300, 217};
+        ZarrArray a = ZarrArray.create(
+                dir.toString(),
+                ZarrCreateOptions.builder(shape, chunks, DType.FLOAT64)
+                        .compressor(null)
+                        .fillValue(io.cubed.dtype.Scalar.ofDouble(7.5))
+                        .build());
+        for (int round = 0; round < 2; round++) {
+            a.writeChunk(reference(DType.FLOAT64, shape, chunks, new long[] {2, 2}), 2, 2);
+            a.writeChunk(reference(DType.FLOAT64, shape, chunks, new long[] {2, 1}), 2, 1);
+            ByteBuffer stored =
+                    ByteBuffer.wrap(Files.readAllBytes(dir.resolve("2.2"))).order(ByteOrder.LITTLE_ENDIAN);
+            for (int r = 0; r < 300; r++) {
+                for (int c = 0; c < 217; c++) {
+                    double expected = r < 100 && c < 66 ? (600L + r) * 500 + 434 + c : -1;
+                    double v = stored.getDouble((r * 217 + c) * 8);
+                    if (expected >= 0) {
+                        assertThat(v).isEqualTo(expected * 0.5 + 0.25);
+                    } else {
+                        assertThat(v).as("padding at (%d, %d)", r, c).isEqualTo(7.5);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void readsIntoBoxesOfOtherChunksGiveTheReferenceValues() {
         // 3-d float64 and int16 arrays; each stored chunk is read into the boxes of several target chunks of another
         // grid that it overlaps, rows of 64 and 45 elements crossing the slices' edges.
