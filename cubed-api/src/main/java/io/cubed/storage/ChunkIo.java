@@ -163,6 +163,15 @@ public final class ChunkIo {
         }
     }
 
+    /**
+     * Whether requests on {@code store} go through the slot bound to this thread ({@link #serves}): reads started
+     * ahead and writes behind the task, which a caller's own path to the store must leave to it.
+     */
+    public static boolean servesCurrent(Store store) {
+        ChunkIo io = CURRENT.get();
+        return io != null && io.serves(store);
+    }
+
     /** The read of {@code key} started ahead by the slot bound to this thread ({@link #take}), or null. */
     public static Fetched takeAhead(Store store, String key) {
         ChunkIo io = CURRENT.get();

@@ -362,11 +362,10 @@ final class V2ChunkReads {
      * uncompressed C-order chunks of a store that reads in pieces (a local file), when no read was started ahead.
      */
     private boolean readsInSlices() {
-        if (codec != null || metadata.order() != ZarrV2Metadata.Order.C || !store.getsInPieces()) {
-            return false;
-        }
-        ChunkIo io = ChunkIo.current();
-        return io == null || !io.serves(store);
+        return codec == null
+                && metadata.order() == ZarrV2Metadata.Order.C
+                && store.getsInPieces()
+                && !ChunkIo.servesCurrent(store);
     }
 
     /**

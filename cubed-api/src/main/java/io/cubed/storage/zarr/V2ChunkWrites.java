@@ -65,7 +65,7 @@ final class V2ChunkWrites {
             }
             return;
         }
-        if (codec == null && !fortran && store.putsInPieces() && !writesBehind()) {
+        if (codec == null && !fortran && store.putsInPieces() && !ChunkIo.servesCurrent(store)) {
             // Uncompressed (intermediates) to a local file: the elements are converted a slice at a time into a direct
             // buffer the file is written from, so no array holds the chunk's bytes and each byte crosses memory once
             // on our side (ChunkBytes.writeInSlices).
@@ -105,12 +105,6 @@ final class V2ChunkWrites {
         if (full != chunk) {
             ArrayRecycler.giveBack(full.data());
         }
-    }
-
-    /** Whether the task's {@link ChunkIo} writes to this store in the background (a store of several requests). */
-    private boolean writesBehind() {
-        ChunkIo io = ChunkIo.current();
-        return io != null && io.serves(store);
     }
 
     /**
