@@ -35,7 +35,7 @@ public final class Contraction {
      *     mismatched result type
      */
     public static Chunk contract(Chunk a, String ia, Chunk b, String ib, String out, DType rt, boolean conjugateFirst) {
-        return product(null, a, ia, b, ib, out, rt, conjugateFirst);
+        return product(null, a, ia, b, ib, out, rt, conjugateFirst, false);
     }
 
     /**
@@ -50,16 +50,30 @@ public final class Contraction {
      */
     public static Chunk contractAdd(
             Chunk sum, Chunk a, String ia, Chunk b, String ib, String out, DType rt, boolean conjugateFirst) {
-        Chunk r = product(sum, a, ia, b, ib, out, rt, conjugateFirst);
+        Chunk r = product(sum, a, ia, b, ib, out, rt, conjugateFirst, true);
         if (sum == null || r == sum) {
             return r;
         }
         return Elementwise.binary(BinaryFunction.ADD, sum, r);
     }
 
-    /** The contraction, added into {@code sum} and returned as {@code sum} where the product runs in BLAS on it. */
+    /**
+     * The contraction, added into {@code sum} and returned as {@code sum} where the product runs in BLAS on it. With
+     * no {@code sum}, a BLAS product is written over a new array, one the thread's last task left ({@link
+     * Chunk#allocateForTaskToOverwrite}) when {@code runningSum} (the chunk is a task's running sum, which lives until
+     * the task writes it, and is not zeroed first: a chunk of 1024² is 8 MB the JVM or a fill would clear for
+     * nothing).
+     */
     private static Chunk product(
-            Chunk sum, Chunk a, String ia, Chunk b, String ib, String out, DType rt, boolean conjugateFirst) {
+            Chunk sum,
+            Chunk a,
+            String ia,
+            Chunk b,
+            String ib,
+            String out,
+            DType rt,
+            boolean conjugateFirst,
+            boolean runningSum) {
         if (rt == DType.BOOL) {
             throw new InvalidArgumentException(
                     "contraction: result type " + rt + " is not supported; numeric types " + "are");
@@ -134,10 +148,21 @@ public final class Contraction {
             if (rt == DType.FLOAT64 && rowMajor(aM, aK, k) && rowMajor(bK, bN, n) && rowMajor(oM, oN, n)) {
                 // Products of row-major matrices (matmul of 2-d chunks, or of stacks of them, broadcast or not):
                 // BLAS on the chunks' own arrays, added straight into the result, no copies.
-                Chunk r = sum != null ? sum : Chunk.wrap(rt, outShape, new double[outSize]);
+                // Each batch's product goes to a matrix of its own (batch letters are in the output), so with no sum
+                // every element is written once, none read first.
+                if (sum != null) {
+                    double[] rd = sum.doubles();
+                    for (int t = 0; t < nb; t++) {
+                        MatMul.multiply(ad, aB[t], bd, bB[t], rd, oB[t], m, k, n);
+                    }
+                    return sum;
+                }
+                Chunk r = runningSum
+                        ? Chunk.allocateForTaskToOverwrite(rt, outShape)
+                        : Chunk.wrap(rt, outShape, new double[outSize]);
                 double[] rd = r.doubles();
                 for (int t = 0; t < nb; t++) {
-                    MatMul.multiply(ad, aB[t], bd, bB[t], rd, oB[t], m, k, n);
+                    MatMul.multiplyInto(ad, aB[t], bd, bB[t], rd, oB[t], m, k, n);
                 }
                 return r;
             }

@@ -37,13 +37,32 @@ public final class MatMul {
         multiply(BLAS_INSTANCE, a, aOff, b, bOff, c, cOff, m, k, n);
     }
 
+    /**
+     * {@code c[cOff + i·n + j] = Σ_p a[aOff + i·k + p] · b[bOff + p·n + j]} for {@code i < m, j < n}: the product
+     * written over what {@code c} held there, which is never read (it may be garbage or NaN), so that the first
+     * product of a running sum needs no zeroed array; the arrays must not overlap.
+     */
+    public static void multiplyInto(
+            double[] a, int aOff, double[] b, int bOff, double[] c, int cOff, int m, int k, int n) {
+        multiplyInto(BLAS_INSTANCE, a, aOff, b, bOff, c, cOff, m, k, n);
+    }
+
+    /** {@link #multiplyInto(double[], int, double[], int, double[], int, int, int, int)} with the BLAS {@code blas}. */
+    static void multiplyInto(
+            BLAS blas, double[] a, int aOff, double[] b, int bOff, double[] c, int cOff, int m, int k, int n) {
+        multiply(blas, 1.0, a, aOff, b, bOff, 0.0, c, cOff, m, k, n);
+    }
+
     /** {@link #multiply(double[], int, double[], int, double[], int, int, int, int)} with the BLAS {@code blas}. */
     static void multiply(
             BLAS blas, double[] a, int aOff, double[] b, int bOff, double[] c, int cOff, int m, int k, int n) {
-        multiply(blas, 1.0, a, aOff, b, bOff, c, cOff, m, k, n);
+        multiply(blas, 1.0, a, aOff, b, bOff, 1.0, c, cOff, m, k, n);
     }
 
-    /** {@code C += alpha·A·B} with the BLAS {@code blas}, or a plain loop for small products. */
+    /**
+     * {@code C = alpha·A·B + beta·C} with the BLAS {@code blas}, or a plain loop for small products; {@code beta} is 1
+     * or 0, and with 0 the old {@code C} is not read.
+     */
     private static void multiply(
             BLAS blas,
             double alpha,
@@ -51,20 +70,25 @@ public final class MatMul {
             int aOff,
             double[] b,
             int bOff,
+            double beta,
             double[] c,
             int cOff,
             int m,
             int k,
             int n) {
-        if (m == 0 || n == 0 || k == 0) {
+        if (m == 0 || n == 0) {
             return;
         }
-        if ((long) m * n * k < SMALL) {
+        if (k == 0 || (long) m * n * k < SMALL) {
+            if (beta == 0) {
+                java.util.Arrays.fill(c, cOff, cOff + m * n, 0.0);
+            }
             naiveSmall(alpha, a, aOff, b, bOff, c, cOff, m, k, n);
             return;
         }
-        // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: the same arrays, the operands swapped.
-        blas.dgemm("N", "N", n, m, k, alpha, b, bOff, n, a, aOff, k, 1.0, c, cOff, n);
+        // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: the same arrays, the operands swapped. BLAS does not read C
+        // when beta is 0.
+        blas.dgemm("N", "N", n, m, k, alpha, b, bOff, n, a, aOff, k, beta, c, cOff, n);
     }
 
     /**
@@ -102,15 +126,15 @@ public final class MatMul {
             loopComplex(ar, ai, br, bi, cr, ci, m, k, n);
             return;
         }
-        multiply(blas, 1.0, ar, 0, br, 0, cr, 0, m, k, n);
+        multiply(blas, 1.0, ar, 0, br, 0, 1.0, cr, 0, m, k, n);
         if (ai != null && bi != null) {
-            multiply(blas, -1.0, ai, 0, bi, 0, cr, 0, m, k, n);
+            multiply(blas, -1.0, ai, 0, bi, 0, 1.0, cr, 0, m, k, n);
         }
         if (bi != null) {
-            multiply(blas, 1.0, ar, 0, bi, 0, ci, 0, m, k, n);
+            multiply(blas, 1.0, ar, 0, bi, 0, 1.0, ci, 0, m, k, n);
         }
         if (ai != null) {
-            multiply(blas, 1.0, ai, 0, br, 0, ci, 0, m, k, n);
+            multiply(blas, 1.0, ai, 0, br, 0, 1.0, ci, 0, m, k, n);
         }
     }
 

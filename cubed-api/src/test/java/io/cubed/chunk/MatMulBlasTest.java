@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * Floating-point products through both BLAS paths against a straightforward triple loop: the native BLAS (OpenBLAS
  * through JNI: required when {@code CI=true}, where {@code .ci/run} installs {@code libopenblas0}) and the Java one this
  * JVM picks (the Vector API in the tests); odd shapes, offsets into larger arrays, accumulation into a C that is not
- * zero, and the sizes below which a plain loop is used.
+ * zero, products written over a C that holds NaN, and the sizes below which a plain loop is used.
  */
 class MatMulBlasTest {
     private static double[] random(int n, long seed) {
@@ -54,12 +54,28 @@ class MatMulBlasTest {
             double[] expected = c.clone();
             reference(a, 3, b, 5, expected, 7, m, k, n);
             MatMul.multiply(blas, a, 3, b, 5, c, 7, m, k, n);
-            for (int i = 0; i < c.length; i++) {
-                assertThat(c[i])
-                        .as("%s %d x %d x %d, element %d", blas.getClass().getSimpleName(), m, k, n, i)
-                        .isCloseTo(
-                                expected[i], org.assertj.core.data.Offset.offset(1e-9 * (1 + Math.abs(expected[i]))));
-            }
+            assertClose(c, expected, blas, "C += A·B", s);
+            // Written over: the product region of C holds NaN (as a recycled array may), which must not be read; the
+            // rest of C is left as it was.
+            double[] over = random(m * n + 7, seed++);
+            java.util.Arrays.fill(over, 7, 7 + m * n, Double.NaN);
+            double[] expectedOver = over.clone();
+            java.util.Arrays.fill(expectedOver, 7, 7 + m * n, 0.0);
+            reference(a, 3, b, 5, expectedOver, 7, m, k, n);
+            MatMul.multiplyInto(blas, a, 3, b, 5, over, 7, m, k, n);
+            assertClose(over, expectedOver, blas, "C = A·B", s);
+        }
+        // No contracted length: the product is zeros, written over what was there.
+        double[] empty = {Double.NaN, Double.NaN, 5};
+        MatMul.multiplyInto(blas, new double[0], 0, new double[0], 0, empty, 0, 1, 0, 2);
+        assertThat(empty).containsExactly(0, 0, 5);
+    }
+
+    private static void assertClose(double[] c, double[] expected, BLAS blas, String what, int[] s) {
+        for (int i = 0; i < c.length; i++) {
+            assertThat(c[i])
+                    .as("%s %s %d x %d x %d, element %d", blas.getClass().getSimpleName(), what, s[0], s[1], s[2], i)
+                    .isCloseTo(expected[i], org.assertj.core.data.Offset.offset(1e-9 * (1 + Math.abs(expected[i]))));
         }
     }
 
