@@ -63,6 +63,11 @@ public final class Contraction {
      * Chunk#allocateForTaskToOverwrite}) when {@code runningSum} (the chunk is a task's running sum, which lives until
      * the task writes it, and is not zeroed first: a chunk of 1024² is 8 MB the JVM or a fill would clear for
      * nothing).
+     *
+     * <p>The letters' analysis ({@link #layout}) and each type's product are methods of their own: this one runs once
+     * per pair of chunks, reaches the JIT's optimizing compiler only after thousands of pairs, and compiled as one
+     * method with everything inlined it took that compiler 0.55 s of a 2-core machine's CPU in the middle of a
+     * computation (W4, docs/benchmarks.md).
      */
     private static Chunk product(
             Chunk sum,
@@ -78,6 +83,124 @@ public final class Contraction {
             throw new InvalidArgumentException(
                     "contraction: result type " + rt + " is not supported; numeric types " + "are");
         }
+        Layout l = layout(a, ia, b, ib, out);
+        int[] outShape = l.outShape();
+        if (sum != null && (sum.dtype() != rt || !Arrays.equals(sum.shape(), outShape))) {
+            throw new InvalidArgumentException("contraction: the running sum is a " + sum.dtype() + " chunk of shape "
+                    + Arrays.toString(sum.shape()) + ", the products are " + rt + " of shape "
+                    + Arrays.toString(outShape));
+        }
+        if (rt.isComplex()) {
+            return ComplexContraction.contract(a, b, l, rt, outShape, conjugateFirst);
+        }
+        if (!rt.isFloating()) {
+            return integerProduct(a, b, l, rt);
+        }
+        double[] ad = Casting.toDoubles(a.dtype() == rt ? a : Casting.astype(a, rt));
+        double[] bd = Casting.toDoubles(b.dtype() == rt ? b : Casting.astype(b, rt));
+        if (rt == DType.FLOAT64 && l.rowMajor()) {
+            return blasProduct(sum, ad, bd, l, runningSum);
+        }
+        return floatingProduct(ad, bd, l, rt);
+    }
+
+    /**
+     * Products of row-major matrices (matmul of 2-d chunks, or of stacks of them, broadcast or not): BLAS on the
+     * chunks' own arrays, added straight into {@code sum}, no copies; with no sum, written over the result's array.
+     * Each batch's product goes to a matrix of its own (batch letters are in the output), so with no sum every
+     * element is written once, none read first.
+     */
+    private static Chunk blasProduct(Chunk sum, double[] ad, double[] bd, Layout l, boolean runningSum) {
+        int m = l.m();
+        int k = l.k();
+        int n = l.n();
+        if (sum != null) {
+            double[] rd = sum.doubles();
+            for (int t = 0; t < l.nb(); t++) {
+                MatMul.multiply(ad, l.aB()[t], bd, l.bB()[t], rd, l.oB()[t], m, k, n);
+            }
+            return sum;
+        }
+        Chunk r = runningSum
+                ? Chunk.allocateForTaskToOverwrite(DType.FLOAT64, l.outShape())
+                : Chunk.wrap(DType.FLOAT64, l.outShape(), new double[Chunk.elementCount(l.outShape())]);
+        double[] rd = r.doubles();
+        for (int t = 0; t < l.nb(); t++) {
+            MatMul.multiplyInto(ad, l.aB()[t], bd, l.bB()[t], rd, l.oB()[t], m, k, n);
+        }
+        return r;
+    }
+
+    /** Floating-point products of any layout: each batch's operands gathered into row-major matrices first. */
+    private static Chunk floatingProduct(double[] ad, double[] bd, Layout l, DType rt) {
+        int m = l.m();
+        int k = l.k();
+        int n = l.n();
+        double[] r = new double[Chunk.elementCount(l.outShape())];
+        double[] am = new double[m * k];
+        double[] bm = new double[k * n];
+        double[] cm = new double[m * n];
+        for (int t = 0; t < l.nb(); t++) {
+            for (int i = 0; i < m; i++) {
+                for (int p = 0; p < k; p++) {
+                    am[i * k + p] = ad[l.aB()[t] + l.aM()[i] + l.aK()[p]];
+                }
+            }
+            for (int p = 0; p < k; p++) {
+                for (int j = 0; j < n; j++) {
+                    bm[p * n + j] = bd[l.bB()[t] + l.bK()[p] + l.bN()[j]];
+                }
+            }
+            Arrays.fill(cm, 0);
+            MatMul.multiply(am, 0, bm, 0, cm, 0, m, k, n);
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++) {
+                    r[l.oB()[t] + l.oM()[i] + l.oN()[j]] = cm[i * n + j];
+                }
+            }
+        }
+        return Chunk.wrap(rt, l.outShape(), Casting.fromDoubles(r, rt));
+    }
+
+    /** Integer products (wrapping), each batch's operands gathered into row-major matrices first. */
+    private static Chunk integerProduct(Chunk a, Chunk b, Layout l, DType rt) {
+        int m = l.m();
+        int k = l.k();
+        int n = l.n();
+        long[] al = Casting.toLongs(a.dtype() == rt ? a : Casting.astype(a, rt));
+        long[] bl = Casting.toLongs(b.dtype() == rt ? b : Casting.astype(b, rt));
+        long[] r = new long[Chunk.elementCount(l.outShape())];
+        long[] am = new long[m * k];
+        long[] bm = new long[k * n];
+        long[] cm = new long[m * n];
+        for (int t = 0; t < l.nb(); t++) {
+            for (int i = 0; i < m; i++) {
+                for (int p = 0; p < k; p++) {
+                    am[i * k + p] = al[l.aB()[t] + l.aM()[i] + l.aK()[p]];
+                }
+            }
+            for (int p = 0; p < k; p++) {
+                for (int j = 0; j < n; j++) {
+                    bm[p * n + j] = bl[l.bB()[t] + l.bK()[p] + l.bN()[j]];
+                }
+            }
+            Arrays.fill(cm, 0);
+            MatMul.multiply(am, 0, bm, 0, cm, 0, m, k, n);
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++) {
+                    r[l.oB()[t] + l.oM()[i] + l.oN()[j]] = cm[i * n + j];
+                }
+            }
+        }
+        return Chunk.wrap(rt, l.outShape(), Casting.fromLongs(r, rt));
+    }
+
+    /**
+     * Where the elements of {@code a} (letters {@code ia}) times {@code b} (letters {@code ib}) with letters {@code
+     * out} are, after checking the letters and lengths: letters in both inputs and the output are batches, those in
+     * one input and the output free rows or columns, those in both inputs only contracted.
+     */
+    private static Layout layout(Chunk a, String ia, Chunk b, String ib, String out) {
         check(a, ia, "first");
         check(b, ib, "second");
         StringBuilder batch = new StringBuilder();
@@ -119,104 +242,21 @@ public final class Contraction {
         for (char c : con.toString().toCharArray()) {
             length(c, a, ia, b, ib, true);
         }
-        int nb = size(batch, a, ia, b, ib);
-        int m = size(freeA, a, ia, b, ib);
-        int n = size(freeB, a, ia, b, ib);
-        int k = size(con, a, ia, b, ib);
-        int[] aB = offsets(batch.toString(), a, ia, b, ib, a.shape(), ia);
-        int[] aM = offsets(freeA.toString(), a, ia, b, ib, a.shape(), ia);
-        int[] aK = offsets(con.toString(), a, ia, b, ib, a.shape(), ia);
-        int[] bB = offsets(batch.toString(), a, ia, b, ib, b.shape(), ib);
-        int[] bK = offsets(con.toString(), a, ia, b, ib, b.shape(), ib);
-        int[] bN = offsets(freeB.toString(), a, ia, b, ib, b.shape(), ib);
-        int[] oB = offsets(batch.toString(), a, ia, b, ib, outShape, out);
-        int[] oM = offsets(freeA.toString(), a, ia, b, ib, outShape, out);
-        int[] oN = offsets(freeB.toString(), a, ia, b, ib, outShape, out);
-        int outSize = Chunk.elementCount(outShape);
-        if (sum != null && (sum.dtype() != rt || !Arrays.equals(sum.shape(), outShape))) {
-            throw new InvalidArgumentException("contraction: the running sum is a " + sum.dtype() + " chunk of shape "
-                    + Arrays.toString(sum.shape()) + ", the products are " + rt + " of shape "
-                    + Arrays.toString(outShape));
-        }
-        if (rt.isComplex()) {
-            return ComplexContraction.contract(
-                    a, b, new Layout(nb, m, k, n, aB, aM, aK, bB, bK, bN, oB, oM, oN), rt, outShape, conjugateFirst);
-        }
-        if (rt.isFloating()) {
-            double[] ad = Casting.toDoubles(a.dtype() == rt ? a : Casting.astype(a, rt));
-            double[] bd = Casting.toDoubles(b.dtype() == rt ? b : Casting.astype(b, rt));
-            if (rt == DType.FLOAT64 && rowMajor(aM, aK, k) && rowMajor(bK, bN, n) && rowMajor(oM, oN, n)) {
-                // Products of row-major matrices (matmul of 2-d chunks, or of stacks of them, broadcast or not):
-                // BLAS on the chunks' own arrays, added straight into the result, no copies.
-                // Each batch's product goes to a matrix of its own (batch letters are in the output), so with no sum
-                // every element is written once, none read first.
-                if (sum != null) {
-                    double[] rd = sum.doubles();
-                    for (int t = 0; t < nb; t++) {
-                        MatMul.multiply(ad, aB[t], bd, bB[t], rd, oB[t], m, k, n);
-                    }
-                    return sum;
-                }
-                Chunk r = runningSum
-                        ? Chunk.allocateForTaskToOverwrite(rt, outShape)
-                        : Chunk.wrap(rt, outShape, new double[outSize]);
-                double[] rd = r.doubles();
-                for (int t = 0; t < nb; t++) {
-                    MatMul.multiplyInto(ad, aB[t], bd, bB[t], rd, oB[t], m, k, n);
-                }
-                return r;
-            }
-            double[] r = new double[outSize];
-            double[] am = new double[m * k];
-            double[] bm = new double[k * n];
-            double[] cm = new double[m * n];
-            for (int t = 0; t < nb; t++) {
-                for (int i = 0; i < m; i++) {
-                    for (int p = 0; p < k; p++) {
-                        am[i * k + p] = ad[aB[t] + aM[i] + aK[p]];
-                    }
-                }
-                for (int p = 0; p < k; p++) {
-                    for (int j = 0; j < n; j++) {
-                        bm[p * n + j] = bd[bB[t] + bK[p] + bN[j]];
-                    }
-                }
-                Arrays.fill(cm, 0);
-                MatMul.multiply(am, 0, bm, 0, cm, 0, m, k, n);
-                for (int i = 0; i < m; i++) {
-                    for (int j = 0; j < n; j++) {
-                        r[oB[t] + oM[i] + oN[j]] = cm[i * n + j];
-                    }
-                }
-            }
-            return Chunk.wrap(rt, outShape, Casting.fromDoubles(r, rt));
-        }
-        long[] al = Casting.toLongs(a.dtype() == rt ? a : Casting.astype(a, rt));
-        long[] bl = Casting.toLongs(b.dtype() == rt ? b : Casting.astype(b, rt));
-        long[] r = new long[outSize];
-        long[] am = new long[m * k];
-        long[] bm = new long[k * n];
-        long[] cm = new long[m * n];
-        for (int t = 0; t < nb; t++) {
-            for (int i = 0; i < m; i++) {
-                for (int p = 0; p < k; p++) {
-                    am[i * k + p] = al[aB[t] + aM[i] + aK[p]];
-                }
-            }
-            for (int p = 0; p < k; p++) {
-                for (int j = 0; j < n; j++) {
-                    bm[p * n + j] = bl[bB[t] + bK[p] + bN[j]];
-                }
-            }
-            Arrays.fill(cm, 0);
-            MatMul.multiply(am, 0, bm, 0, cm, 0, m, k, n);
-            for (int i = 0; i < m; i++) {
-                for (int j = 0; j < n; j++) {
-                    r[oB[t] + oM[i] + oN[j]] = cm[i * n + j];
-                }
-            }
-        }
-        return Chunk.wrap(rt, outShape, Casting.fromLongs(r, rt));
+        return new Layout(
+                size(batch, a, ia, b, ib),
+                size(freeA, a, ia, b, ib),
+                size(con, a, ia, b, ib),
+                size(freeB, a, ia, b, ib),
+                offsets(batch.toString(), a, ia, b, ib, a.shape(), ia),
+                offsets(freeA.toString(), a, ia, b, ib, a.shape(), ia),
+                offsets(con.toString(), a, ia, b, ib, a.shape(), ia),
+                offsets(batch.toString(), a, ia, b, ib, b.shape(), ib),
+                offsets(con.toString(), a, ia, b, ib, b.shape(), ib),
+                offsets(freeB.toString(), a, ia, b, ib, b.shape(), ib),
+                offsets(batch.toString(), a, ia, b, ib, outShape, out),
+                offsets(freeA.toString(), a, ia, b, ib, outShape, out),
+                offsets(freeB.toString(), a, ia, b, ib, outShape, out),
+                outShape);
     }
 
     private static void check(Chunk x, String letters, String which) {
@@ -302,7 +342,7 @@ public final class Contraction {
      * Where the elements of one contraction are: {@code nb} batches of an {@code m×k} by {@code k×n} product; for
      * batch {@code t}, row {@code i}, contracted index {@code p} and column {@code j}, element {@code aB[t] + aM[i] +
      * aK[p]} of the first input, {@code bB[t] + bK[p] + bN[j]} of the second and {@code oB[t] + oM[i] + oN[j]} of the
-     * output (flat element indexes, C order).
+     * output (flat element indexes, C order); the output's shape.
      */
     record Layout(
             int nb,
@@ -317,7 +357,15 @@ public final class Contraction {
             int[] bN,
             int[] oB,
             int[] oM,
-            int[] oN) {}
+            int[] oN,
+            int[] outShape) {
+        /** Whether every matrix of the three is row-major and contiguous, as BLAS takes them. */
+        boolean rowMajor() {
+            return Contraction.rowMajor(aM, aK, k)
+                    && Contraction.rowMajor(bK, bN, n)
+                    && Contraction.rowMajor(oM, oN, n);
+        }
+    }
 
     /** {@code x} with its last two axes swapped (each matrix transposed), as a new chunk. */
     public static Chunk matrixTranspose(Chunk x) {
