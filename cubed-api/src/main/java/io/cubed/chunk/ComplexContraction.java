@@ -17,7 +17,7 @@ import java.util.Arrays;
 final class ComplexContraction {
     private ComplexContraction() {}
 
-    static Chunk contract(Chunk a, Chunk b, Contraction.Layout l, DType rt, int[] outShape, boolean conjugateFirst) {
+    static Chunk contract(Chunk a, Chunk b, Contraction.Layout l, DType rt, boolean conjugateFirst) {
         Chunk ca = a.dtype().isFloating() || a.dtype().isComplex() ? a : Casting.astype(a, rt);
         Chunk cb = b.dtype().isFloating() || b.dtype().isComplex() ? b : Casting.astype(b, rt);
         int m = l.m();
@@ -31,7 +31,7 @@ final class ComplexContraction {
         double[] bi = bComplex ? new double[k * n] : null;
         double[] cr = new double[m * n];
         double[] ci = new double[m * n];
-        double[] r = new double[2 * Chunk.elementCount(outShape)];
+        double[] r = new double[2 * Chunk.elementCount(l.outShape())];
         int[] oM = l.oM();
         int[] oN = l.oN();
         for (int t = 0; t < l.nb(); t++) {
@@ -49,7 +49,7 @@ final class ComplexContraction {
                 }
             }
         }
-        return Chunk.wrap(rt, outShape, Casting.fromDoubles(r, rt));
+        return Chunk.wrap(rt, l.outShape(), Casting.fromDoubles(r, rt));
     }
 
     /**

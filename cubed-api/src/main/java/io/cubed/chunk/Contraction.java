@@ -84,14 +84,13 @@ public final class Contraction {
                     "contraction: result type " + rt + " is not supported; numeric types " + "are");
         }
         Layout l = layout(a, ia, b, ib, out);
-        int[] outShape = l.outShape();
-        if (sum != null && (sum.dtype() != rt || !Arrays.equals(sum.shape(), outShape))) {
+        if (sum != null && (sum.dtype() != rt || !Arrays.equals(sum.shape(), l.outShape()))) {
             throw new InvalidArgumentException("contraction: the running sum is a " + sum.dtype() + " chunk of shape "
                     + Arrays.toString(sum.shape()) + ", the products are " + rt + " of shape "
-                    + Arrays.toString(outShape));
+                    + Arrays.toString(l.outShape()));
         }
         if (rt.isComplex()) {
-            return ComplexContraction.contract(a, b, l, rt, outShape, conjugateFirst);
+            return ComplexContraction.contract(a, b, l, rt, conjugateFirst);
         }
         if (!rt.isFloating()) {
             return integerProduct(a, b, l, rt);
@@ -131,7 +130,10 @@ public final class Contraction {
         return r;
     }
 
-    /** Floating-point products of any layout: each batch's operands gathered into row-major matrices first. */
+    /**
+     * Floating-point products of any layout: each batch's operands gathered into row-major matrices first, and the
+     * product written over the last batch's.
+     */
     private static Chunk floatingProduct(double[] ad, double[] bd, Layout l, DType rt) {
         int m = l.m();
         int k = l.k();
@@ -151,8 +153,7 @@ public final class Contraction {
                     bm[p * n + j] = bd[l.bB()[t] + l.bK()[p] + l.bN()[j]];
                 }
             }
-            Arrays.fill(cm, 0);
-            MatMul.multiply(am, 0, bm, 0, cm, 0, m, k, n);
+            MatMul.multiplyInto(am, 0, bm, 0, cm, 0, m, k, n);
             for (int i = 0; i < m; i++) {
                 for (int j = 0; j < n; j++) {
                     r[l.oB()[t] + l.oM()[i] + l.oN()[j]] = cm[i * n + j];
