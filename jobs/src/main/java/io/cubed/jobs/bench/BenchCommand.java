@@ -504,7 +504,7 @@ public final class BenchCommand implements Callable<Integer> {
         String header = String.format(
                 Locale.ROOT,
                 "## cubed bench, %s%n%n%s, %d threads, allowedMem %s, reservedMem %s, Java %s, %d cores, %s"
-                        + ", %s, BLAS %s, LZ4 acceleration %s%s%s",
+                        + ", %s, BLAS %s, LZ4 acceleration %s%s%s%s",
                 LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME),
                 smoke ? "smoke sizes" : "scale " + scale,
                 threads,
@@ -522,6 +522,11 @@ public final class BenchCommand implements Callable<Integer> {
                 io.cubed.chunk.MatMul.blasImplementation(),
                 // classpath, isolated (our lz4-java behind an older one, as under spark-submit) or none
                 io.cubed.storage.zarr.codec.Lz4Blocks.accelerationSource().split(" ", 2)[0],
+                FreePageReporting.active()
+                        ? ", on a VM whose host takes back the memory it frees (virtio-balloon free page reporting:"
+                                + " rounds that write gigabytes swing with it, and each Dask run pays for all of its"
+                                + " memory; docs/benchmarks.md)"
+                        : "",
                 rounds > 1 ? ", best of " + rounds + " rounds" : "",
                 warmupNote(warmupRuns, ownJvms));
         Path report = out != null ? out : dir.resolve("report");
