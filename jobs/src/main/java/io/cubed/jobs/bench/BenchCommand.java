@@ -524,8 +524,9 @@ public final class BenchCommand implements Callable<Integer> {
                 io.cubed.storage.zarr.codec.Lz4Blocks.accelerationSource().split(" ", 2)[0],
                 FreePageReporting.active()
                         ? ", on a VM whose host takes back the memory it frees (virtio-balloon free page reporting:"
-                                + " rounds that write gigabytes swing with it, and each Dask run pays for all of its"
-                                + " memory; docs/benchmarks.md)"
+                                + " rounds that write gigabytes swing with it"
+                                + (dask != null ? ", and each Dask run, a new process, pays for all of its memory" : "")
+                                + "; docs/benchmarks.md)"
                         : "",
                 rounds > 1 ? ", best of " + rounds + " rounds" : "",
                 warmupNote(warmupRuns, ownJvms));
