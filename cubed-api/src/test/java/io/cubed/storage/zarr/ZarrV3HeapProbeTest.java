@@ -56,12 +56,12 @@ class ZarrV3HeapProbeTest {
      * recycler pools are released: the probe counts every live object of this JVM, and background threads of the tests
      * that ran before in it can free or allocate a few MB during one measurement (HeapProbeTest).
      */
-    private static long[] median(MeasuredBody body) {
+    private static long[] median(Runnable body) {
         long[][] runs = new long[3][];
         for (int i = 0; i < runs.length; i++) {
             ArrayRecycler.releaseIdle();
             try (HeapProbe.Measurement m = HeapProbe.begin()) {
-                body.run(m);
+                body.run();
                 runs[i] = new long[] {m.peakBytes(), m.checkpoints()};
             }
         }
@@ -69,18 +69,13 @@ class ZarrV3HeapProbeTest {
         return runs[1];
     }
 
-    /** What a measurement runs. */
-    private interface MeasuredBody {
-        void run(HeapProbe.Measurement m);
-    }
-
     /** The peak of writing a chunk made inside the measurement (so that the chunk counts), and its checkpoints. */
     private static long[] measureWrite(io.cubed.storage.ChunkStore a) {
-        return median(m -> a.writeChunk(values(), 0, 0));
+        return median(() -> a.writeChunk(values(), 0, 0));
     }
 
     private static long[] measureRead(io.cubed.storage.ChunkStore a) {
-        return median(m -> {
+        return median(() -> {
             Chunk c = a.readChunk(0, 0);
             assertThat(c.doubles()[ROWS * COLS - 1]).isEqualTo((ROWS * COLS - 1) * 0.5);
         });
@@ -152,7 +147,7 @@ class ZarrV3HeapProbeTest {
         // The whole shard is encoded: the chunk and the shard's bytes, at one checkpoint (none per inner chunk).
         assertThat(w[1]).isEqualTo(1);
         assertThat(w[0]).isGreaterThanOrEqualTo(2 * CHUNK - MB);
-        long[] innerRead = median(m -> {
+        long[] innerRead = median(() -> {
             Chunk c = a.readInnerChunk(3, 0);
             assertThat(c.shape()).containsExactly(innerRows, COLS);
             assertThat(c.doubles()[0]).isEqualTo(3 * innerRows * COLS * 0.5);
@@ -160,7 +155,7 @@ class ZarrV3HeapProbeTest {
         assertThat(innerRead[1]).isEqualTo(1);
         // The inner chunk's bytes and the decoded inner chunk: 2 x 2 MB, far from the 8 MB shard.
         assertThat(innerRead[0]).isBetween(2 * inner - MB, 2 * inner + MB);
-        long[] regionRead = median(m -> {
+        long[] regionRead = median(() -> {
             Chunk c = a.readRegion(new long[] {ROWS / 2, 0}, new int[] {ROWS / 2, COLS});
             assertThat(c.doubles()[0]).isEqualTo(ROWS / 2 * COLS * 0.5);
         });
