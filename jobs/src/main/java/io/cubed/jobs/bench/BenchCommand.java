@@ -122,7 +122,7 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--settle-seconds",
             paramLabel = "S",
             description = "After the smoke-size warm-up, run each workload at full size, untimed, until the JIT's"
-                    + " compilers took at most 3 % of the round's core time in two rounds in a row, for up to S"
+                    + " compilers took at most 3 %% of the round's core time in two rounds in a row, for up to S"
                     + " seconds of such rounds per workload (at least one; default: "
                     + DEFAULT_SETTLE_SECONDS
                     + ", 0 with --smoke or --no-warmup: none). The smoke-size runs leave the methods called once per"
