@@ -64,7 +64,7 @@ public final class Contraction {
      * the task writes it, and is not zeroed first: a chunk of 1024² is 8 MB the JVM or a fill would clear for
      * nothing).
      *
-     * <p>The letters' analysis ({@link #layout}) and each type's product are methods of their own: this one runs once
+     * <p>The letters' analysis ({@link #cachedLayout}) and each type's product are methods of their own: this one runs once
      * per pair of chunks, reaches the JIT's optimizing compiler only after thousands of pairs, and compiled as one
      * method with everything inlined it took that compiler 0.55 s of a 2-core machine's CPU in the middle of a
      * computation (W4, docs/benchmarks.md).
@@ -83,7 +83,7 @@ public final class Contraction {
             throw new InvalidArgumentException(
                     "contraction: result type " + rt + " is not supported; numeric types " + "are");
         }
-        Layout l = layout(a, ia, b, ib, out);
+        Layout l = cachedLayout(a, ia, b, ib, out);
         if (sum != null && (sum.dtype() != rt || !Arrays.equals(sum.shape(), l.outShape()))) {
             throw new InvalidArgumentException("contraction: the running sum is a " + sum.dtype() + " chunk of shape "
                     + Arrays.toString(sum.shape()) + ", the products are " + rt + " of shape "
@@ -195,6 +195,62 @@ public final class Contraction {
         }
         return Chunk.wrap(rt, l.outShape(), Casting.fromLongs(r, rt));
     }
+
+    /**
+     * The last layout each thread worked out ({@link #cachedLayout}). A thread's tasks multiply pair after pair of
+     * chunks with the same letters and, but for the edges of the grids, the same shapes.
+     */
+    private static final ThreadLocal<CachedLayout> LAST_LAYOUT = new ThreadLocal<>();
+
+    /** A layout and what it was worked out from: the letters and the two chunks' shapes. */
+    private record CachedLayout(String ia, int[] aShape, String ib, int[] bShape, String out, Layout layout) {
+        boolean isFor(Chunk a, String ia, Chunk b, String ib, String out) {
+            return sameShape(aShape, a)
+                    && sameShape(bShape, b)
+                    && this.ia.equals(ia)
+                    && this.ib.equals(ib)
+                    && this.out.equals(out);
+        }
+
+        private static boolean sameShape(int[] shape, Chunk x) {
+            if (shape.length != x.ndim()) {
+                return false;
+            }
+            for (int i = 0; i < shape.length; i++) {
+                if (shape[i] != x.shape(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /**
+     * {@link #layout}, reused while a thread's pairs of chunks have the same letters and shapes (a layout depends on
+     * nothing else, and its arrays are only read). Worked out anew for each pair, its offsets cost a pass over every
+     * row and column of both chunks, and its C2 compilation, once thousands of pairs had called it, took 0.33-0.37 s of
+     * a core in the first timed rounds of W4 on 2 cores (docs/benchmarks.md); reused, it runs a few times per thread.
+     * Layouts of more than {@link #CACHED_LAYOUT_MAX_OFFSETS} offsets are not kept (their chunks' products dwarf
+     * working them out).
+     */
+    private static Layout cachedLayout(Chunk a, String ia, Chunk b, String ib, String out) {
+        CachedLayout last = LAST_LAYOUT.get();
+        if (last != null && last.isFor(a, ia, b, ib, out)) {
+            return last.layout();
+        }
+        Layout l = layout(a, ia, b, ib, out);
+        if (l.offsetCount() <= CACHED_LAYOUT_MAX_OFFSETS) {
+            LAST_LAYOUT.set(new CachedLayout(ia, a.shape(), ib, b.shape(), out, l));
+        }
+        return l;
+    }
+
+    /**
+     * The most offsets a layout a thread keeps between pairs may hold (256 kB of them): a layout has one per row,
+     * column and contracted index of its chunks, and a thread keeps it after its task, outside the tasks' memory
+     * (a {@code vecdot} of chunks of 10⁷ elements has 2 × 10⁷ contracted offsets, 80 MB).
+     */
+    static final int CACHED_LAYOUT_MAX_OFFSETS = 1 << 16;
 
     /**
      * Where the elements of {@code a} (letters {@code ia}) times {@code b} (letters {@code ib}) with letters {@code
@@ -360,6 +416,19 @@ public final class Contraction {
             int[] oM,
             int[] oN,
             int[] outShape) {
+        /** How many offsets the layout holds, in all of its arrays. */
+        long offsetCount() {
+            return (long) aB.length
+                    + aM.length
+                    + aK.length
+                    + bB.length
+                    + bK.length
+                    + bN.length
+                    + oB.length
+                    + oM.length
+                    + oN.length;
+        }
+
         /** Whether every matrix of the three is row-major and contiguous, as BLAS takes them. */
         boolean rowMajor() {
             return Contraction.rowMajor(aM, aK, k)

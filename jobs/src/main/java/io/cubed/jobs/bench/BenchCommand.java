@@ -121,14 +121,14 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--settle-seconds",
             paramLabel = "S",
-            description = "After the smoke-size warm-up, run each workload at full size, untimed, until the JIT's"
-                    + " compilers took at most 3 %% of the round's core time in two rounds in a row, for up to S"
-                    + " seconds of such rounds per workload (at least one; default: "
+            description = "After the smoke-size warm-up, run each workload at full size, untimed, for S seconds of"
+                    + " rounds and on until the JIT's compilers took at most 3 %% of the round's core time in two rounds"
+                    + " in a row, for at most 2 S (at least one round; default: "
                     + DEFAULT_SETTLE_SECONDS
                     + ", 0 with --smoke or --no-warmup: none). The smoke-size runs leave the methods called once per"
                     + " chunk to be compiled by C2 in the first full-size rounds (W2's first round: the JIT busy for"
-                    + " 0.42 s of 0.77); a long-lived executor has them compiled. Each timed round's log line gives the"
-                    + " JIT's time in it.")
+                    + " 0.42 s of 0.77), as their calls cross the JIT's thresholds; a long-lived executor has them"
+                    + " compiled. Each timed round's log line gives the JIT's time in it.")
     Double settleSeconds;
 
     /** The full-size settling's budget per workload unless --settle-seconds, --no-warmup or --smoke says otherwise. */

@@ -316,13 +316,17 @@ final class BenchSuite {
     static final double QUIET_JIT_SHARE = 0.03;
 
     /**
-     * Runs each workload at full size, untimed, until the JIT's compilers spent at most {@link #QUIET_JIT_SHARE} of
-     * the round's core time in two rounds in a row, or {@code budgetSeconds} of such rounds have passed for that
-     * workload (at least one round); its output is deleted after each. The smoke-size warm-up compiles the loops over
-     * elements, but not the methods called once per chunk (reading a chunk's file, handing a box to a reduction, opening
-     * and closing a file), which reach C2 one after another over the first full-size rounds: without these rounds they
-     * compiled during the timed ones (W2 at 0.6 s a round: the JIT busy 0.47, 0.21, 0.19, 0.07, 0.14, 0.39, 0.15,
-     * 0.21 s in its first eight, {@code LocalStore.read} reaching C2 in the fourth).
+     * Runs each workload at full size, untimed, for {@code budgetSeconds} of rounds and then on until the JIT's
+     * compilers spent at most {@link #QUIET_JIT_SHARE} of the round's core time in two rounds in a row, for at most
+     * twice the budget (at least one round); its output is deleted after each. The smoke-size warm-up compiles the loops
+     * over elements, but not the methods called once per chunk (reading a chunk's file, handing a box to a reduction,
+     * opening and closing a file), which reach C2 one after another over the first full-size rounds: without these
+     * rounds they compiled during the timed ones (W2 at 0.6 s a round: the JIT busy 0.47, 0.21, 0.19, 0.07, 0.14, 0.39,
+     * 0.15, 0.21 s in its first eight, {@code LocalStore.read} reaching C2 in the fourth). Two quiet rounds are not
+     * enough on their own: these methods reach C2 when their calls cross the JIT's thresholds, not when the rounds
+     * before were busy, and W4 stopped after two to four rounds and then compiled for 0.1-0.5 s in one of its first two
+     * timed rounds in about half of its runs ({@code ZarrArray.readChunkInto} 0.33-0.53 s, {@code Json.value}, {@code
+     * BloscThreads.forEachRange} 0.10 s; 2026-11-30, docs/benchmarks.md).
      */
     static List<JitSettling> untilJitQuiet(
             List<Workload> workloads, Spec spec, BenchData.Size size, Path dir, int threads, double budgetSeconds)
@@ -335,7 +339,7 @@ final class BenchSuite {
             List<Double> jits = new ArrayList<>();
             double spent = 0;
             int quiet = 0;
-            while (quiet < 2 && (rounds.isEmpty() || spent < budgetSeconds)) {
+            while (rounds.isEmpty() || (spent < 2 * budgetSeconds && (spent < budgetSeconds || quiet < 2))) {
                 deleteTree(outDir);
                 settle();
                 long before = jitMillis();
@@ -347,7 +351,7 @@ final class BenchSuite {
                 jits.add(Math.max(0, jit));
                 spent += s;
                 if (jit < 0) {
-                    quiet = 2; // the JVM does not measure its JIT: one round
+                    quiet = 2; // the JVM does not measure its JIT: quiet as far as anyone can tell
                 } else {
                     quiet = jit <= QUIET_JIT_SHARE * s * threads ? quiet + 1 : 0;
                 }
