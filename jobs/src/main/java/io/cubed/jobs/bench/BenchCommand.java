@@ -560,8 +560,8 @@ public final class BenchCommand implements Callable<Integer> {
         String seconds = " (--warmup-seconds " + plain(warmupSeconds) + ")";
         String vector = ", and after the vector kernels' own warm-ups"
                 + (settleSeconds > 0
-                        ? " and full-size rounds until the JIT was quiet (--settle-seconds " + plain(settleSeconds)
-                                + ")"
+                        ? " and " + plain(settleSeconds) + " s of full-size rounds, then on until the JIT was quiet"
+                                + " (--settle-seconds " + plain(settleSeconds) + ")"
                         : "");
         if (ownJvms) {
             return ", after a warm-up on smoke-size inputs in each workload's JVM"
