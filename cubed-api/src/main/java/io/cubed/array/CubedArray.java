@@ -167,7 +167,8 @@ public final class CubedArray {
 
     /** As {@link #toZarr(String, Callback...)}, with per-computation options. */
     public void toZarr(String url, ComputeOptions options, Callback... callbacks) {
-        Execution.store(List.of(this), List.of(url), options, List.of(callbacks));
+        Execution.store(
+                List.of(this), List.of(io.cubed.storage.fs.Stores.requireLocation(url)), options, List.of(callbacks));
     }
 
     /** {@code this[key...]}, lazily; see {@link Indexing#index} and {@link Index} for the items. */

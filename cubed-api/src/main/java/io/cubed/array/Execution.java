@@ -77,6 +77,9 @@ public final class Execution {
             throw new PlanException(
                     "store needs one URL per array: " + arrays.size() + " arrays, " + urls.size() + " URLs");
         }
+        for (String url : urls) {
+            io.cubed.storage.fs.Stores.requireLocation(url);
+        }
         Spec spec = commonSpec(arrays);
         requireSeparate(arrays, urls, spec);
         List<ArrayNode> nodes = new ArrayList<>();

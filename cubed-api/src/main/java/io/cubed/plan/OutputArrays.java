@@ -53,12 +53,28 @@ final class OutputArrays {
         this.resumeHint = resumeHint;
     }
 
-    /** Fails when an array is already at {@code out}'s URL and the computation does not resume. */
+    /**
+     * Fails when an array is already at {@code out}'s URL and the computation does not resume, or, for a target, when no
+     * array is and none may be created there (a group, or a directory of other files: their names are listed once).
+     */
     void requireAbsent(ArrayNode out) {
         String url = urls.get(out);
-        if (!resume && Zarr.arrayExists(url, spec.storeOptions())) {
-            throw new PlanException("cannot write " + out.name() + " to " + url + ": an array already exists "
-                    + "there (resume a failed computation with ComputeOptions.resume)");
+        if (!targetNodes.contains(out)) {
+            // An intermediate, at a new place of the computation's own in the work directory.
+            if (!resume && Zarr.arrayExists(url, spec.storeOptions())) {
+                throw new PlanException("cannot write " + out.name() + " to " + url + ": an array already exists "
+                        + "there (resume a failed computation with ComputeOptions.resume)");
+            }
+            return;
+        }
+        Zarr.PlaceForArray place = Zarr.examinePlace(url, spec.storeOptions(), false);
+        if (place.arrayExists()) {
+            if (!resume) {
+                throw new PlanException("cannot write " + out.name() + " to " + url + ": an array already exists "
+                        + "there (resume a failed computation with ComputeOptions.resume)");
+            }
+        } else if (place.refusal() != null) {
+            throw new PlanException("writing " + out.name() + ": " + place.refusal());
         }
     }
 

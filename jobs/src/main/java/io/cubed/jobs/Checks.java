@@ -53,6 +53,19 @@ final class Checks {
         if (Zarr.arrayExists(dst, options)) {
             throw new InvalidArgumentException(command + ": " + dst + " already holds a Zarr array; " + ways);
         }
+        placeForArray(command, dst, options, false);
+    }
+
+    /**
+     * Refuses a destination where no array may be created (with {@code overwrite}: replaced), as the creation would
+     * refuse it, but before anything is read or written: a Zarr group, or a place holding anything that is not an
+     * array's (a directory of other files, which overwriting would delete).
+     */
+    static void placeForArray(String command, String dst, StoreOptions options, boolean overwrite) {
+        String refusal = Zarr.refusalToCreateArray(dst, options, overwrite);
+        if (refusal != null) {
+            throw new InvalidArgumentException(command + ": " + refusal);
+        }
     }
 
     private static String join(int[] values) {

@@ -119,6 +119,8 @@ final class CopyCommand implements Callable<Integer> {
                     dst,
                     options,
                     "pass --overwrite to replace it, --resume to finish an interrupted copy, or choose another DST");
+        } else if (overwrite) {
+            Checks.placeForArray("copy", dst, options, true);
         }
         ZarrFormat format = targetFormat(source, requested);
         if (chunks != null || type != null) {

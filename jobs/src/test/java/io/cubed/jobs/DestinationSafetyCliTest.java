@@ -139,6 +139,45 @@ class DestinationSafetyCliTest {
     }
 
     @Test
+    void aDirectoryOfOtherFilesIsNeitherWrittenIntoNorDeleted() throws IOException {
+        Path mine = Files.createDirectories(tmp.resolve("mine/sub"));
+        Files.writeString(mine.resolve("notes.txt"), "theirs");
+        Files.writeString(tmp.resolve("mine/important.txt"), "theirs");
+        Map<String, byte[]> before = TreeSnapshot.of(tmp.resolve("mine"));
+        String dir = tmp.resolve("mine").toString();
+        for (String[] args : List.of(
+                new String[] {"copy", src.toString(), dir},
+                new String[] {"copy", src.toString(), dir, "--overwrite"},
+                new String[] {"copy", src.toString(), dir, "--overwrite", "--chunks", "6,4"},
+                new String[] {"rechunk", src.toString(), dir, "--chunks", "6,4"})) {
+            CliRun r = CliRun.of(args);
+            assertThat(r.code()).as(String.join(" ", args) + "\n" + r.err()).isEqualTo(2);
+            assertThat(r.err())
+                    .contains("cannot create an array at " + dir + ": it is not empty and not a Zarr array: it holds "
+                            + "'important.txt', 'sub'");
+            assertThat(TreeSnapshot.of(tmp.resolve("mine")).keySet()).isEqualTo(before.keySet());
+        }
+        // An array that also holds a user's file is not replaced: --overwrite would delete the file with it.
+        String beside = src + "-copy";
+        assertThat(CliRun.of("copy", src.toString(), beside).code()).isZero();
+        Files.writeString(Path.of(beside, "README"), "theirs");
+        CliRun r = CliRun.of("copy", src.toString(), beside, "--overwrite", "--codec", "zlib:1");
+        assertThat(r.code()).as(r.err()).isEqualTo(2);
+        assertThat(r.err())
+                .contains("cannot replace the array at " + beside + ": besides the array, it holds 'README'");
+        assertThat(Path.of(beside, "README")).hasContent("theirs");
+        assertThat(Path.of(beside, "0.0")).exists();
+        // An empty DST would be the working directory.
+        for (String command : List.of("copy", "rechunk")) {
+            CliRun empty = command.equals("copy")
+                    ? CliRun.of("copy", src.toString(), "", "--overwrite")
+                    : CliRun.of("rechunk", src.toString(), "", "--chunks", "6,4");
+            assertThat(empty.code()).as(empty.err()).isEqualTo(2);
+            assertThat(empty.err()).contains("no store location given ('')");
+        }
+    }
+
+    @Test
     void demoRefusesADirectoryItDidNotMake() throws IOException {
         // Inside a Zarr array.
         refused("demo", "--dir", src.resolve("demo").toString(), "--size-mb", "1", "--chunk-mb", "1");

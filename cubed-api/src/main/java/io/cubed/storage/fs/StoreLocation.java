@@ -53,7 +53,7 @@ public final class StoreLocation {
 
     /** The location of {@code url}, a local path or a URI with a scheme; nothing is created or read but links. */
     public static StoreLocation of(String url) {
-        Objects.requireNonNull(url, "url");
+        Stores.requireLocation(url);
         String scheme = Stores.schemeOf(url);
         if (scheme == null || scheme.equals("file")) {
             Path path;

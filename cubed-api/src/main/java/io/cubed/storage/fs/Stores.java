@@ -46,7 +46,7 @@ public final class Stores {
     }
 
     private static Store open(String uri, StoreOptions options, boolean closeable) {
-        Objects.requireNonNull(uri, "uri");
+        requireLocation(uri);
         Objects.requireNonNull(options, "options");
         String scheme = schemeOf(uri);
         if (scheme == null || scheme.equals("file")) {
@@ -149,7 +149,20 @@ public final class Stores {
      * never closed by its holders: its {@code close()} does nothing.
      */
     public static StoreSupplier supplier(String uri, StoreOptions options) {
-        return new UriSupplier(uri, options);
+        return new UriSupplier(requireLocation(uri), options);
+    }
+
+    /**
+     * {@code uri}, refused when null or blank: an empty path would name the working directory, and an array written
+     * there (or overwritten with it) would mix with, or delete, whatever else the directory holds.
+     */
+    public static String requireLocation(String uri) {
+        if (uri == null || uri.isBlank()) {
+            throw new InvalidArgumentException("no store location given ("
+                    + (uri == null ? "null" : "'" + uri + "'")
+                    + "): give a path or a URI; an empty path is not taken for the working directory");
+        }
+        return uri;
     }
 
     /** The lower-case scheme of {@code uri}, or {@code null} for a plain path. */

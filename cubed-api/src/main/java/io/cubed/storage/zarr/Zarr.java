@@ -108,6 +108,31 @@ public final class Zarr {
         return store.exists(ZarrGroup.ZGROUP) ? NodeType.GROUP : NodeType.NONE;
     }
 
+    /**
+     * Why creating an array at {@code url} (with or without {@code overwrite}) would be refused, or null when it would
+     * not: a group there, an array without {@code overwrite}, or anything that is not an array's (a non-empty directory
+     * of other files). Reads only: for the checks a command makes before it writes or deletes anything.
+     */
+    public static String refusalToCreateArray(String url, StoreOptions options, boolean overwrite) {
+        return examinePlace(url, options, overwrite).refusal();
+    }
+
+    /**
+     * What creating an array at {@code url} would find there (reads only): why it would be refused, or null, and
+     * whether an array of either version is there.
+     */
+    public static PlaceForArray examinePlace(String url, StoreOptions options, boolean overwrite) {
+        Store store = Stores.supplier(url, options).open();
+        ArrayCreation.Place p = ArrayCreation.examine(store, url, overwrite, true);
+        return new PlaceForArray(p.refusal(), p.array());
+    }
+
+    /**
+     * What {@link #examinePlace} found: why an array may not be created there (null when it may), and whether an array
+     * is there.
+     */
+    public record PlaceForArray(String refusal, boolean arrayExists) {}
+
     /** True when an array of either version is at {@code url}. */
     public static boolean arrayExists(String url, StoreOptions options) {
         Store store = Stores.supplier(url, options).open();
