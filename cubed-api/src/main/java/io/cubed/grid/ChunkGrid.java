@@ -37,6 +37,16 @@ public final class ChunkGrid implements Serializable {
             }
             chunksPerAxis[i] = ceilDiv(shape[i], chunkShape[i]);
         }
+        if (Arrays.stream(shape).noneMatch(s -> s == 0)) {
+            long elements = 1;
+            for (long s : shape) {
+                if (elements > Long.MAX_VALUE / s) {
+                    throw new InvalidArgumentException("shape " + Arrays.toString(shape) + " has more elements than "
+                            + "an array can hold (" + Long.MAX_VALUE + ")");
+                }
+                elements *= s;
+            }
+        }
         this.hash = 31 * Arrays.hashCode(this.shape) + Arrays.hashCode(this.chunkShape);
     }
 

@@ -60,4 +60,20 @@ class ChunkGridTest {
                 .hasSameHashCodeAs(ChunkGrid.of(new long[] {4, 4}, new int[] {2, 2}))
                 .isNotEqualTo(ChunkGrid.of(new long[] {4, 4}, new int[] {2, 1}));
     }
+
+    @Test
+    void aShapeOfMoreElementsThanALongHoldsIsRefused() {
+        assertThatThrownBy(() -> ChunkGrid.of(new long[] {Long.MAX_VALUE, 2}, new int[] {10, 1}))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("shape [9223372036854775807, 2] has more elements than an array can hold");
+        assertThatThrownBy(() -> ChunkGrid.of(new long[] {1L << 32, 1L << 31}, new int[] {1, 1}))
+                .isInstanceOf(InvalidArgumentException.class);
+        // At the limit, and with a zero-length axis, the grid is made.
+        assertThat(ChunkGrid.of(new long[] {Long.MAX_VALUE, 1}, new int[] {1 << 30, 1})
+                        .size())
+                .isEqualTo(Long.MAX_VALUE);
+        assertThat(ChunkGrid.of(new long[] {Long.MAX_VALUE, 0, 7}, new int[] {1, 1, 1})
+                        .size())
+                .isZero();
+    }
 }

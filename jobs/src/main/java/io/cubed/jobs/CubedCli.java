@@ -124,6 +124,9 @@ public final class CubedCli implements Runnable {
     public static int usageError(CommandLine.ParameterException e, String[] args) {
         CommandLine cl = e.getCommandLine();
         String message = String.valueOf(e.getMessage())
+                // A whole number picocli could not hold: out of range, not malformed.
+                .replaceAll("'(-?[0-9]+)' is not an int", "'$1' is out of range (at most " + Integer.MAX_VALUE + ")")
+                .replaceAll("'(-?[0-9]+)' is not a long", "'$1' is out of range (at most " + Long.MAX_VALUE + ")")
                 .replace("' is not an int", "' is not a whole number")
                 .replace("' is not a long", "' is not a whole number")
                 .replace("' is not a double", "' is not a number")

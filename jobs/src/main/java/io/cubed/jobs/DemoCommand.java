@@ -2,12 +2,15 @@ package io.cubed.jobs;
 
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
 import io.cubed.error.CubedException;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
+import io.cubed.storage.StoreOptions;
 import io.cubed.storage.zarr.Compressor;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
+import io.cubed.storage.zarr.ZarrFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -62,6 +65,19 @@ final class DemoCommand implements Callable<Integer> {
         String input = dir.resolve("input.zarr").toString();
         String output = dir.resolve("output.zarr").toString();
 
+        // Within the budget before anything is generated or written: a refused demo leaves no array behind.
+        ChunkGrid grid = ChunkGrid.of(new long[] {rows, cols}, new int[] {chunkRows, cols});
+        StoreOptions options = run.spec().storeOptions();
+        try {
+            CopyCommand.budget(
+                    ZarrFormat.v2(new Compressor.Zlib(1), Scalar.zero()).describe(input, grid, DType.FLOAT64, options),
+                    ZarrFormat.v2(Compressor.defaultCompressor(), Scalar.zero())
+                            .describe(output, grid, DType.FLOAT64, options),
+                    run);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException(
+                    "demo: " + e.getMessage() + ", or lower --chunk-mb (" + chunkMb + ")", e);
+        }
         long t0 = System.nanoTime();
         ZarrArray src = ZarrArray.create(
                 input,

@@ -63,6 +63,11 @@ class CliValidationTest {
                 Arguments.of("copy SRC NEW --threads 0", "'0' must be at least 1"),
                 Arguments.of("copy SRC NEW --threads -3", "'-3' must be at least 1"),
                 Arguments.of("copy SRC NEW --threads x", "'x' is not a whole number"),
+                Arguments.of(
+                        "copy SRC NEW --threads 99999999999", "'99999999999' is out of range (at most 2147483647)"),
+                Arguments.of(
+                        "rechunk SRC NEW --chunks 100000000000,10",
+                        "'100000000000' is out of range (at most 2147483647)"),
                 Arguments.of("copy SRC NEW --max-attempts 0", "setting maxAttempts from option --max-attempts"),
                 Arguments.of("copy SRC NEW --optimize maybe", "'maybe' must be true or false"),
                 Arguments.of("copy SRC NEW --executor yarn", "'yarn' must be local or spark"),

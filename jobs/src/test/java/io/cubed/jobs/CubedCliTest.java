@@ -55,6 +55,29 @@ class CubedCliTest {
     }
 
     @Test
+    void aDemoWhoseChunksBreakTheBudgetIsRefusedBeforeAnythingIsGenerated() {
+        CliRun r = run(
+                "demo",
+                "--dir",
+                tmp.toString(),
+                "--size-mb",
+                "3",
+                "--chunk-mb",
+                "60",
+                "--threads",
+                "1",
+                "--allowed-mem",
+                "150MB");
+        assertThat(r.code()).as(r.err()).isEqualTo(2);
+        assertThat(r.err())
+                .contains("cubed: demo: copy of " + tmp.resolve("input.zarr"))
+                .contains("needs 400.0 MB per task with the reserve, more than --allowed-mem 150.0 MB")
+                .contains("or lower --chunk-mb (60)");
+        assertThat(tmp.resolve("input.zarr")).doesNotExist();
+        assertThat(tmp.resolve("output.zarr")).doesNotExist();
+    }
+
+    @Test
     void everySubcommandPrintsItsHelp() {
         CliRun copy = run("copy", "--help");
         assertThat(copy.code()).as(copy.err()).isZero();

@@ -33,4 +33,40 @@ final class MetadataDocuments {
         }
         return (Map<?, ?>) root;
     }
+
+    /**
+     * The chunk lengths {@code chunkLongs} (the document's {@code chunksKey}) as ints, checked against {@code shape}:
+     * lengths of at least 1 that fit an int, axes of non-negative length, and a shape whose element count a long
+     * holds; a failed check names the document and the values.
+     */
+    static int[] checkedChunks(long[] shape, long[] chunkLongs, String chunksKey, String where) {
+        int[] chunks = new int[chunkLongs.length];
+        for (int i = 0; i < chunks.length; i++) {
+            if (shape[i] < 0) {
+                throw new StorageException("malformed " + where + ": shape " + java.util.Arrays.toString(shape)
+                        + " has a negative length on axis " + i);
+            }
+            if (chunkLongs[i] < 1 || chunkLongs[i] > Integer.MAX_VALUE) {
+                throw new StorageException("malformed " + where + ": " + chunksKey + " "
+                        + java.util.Arrays.toString(chunkLongs) + " must be from 1 to " + Integer.MAX_VALUE
+                        + " on every axis (axis " + i + " is " + chunkLongs[i] + ")");
+            }
+            chunks[i] = (int) chunkLongs[i];
+        }
+        long elements = 1;
+        for (long s : shape) {
+            if (s == 0) {
+                return chunks;
+            }
+            elements = elements > Long.MAX_VALUE / s ? -1 : elements * s;
+            if (elements < 0) {
+                break;
+            }
+        }
+        if (elements < 0) {
+            throw new StorageException("malformed " + where + ": shape " + java.util.Arrays.toString(shape)
+                    + " has more elements than an array can hold (" + Long.MAX_VALUE + ")");
+        }
+        return chunks;
+    }
 }

@@ -94,15 +94,7 @@ final class V3ArrayParser {
             throw new StorageException("malformed " + where + ": shape " + Arrays.toString(shape) + " and chunk_shape "
                     + Arrays.toString(chunkLongs) + " have different ranks");
         }
-        int[] chunks = new int[chunkLongs.length];
-        for (int i = 0; i < chunks.length; i++) {
-            if (shape[i] < 0 || chunkLongs[i] < 1 || chunkLongs[i] > Integer.MAX_VALUE) {
-                throw new StorageException("malformed " + where + ": shape " + Arrays.toString(shape) + " and "
-                        + "chunk_shape " + Arrays.toString(chunkLongs) + " must be non-negative and at least 1");
-            }
-            chunks[i] = (int) chunkLongs[i];
-        }
-        return chunks;
+        return MetadataDocuments.checkedChunks(shape, chunkLongs, "chunk_shape", where);
     }
 
     /** True for an extension that the spec lets a reader ignore: an object with {@code "must_understand": false}. */

@@ -79,15 +79,11 @@ public final class ZarrV2Metadata implements Serializable {
             throw new StorageException("malformed " + where + ": shape " + Arrays.toString(shape) + " has rank "
                     + shape.length + " but chunks " + Arrays.toString(chunkLongs) + " have rank " + chunkLongs.length);
         }
-        int[] chunks = new int[chunkLongs.length];
+        int[] chunks = MetadataDocuments.checkedChunks(shape, chunkLongs, "chunks", where);
         long chunkElements = 1;
-        for (int i = 0; i < chunks.length; i++) {
-            if (shape[i] < 0 || chunkLongs[i] < 1 || chunkLongs[i] > Integer.MAX_VALUE) {
-                throw new StorageException("malformed " + where + ": shape " + Arrays.toString(shape) + " and chunks "
-                        + Arrays.toString(chunkLongs) + " must be non-negative and at least 1");
-            }
-            chunks[i] = (int) chunkLongs[i];
-            chunkElements *= chunks[i];
+        for (int c : chunks) {
+            // Past 2^31 elements the chunk is refused below; the product stays within a long.
+            chunkElements = chunkElements > Integer.MAX_VALUE ? chunkElements : chunkElements * c;
         }
         if (!m.containsKey("dtype")) {
             throw new StorageException("malformed " + where + ": no \"dtype\"");

@@ -185,4 +185,44 @@ class ZarrNodeTest {
                 .isInstanceOf(StorageException.class)
                 .hasMessageContaining(v2 + "/y/.zattrs");
     }
+
+    @Test
+    void shapesAndChunksNoArrayCanHoldFailNamingTheDocumentAndTheValues() {
+        String huge = "[9223372036854775807, 10]";
+        String v2 = "{\"zarr_format\": 2, \"shape\": %s, \"chunks\": %s, \"dtype\": \"<f8\", \"compressor\": null,"
+                + " \"fill_value\": 0, \"order\": \"C\", \"filters\": null}";
+        String v3 = "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": %s, \"data_type\": \"float64\","
+                + " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": %s}},"
+                + " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": 0,"
+                + " \"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]}";
+        for (String[] c : new String[][] {
+            {huge, "[10, 10]", "has more elements than an array can hold (9223372036854775807)"},
+            {"[4611686018427387904, 4611686018427387904]", "[1, 1]", "has more elements than an array can hold"},
+            {"[10, 10]", "[2147483648, 1]", "must be from 1 to 2147483647 on every axis (axis 0 is 2147483648)"},
+            {"[10, 10]", "[5, 0]", "must be from 1 to 2147483647 on every axis (axis 1 is 0)"},
+            {"[10, -1]", "[5, 5]", "has a negative length on axis 1"}
+        }) {
+            for (int version : new int[] {2, 3}) {
+                String url = url();
+                String key = version == 2 ? ".zarray" : "zarr.json";
+                Stores.open(url, NONE)
+                        .put(
+                                key,
+                                String.format(version == 2 ? v2 : v3, c[0], c[1])
+                                        .getBytes(StandardCharsets.UTF_8));
+                assertThatThrownBy(() -> Zarr.open(url, NONE))
+                        .as(version + " " + c[0] + " " + c[1])
+                        .isInstanceOf(StorageException.class)
+                        .hasMessageContaining("malformed " + url + "/" + key)
+                        .hasMessageContaining(c[2]);
+            }
+        }
+        // Zero elements on one axis: any length on the others.
+        String url = url();
+        Stores.open(url, NONE)
+                .put(
+                        ".zarray",
+                        String.format(v2, "[0, 9223372036854775807]", "[1, 1]").getBytes(StandardCharsets.UTF_8));
+        assertThat(Zarr.open(url, NONE).grid().size()).isZero();
+    }
 }
