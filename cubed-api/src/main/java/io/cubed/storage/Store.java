@@ -106,7 +106,7 @@ public interface Store extends AutoCloseable {
             value.writeTo(java.nio.channels.Channels.newChannel(bytes));
         } catch (java.io.IOException e) {
             throw new io.cubed.error.StorageException(
-                    "cannot write '" + key + "' of " + uri() + ": " + e.getMessage(), e);
+                    "cannot write '" + key + "' of " + uri() + ": " + IoErrors.describe(e), e);
         }
         put(key, bytes.toByteArray());
     }

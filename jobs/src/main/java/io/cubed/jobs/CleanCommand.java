@@ -84,6 +84,7 @@ final class CleanCommand implements Callable<Integer> {
                 .storeOptions(store.conf)
                 .load();
         String dir = settings.workDir();
+        requireLocalDirectory(workDir);
         PrintWriter out = cli.commandLine().getOut();
         out.println((dryRun ? "looking at " : "cleaning ") + dir + " (intermediates whose owner is gone"
                 + (age.isZero() ? "" : ", last alive over " + olderThan + " ago") + ")");
@@ -132,5 +133,30 @@ final class CleanCommand implements Callable<Integer> {
             case "d" -> Duration.ofDays(n);
             default -> Duration.ofSeconds(n);
         };
+    }
+
+    /**
+     * Refuses a {@code --work-dir} on the local disk that does not exist or is a file: a mistyped path would otherwise
+     * clean nothing and say so, as if all were well. (The default work directory may not exist yet: nothing to clean.)
+     */
+    private static void requireLocalDirectory(String workDir) {
+        if (workDir == null || (workDir.contains("://") && !workDir.startsWith("file:"))) {
+            return;
+        }
+        java.nio.file.Path p;
+        try {
+            p = workDir.startsWith("file:")
+                    ? java.nio.file.Path.of(java.net.URI.create(workDir))
+                    : java.nio.file.Path.of(workDir);
+        } catch (IllegalArgumentException e) {
+            return; // Not a path this check reads; the store says what is wrong with it.
+        }
+        if (java.nio.file.Files.isRegularFile(p)) {
+            throw new InvalidArgumentException("clean: --work-dir " + workDir + " is a file, not a directory");
+        }
+        if (!java.nio.file.Files.exists(p)) {
+            throw new InvalidArgumentException(
+                    "clean: --work-dir " + workDir + " does not exist: nothing to clean there (is the path right?)");
+        }
     }
 }

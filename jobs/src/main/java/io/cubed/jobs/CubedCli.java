@@ -105,11 +105,17 @@ public final class CubedCli implements Runnable {
 
     /**
      * Prints a Cubed error as one line and gives its exit code: 2 for input refused before anything was read, deleted
-     * or written ({@link InvalidArgumentException}, as picocli's usage errors), 1 for a failure while running; other
+     * or written ({@link InvalidArgumentException}, as picocli's usage errors, and a plan refused for its memory), 1 for
+     * a failure while running; other
      * exceptions (bugs) propagate with their stack trace.
      */
     public static int handle(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult)
             throws Exception {
+        if (e instanceof io.cubed.error.MemoryBudgetExceededException) {
+            // Refused at plan time, before any task: a usage error, as the copy's own budget check is.
+            commandLine.getErr().println("cubed: " + e.getMessage() + " (allowedMem is --allowed-mem here)");
+            return 2;
+        }
         if (e instanceof CubedException) {
             commandLine.getErr().println("cubed: " + e.getMessage());
             return e instanceof InvalidArgumentException ? 2 : 1;

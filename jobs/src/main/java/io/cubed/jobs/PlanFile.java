@@ -60,7 +60,10 @@ record PlanFile(String job, List<String> arguments, String resumeId, List<String
         try {
             parsed = Json.parse(Files.readString(file, StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new InvalidArgumentException("cannot read the plan file " + file + ": " + e.getMessage(), e);
+            String why = e instanceof java.nio.charset.CharacterCodingException
+                    ? "it is not UTF-8 text (a plan file is JSON written by --save-plan)"
+                    : io.cubed.storage.IoErrors.describe(e);
+            throw new InvalidArgumentException("cannot read the plan file " + file + ": " + why, e);
         } catch (Json.JsonException e) {
             throw new InvalidArgumentException("the plan file " + file + " is not JSON: " + e.getMessage(), e);
         }

@@ -95,6 +95,17 @@ class CleanCommandTest {
     }
 
     @Test
+    void aWorkDirectoryThatIsMissingOrAFileIsRefused() throws Exception {
+        CliRun missing = CliRun.of("clean", "--work-dir", tmp.resolve("typo").toString());
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("--work-dir " + tmp.resolve("typo") + " does not exist");
+        java.nio.file.Files.writeString(tmp.resolve("file"), "x");
+        CliRun file = CliRun.of("clean", "--work-dir", tmp.resolve("file").toString());
+        assertThat(file.code()).isEqualTo(2);
+        assertThat(file.err()).contains("is a file, not a directory");
+    }
+
+    @Test
     void olderThanTakesAWholeNumberAndAUnit() {
         assertThat(CleanCommand.parseDuration("90")).isEqualTo(Duration.ofSeconds(90));
         assertThat(CleanCommand.parseDuration("90s")).isEqualTo(Duration.ofSeconds(90));

@@ -78,6 +78,27 @@ class CubedCliTest {
     }
 
     @Test
+    void aPlanRefusedForItsMemoryIsAUsageErrorNamingTheFlag() {
+        String src = tmp.resolve("stripes.zarr").toString();
+        io.cubed.storage.zarr.ZarrArray.create(
+                src,
+                io.cubed.storage.zarr.ZarrCreateOptions.builder(
+                                new long[] {200, 200}, new int[] {200, 10}, io.cubed.dtype.DType.FLOAT64)
+                        .build());
+        for (String[] args : new String[][] {
+            {"rechunk", src, tmp.resolve("r.zarr").toString(), "--chunks", "10,200"},
+            {"copy", src, tmp.resolve("c.zarr").toString(), "--dtype", "float32"}
+        }) {
+            java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(args));
+            all.addAll(java.util.List.of("--threads", "1", "--allowed-mem", "100.01MB"));
+            CliRun r = run(all.toArray(new String[0]));
+            assertThat(r.code()).as(r.err()).isEqualTo(2);
+            assertThat(r.err()).contains("allowedMem").endsWith("(allowedMem is --allowed-mem here)\n");
+            assertThat(tmp.resolve(args[2])).doesNotExist();
+        }
+    }
+
+    @Test
     void everySubcommandPrintsItsHelp() {
         CliRun copy = run("copy", "--help");
         assertThat(copy.code()).as(copy.err()).isZero();
@@ -259,7 +280,8 @@ class CubedCliTest {
                 "0",
                 "--work-dir",
                 work);
-        assertThat(tooSmall.code()).isEqualTo(1);
+        // Refused at plan time, before anything is written: a usage error, as the copy's budget refusal is.
+        assertThat(tooSmall.code()).isEqualTo(2);
         assertThat(tooSmall.err()).contains("needs allowedMem of at least");
     }
 
@@ -351,7 +373,15 @@ class CubedCliTest {
         String json = java.nio.file.Files.readString(plan);
         java.nio.file.Files.writeString(plan, json.replaceFirst("\"op-(\\d+) +rechunk", "\"op-$1   copy"));
         refused(run("resume", plan.toString()), "differs from the saved one");
-        refused(run("resume", tmp.resolve("none.json").toString()), "cannot read the plan file");
+        refused(
+                run("resume", tmp.resolve("none.json").toString()),
+                "cannot read the plan file " + tmp.resolve("none.json") + ": no such file or directory");
+        try {
+            java.nio.file.Files.write(tmp.resolve("binary.json"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        refused(run("resume", tmp.resolve("binary.json").toString()), "it is not UTF-8 text");
     }
 
     /** The input was refused before anything was written (exit 2) with a message containing {@code messagePart}. */

@@ -519,13 +519,15 @@ public final class HadoopStore implements Store {
             try {
                 owned.close();
             } catch (IOException e) {
-                throw new StorageException("cannot close store " + uri + ": " + e, e);
+                throw new StorageException(
+                        "cannot close store " + uri + ": " + io.cubed.storage.IoErrors.describe(e), e);
             }
         }
     }
 
     private StorageException failure(String verb, String key, IOException e) {
-        return new StorageException("cannot " + verb + " '" + key + "' in " + uri + ": " + e, e);
+        return new StorageException(
+                "cannot " + verb + " '" + key + "' in " + uri + ": " + io.cubed.storage.IoErrors.describe(e), e);
     }
 
     @Override

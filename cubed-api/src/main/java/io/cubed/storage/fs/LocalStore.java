@@ -555,7 +555,8 @@ public final class LocalStore implements Store {
     }
 
     private StorageException failure(String verb, String key, Exception e) {
-        return new StorageException("cannot " + verb + " " + describe(key) + ": " + e, e);
+        return new StorageException(
+                "cannot " + verb + " " + describe(key) + ": " + io.cubed.storage.IoErrors.describe(e), e);
     }
 
     @Override

@@ -262,7 +262,21 @@ final class Http1 {
             s.setTcpNoDelay(true);
             s.setSoTimeout(readTimeoutMillis);
             InetSocketAddress to = proxy != null ? proxy : new InetSocketAddress(host, port);
-            s.connect(to, connectTimeoutMillis);
+            try {
+                s.connect(to, connectTimeoutMillis);
+            } catch (java.net.ConnectException | java.net.SocketTimeoutException | java.net.UnknownHostException e) {
+                // The same kind (retries tell transient failures by it), saying where it could not connect.
+                String where =
+                        scheme + "://" + host + ":" + port + (proxy != null ? " through the proxy " + proxy : "");
+                String why = e.getMessage() == null ? "" : " (" + e.getMessage() + ")";
+                IOException named = e instanceof java.net.ConnectException
+                        ? new java.net.ConnectException("cannot connect to " + where + why)
+                        : e instanceof java.net.SocketTimeoutException
+                                ? new java.net.SocketTimeoutException("timed out connecting to " + where + why)
+                                : new java.net.UnknownHostException(host + " (the host of " + where + ")");
+                named.initCause(e);
+                throw named;
+            }
             if (tls && proxy != null) {
                 tunnel(s, host, port);
             }

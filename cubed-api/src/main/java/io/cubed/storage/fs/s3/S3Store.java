@@ -421,7 +421,8 @@ public final class S3Store implements Store {
         if (c instanceof StorageException s) {
             return s;
         }
-        return new StorageException("cannot " + verb + " '" + key + "' in " + uri + ": " + c.getMessage(), c);
+        return new StorageException(
+                "cannot " + verb + " '" + key + "' in " + uri + ": " + io.cubed.storage.IoErrors.describe(c), c);
     }
 
     @Override
