@@ -52,26 +52,37 @@ public final class Searching {
                 List.of(condition, x1, x2));
     }
 
-    /** {@link #where(CubedArray, CubedArray, CubedArray)} with a Python-style scalar {@code x2}. */
+    /**
+     * {@link #where(CubedArray, CubedArray, CubedArray)} with a Python-style scalar {@code x2}, which takes the type of
+     * {@code x1}; an integer one must fit it ({@code where(c, int8Array, 1000)} is refused, as {@code add} refuses it).
+     */
     public static CubedArray where(CubedArray condition, CubedArray x1, Scalar x2) {
         return where(condition, x1, scalarLike("where", x2, x1));
     }
 
-    /** {@link #where(CubedArray, CubedArray, CubedArray)} with a Python-style scalar {@code x1}. */
+    /** {@link #where(CubedArray, CubedArray, CubedArray)} with a Python-style scalar {@code x1} (checked likewise). */
     public static CubedArray where(CubedArray condition, Scalar x1, CubedArray x2) {
         return where(condition, scalarLike("where", x1, x2), x2);
     }
 
-    /** A 0-d array of {@code s} typed by the standard's scalar rules against {@code x}. */
+    /**
+     * A 0-d array of {@code s} typed by the standard's scalar rules against {@code x}; an integer scalar must fit that
+     * type, as in {@code add}.
+     */
     private static CubedArray scalarLike(String op, Scalar s, CubedArray x) {
-        DType t;
+        DType t = scalarType(op, s, x);
+        ElementwiseOps.checkScalarFits(op, x, s, t);
+        return Creation.full(new long[0], s, new int[0], t, x.spec());
+    }
+
+    /** The type the standard's scalar rules give {@code s} against {@code x}. */
+    private static DType scalarType(String op, Scalar s, CubedArray x) {
         try {
-            t = DTypes.resultTypeWithScalar(x.dtype(), s.form());
+            return DTypes.resultTypeWithScalar(x.dtype(), s.form());
         } catch (InvalidArgumentException e) {
             throw new InvalidArgumentException(
                     op + ": scalar " + s + " cannot be combined with " + x.name() + " " + x.dtype(), e);
         }
-        return Creation.full(new long[0], s, new int[0], t, x.spec());
     }
 
     /**

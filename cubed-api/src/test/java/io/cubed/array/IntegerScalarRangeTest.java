@@ -112,4 +112,103 @@ class IntegerScalarRangeTest {
                 .containsExactly(1, 2, 2, 2);
         assertRefused(() -> Elementwise.add(x, Scalar.ofLong(-129)), "add", x, "-129");
     }
+
+    @Test
+    void whereRefusesAScalarOutsideTheArraysType() {
+        Spec spec = spec();
+        CubedArray x = int8(spec);
+        CubedArray big = Elementwise.greater(x, Scalar.ofLong(2));
+        assertRefused(() -> Searching.where(big, x, Scalar.ofLong(1000)), "where", x, "1000");
+        assertRefused(() -> Searching.where(big, Scalar.ofLong(300), x), "where", x, "300");
+        assertThat(Searching.where(big, x, Scalar.ofLong(-128)).compute().bytes())
+                .containsExactly(-128, -128, 3, 4);
+        assertThat(Searching.where(big, Scalar.ofLong(127), x).compute().bytes())
+                .containsExactly(1, 2, 127, 127);
+
+        CubedArray u = uint64(spec);
+        CubedArray six = Elementwise.greater(u, Scalar.ofLong(5));
+        assertRefused(() -> Searching.where(six, u, Scalar.ofLong(-1)), "where", u, "-1");
+        assertThat(Searching.where(six, u, Scalar.ofUnsignedLong(-1L)).compute().longs())
+                .containsExactly(-1L, 6, 7);
+    }
+
+    @Test
+    void diffRefusesAPrependOrAppendOutsideTheArraysType() {
+        Spec spec = spec();
+        CubedArray x = int8(spec);
+        assertRefused(() -> Utility.diff(x, 0, 1, Scalar.ofLong(1000), null), "diff", x, "1000");
+        assertRefused(() -> Utility.diff(x, 0, 1, null, Scalar.ofLong(-129)), "diff", x, "-129");
+        // [-1, 1, 2, 3, 4, 127]
+        assertThat(Utility.diff(x, 0, 1, Scalar.ofLong(-1), Scalar.ofLong(127))
+                        .compute()
+                        .bytes())
+                .containsExactly(2, 1, 1, 1, 123);
+        CubedArray u = uint64(spec);
+        assertRefused(() -> Utility.diff(u, 0, 1, Scalar.ofLong(-1), null), "diff", u, "-1");
+        // [5, 6, 7, 2^64 - 1]: the last difference is 2^64 - 8, whose bits are -8.
+        assertThat(Utility.diff(u, 0, 1, null, Scalar.ofUnsignedLong(-1L))
+                        .compute()
+                        .longs())
+                .containsExactly(1, 1, -8L);
+    }
+
+    @Test
+    void padRefusesAConstantOutsideTheArraysType() {
+        Spec spec = spec();
+        CubedArray x = int8(spec);
+        long[][] one = {{1, 1}};
+        assertRefused(() -> Manipulation.pad(x, one, PadMode.CONSTANT, Scalar.ofLong(1000)), "pad", x, "1000");
+        assertThat(Manipulation.pad(x, one, PadMode.CONSTANT, Scalar.ofLong(-128))
+                        .compute()
+                        .bytes())
+                .containsExactly(-128, 1, 2, 3, 4, -128);
+        CubedArray u = uint64(spec);
+        assertRefused(() -> Manipulation.pad(u, one, PadMode.CONSTANT, Scalar.ofLong(-1)), "pad", u, "-1");
+        assertThat(Manipulation.pad(u, one, PadMode.CONSTANT, Scalar.ofUnsignedLong(-1L))
+                        .compute()
+                        .longs())
+                .containsExactly(-1L, 5, 6, 7, -1L);
+    }
+
+    @Test
+    void fullRefusesAValueOutsideAnIntegerType() {
+        Spec spec = spec();
+        assertThatThrownBy(() -> Creation.full(new long[] {3}, Scalar.ofLong(1000), new int[] {2}, DType.INT8, spec))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessage(
+                        "full: the integer scalar 1000 is outside the range [-128, 127] of data type " + DType.INT8);
+        assertThatThrownBy(() -> Creation.full(new long[] {3}, Scalar.ofLong(-1), new int[] {2}, DType.UINT64, spec))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("full: the integer scalar -1 is outside the range [0, 18446744073709551615]");
+        assertThat(Creation.full(new long[] {3}, Scalar.ofLong(255), new int[] {2}, DType.UINT8, spec)
+                        .compute()
+                        .toLongArray())
+                .containsExactly(255, 255, 255);
+        assertThat(Creation.full(new long[] {2}, Scalar.ofUnsignedLong(-1L), new int[] {2}, DType.UINT64, spec)
+                        .compute()
+                        .longs())
+                .containsExactly(-1L, -1L);
+        assertThat(Creation.full(new long[] {2}, Scalar.ofLong(-128), new int[] {2}, DType.INT8, spec)
+                        .compute()
+                        .bytes())
+                .containsExactly(-128, -128);
+        CubedArray x = int8(spec);
+        assertRefused(() -> Creation.fullLike(x, Scalar.ofLong(200)), "full_like", x, "200");
+        assertRefused(() -> Creation.fullLike(x, Scalar.ofLong(-1), DType.UINT16), "full_like", x, "-1");
+        assertThat(Creation.fullLike(x, Scalar.ofLong(65535), DType.UINT16)
+                        .compute()
+                        .toLongArray())
+                .containsExactly(65535, 65535, 65535, 65535);
+    }
+
+    @Test
+    void mapOverlapRefusesABoundaryOutsideTheArraysType() {
+        Spec spec = spec();
+        CubedArray x = int8(spec);
+        assertRefused(
+                () -> Overlap.mapOverlap((b, id) -> b[0], new int[] {1}, Scalar.ofLong(1000), DType.INT8, x),
+                "map_overlap",
+                x,
+                "1000");
+    }
 }
