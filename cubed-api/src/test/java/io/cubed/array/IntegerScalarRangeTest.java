@@ -133,6 +133,50 @@ class IntegerScalarRangeTest {
     }
 
     @Test
+    void searchsortedComparesAScalarByItsExactValue() {
+        Spec spec = spec();
+        CubedArray x = Cubed.asarray(Chunk.wrap(DType.INT8, new int[] {4}, new byte[] {1, 2, 127, 127}), spec, 2);
+        for (SearchSide side : SearchSide.values()) {
+            // Above every int8: after everything; below every int8: before everything.
+            assertThat(searchsorted(x, Scalar.ofLong(1000), side))
+                    .as("%s", side)
+                    .isEqualTo(4);
+            assertThat(searchsorted(x, Scalar.ofLong(-1000), side))
+                    .as("%s", side)
+                    .isEqualTo(0);
+        }
+        // In range, as before: 127 is not 1000.
+        assertThat(searchsorted(x, Scalar.ofLong(127), SearchSide.LEFT)).isEqualTo(2);
+        assertThat(searchsorted(x, Scalar.ofLong(127), SearchSide.RIGHT)).isEqualTo(4);
+        assertThat(searchsorted(x, Scalar.ofLong(2), SearchSide.LEFT)).isEqualTo(1);
+
+        CubedArray u = uint64(spec);
+        for (SearchSide side : SearchSide.values()) {
+            assertThat(searchsorted(u, Scalar.ofLong(-1), side)).as("%s", side).isEqualTo(0);
+            assertThat(searchsorted(u, Scalar.ofUnsignedLong(-1L), side))
+                    .as("%s", side)
+                    .isEqualTo(3);
+        }
+        assertThat(searchsorted(u, Scalar.ofLong(6), SearchSide.LEFT)).isEqualTo(1);
+        assertThat(searchsorted(u, Scalar.ofLong(6), SearchSide.RIGHT)).isEqualTo(2);
+        CubedArray i64 = Cubed.asarray(Chunk.wrap(DType.INT64, new int[] {2}, new long[] {-1, Long.MAX_VALUE}), spec);
+        assertThat(searchsorted(i64, Scalar.ofUnsignedLong(-1L), SearchSide.LEFT))
+                .isEqualTo(2);
+
+        CubedArray r = Searching.searchsorted(x, Scalar.ofLong(1000), SearchSide.LEFT);
+        assertThat(r.shape()).isEmpty();
+        assertThat(r.dtype()).isEqualTo(DType.INT64);
+        CubedArray twoD = Creation.zeros(new long[] {2, 2}, new int[] {2, 2}, DType.INT8, spec);
+        assertThatThrownBy(() -> Searching.searchsorted(twoD, Scalar.ofLong(1000), SearchSide.LEFT))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("one-dimensional");
+    }
+
+    private static long searchsorted(CubedArray x, Scalar v, SearchSide side) {
+        return Searching.searchsorted(x, v, side).compute().getLong(0);
+    }
+
+    @Test
     void diffRefusesAPrependOrAppendOutsideTheArraysType() {
         Spec spec = spec();
         CubedArray x = int8(spec);
