@@ -1,6 +1,7 @@
 package io.cubed.array;
 
 import io.cubed.dtype.DType;
+import io.cubed.dtype.DTypes;
 import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
@@ -36,8 +37,13 @@ public final class Creation {
         return zeros(shape, chunks, dtype, spec);
     }
 
-    /** An array whose every element is {@code value} converted to {@code dtype} ({@code full}). */
+    /**
+     * An array whose every element is {@code value} converted to {@code dtype} ({@code full}); an integer value must
+     * fit an integer {@code dtype} ({@code full(..., Scalar.ofLong(1000), ..., INT8, ...)} is refused, as NumPy 2
+     * refuses it).
+     */
     public static CubedArray full(long[] shape, Scalar value, int[] chunks, DType dtype, Spec spec) {
+        DTypes.checkScalarFits("full", value, dtype);
         ChunkGrid grid = Chunking.grid(shape, chunks, "full");
         return virtual(VirtualArray.full(grid, dtype, value), spec);
     }
@@ -88,6 +94,7 @@ public final class Creation {
 
     /** {@code value} everywhere, with the shape, chunks, dtype and spec of {@code x} ({@code full_like}). */
     public static CubedArray fullLike(CubedArray x, Scalar value) {
+        ElementwiseOps.checkScalarFits("full_like", x, value, x.dtype());
         return full(x.shape(), value, x.chunkShape(), x.dtype(), x.spec());
     }
 
@@ -182,6 +189,7 @@ public final class Creation {
 
     /** {@code value} everywhere, like {@code x} but of type {@code dtype}. */
     public static CubedArray fullLike(CubedArray x, Scalar value, DType dtype) {
+        ElementwiseOps.checkScalarFits("full_like", x, value, dtype);
         return full(x.shape(), value, x.chunkShape(), dtype, x.spec());
     }
 

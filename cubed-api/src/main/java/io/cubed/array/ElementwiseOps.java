@@ -234,8 +234,25 @@ final class ElementwiseOps {
         try {
             return check.get().dtype();
         } catch (InvalidArgumentException e) {
-            throw new InvalidArgumentException(e.getMessage() + " (array " + describe(x) + ", scalar " + s + ")", e);
+            throw naming(x, s, e);
         }
+    }
+
+    /**
+     * Refuses an integer scalar {@code s} that does not fit the integer type {@code t} it becomes an element of in
+     * {@code op} on {@code x} ({@link DTypes#checkScalarFits}, the check of {@code add}), with the message of
+     * {@code add}: the operation, the value, the type's range and the array.
+     */
+    static void checkScalarFits(String op, CubedArray x, Scalar s, DType t) {
+        try {
+            DTypes.checkScalarFits(op, s, t);
+        } catch (InvalidArgumentException e) {
+            throw naming(x, s, e);
+        }
+    }
+
+    private static InvalidArgumentException naming(CubedArray x, Scalar s, InvalidArgumentException e) {
+        return new InvalidArgumentException(e.getMessage() + " (array " + describe(x) + ", scalar " + s + ")", e);
     }
 
     /** A 0-d chunk of the type of {@code x}. */

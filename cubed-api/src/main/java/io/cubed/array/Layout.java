@@ -423,6 +423,7 @@ final class Layout {
                 throw new InvalidArgumentException(
                         "pad: constant value " + fill + " does not fit " + describe(x) + " of type " + x.dtype(), e);
             }
+            ElementwiseOps.checkScalarFits("pad", x, fill, x.dtype());
         }
         int[] chunks = chunksOrNull == null
                 ? x.chunkShape()

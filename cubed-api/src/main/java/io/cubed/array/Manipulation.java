@@ -273,7 +273,8 @@ public final class Manipulation {
 
     /**
      * {@code x} padded with {@code padWidth[axis] = {before, after}} elements (one pair for every axis, or a single pair
-     * for all) ({@code pad}): {@link PadMode#CONSTANT} with {@code constantValue} (zero when null), or
+     * for all) ({@code pad}): {@link PadMode#CONSTANT} with {@code constantValue} (zero when null; an integer must fit
+     * {@code x}'s integer type, as for {@code add}), or
      * {@link PadMode#SYMMETRIC}, reflecting the array with its edge elements. Chunks are {@code x}'s.
      */
     public static CubedArray pad(CubedArray x, long[][] padWidth, PadMode mode, Scalar constantValue) {

@@ -24,7 +24,8 @@ public final class Overlap {
 
     /**
      * {@code fn} applied to every chunk of {@code x} extended by {@code depth[a]} elements on both sides of each axis
-     * (elements outside the array take {@code boundary}); {@code fn} returns a chunk of the extended shape and type
+     * (elements outside the array take {@code boundary}, which must fit the type of {@code x} as a scalar of
+     * {@code add} must); {@code fn} returns a chunk of the extended shape and type
      * {@code dtype}, from which the halo is trimmed, so the result has the shape and chunks of {@code x}.
      *
      * @throws InvalidArgumentException for a depth of the wrong rank or negative
@@ -42,7 +43,8 @@ public final class Overlap {
             }
             extended = Math.multiplyExact(extended, (long) x.chunkShape()[a] + 2L * depth[a]);
         }
-        // Checked now, not in a task: the boundary must convert to the input's type.
+        // Checked now, not in a task: the boundary must convert to the input's type (an integer must fit it).
+        ElementwiseOps.checkScalarFits("map_overlap", x, boundary, x.dtype());
         Chunk.full(x.dtype(), boundary);
         ChunkGrid grid = x.chunks();
         // Held at once: the extended input buffer, the function's extended result, one input chunk (counted by the

@@ -52,26 +52,37 @@ public final class Searching {
                 List.of(condition, x1, x2));
     }
 
-    /** {@link #where(CubedArray, CubedArray, CubedArray)} with a Python-style scalar {@code x2}. */
+    /**
+     * {@link #where(CubedArray, CubedArray, CubedArray)} with a Python-style scalar {@code x2}, which takes the type of
+     * {@code x1}; an integer one must fit it ({@code where(c, int8Array, 1000)} is refused, as {@code add} refuses it).
+     */
     public static CubedArray where(CubedArray condition, CubedArray x1, Scalar x2) {
         return where(condition, x1, scalarLike("where", x2, x1));
     }
 
-    /** {@link #where(CubedArray, CubedArray, CubedArray)} with a Python-style scalar {@code x1}. */
+    /** {@link #where(CubedArray, CubedArray, CubedArray)} with a Python-style scalar {@code x1} (checked likewise). */
     public static CubedArray where(CubedArray condition, Scalar x1, CubedArray x2) {
         return where(condition, scalarLike("where", x1, x2), x2);
     }
 
-    /** A 0-d array of {@code s} typed by the standard's scalar rules against {@code x}. */
+    /**
+     * A 0-d array of {@code s} typed by the standard's scalar rules against {@code x}; an integer scalar must fit that
+     * type, as in {@code add}.
+     */
     private static CubedArray scalarLike(String op, Scalar s, CubedArray x) {
-        DType t;
+        DType t = scalarType(op, s, x);
+        ElementwiseOps.checkScalarFits(op, x, s, t);
+        return Creation.full(new long[0], s, new int[0], t, x.spec());
+    }
+
+    /** The type the standard's scalar rules give {@code s} against {@code x}. */
+    private static DType scalarType(String op, Scalar s, CubedArray x) {
         try {
-            t = DTypes.resultTypeWithScalar(x.dtype(), s.form());
+            return DTypes.resultTypeWithScalar(x.dtype(), s.form());
         } catch (InvalidArgumentException e) {
             throw new InvalidArgumentException(
                     op + ": scalar " + s + " cannot be combined with " + x.name() + " " + x.dtype(), e);
         }
-        return Creation.full(new long[0], s, new int[0], t, x.spec());
     }
 
     /**
@@ -82,9 +93,7 @@ public final class Searching {
      * values fall into, one at a time.
      */
     public static CubedArray searchsorted(CubedArray x1, CubedArray x2, SearchSide side) {
-        if (x1.ndim() != 1) {
-            throw new InvalidArgumentException("searchsorted: " + Layout.describe(x1) + " must be one-dimensional");
-        }
+        checkOneDimensional(x1);
         DType common = ordered("searchsorted", x1, x2);
         if (x1.size() == 0 || x2.size() == 0) {
             return Creation.zeros(x2.shape(), x2.chunkShape(), DType.INT64, x2.spec());
@@ -116,9 +125,28 @@ public final class Searching {
         return CubedArray.of(op.outputs().get(0), Execution.commonSpec(List.of(x1, x2)));
     }
 
-    /** {@link #searchsorted(CubedArray, CubedArray, SearchSide)} of one Python-style scalar: a 0-d result. */
+    /**
+     * {@link #searchsorted(CubedArray, CubedArray, SearchSide)} of one Python-style scalar: a 0-d result. The value is
+     * compared by its exact value, not converted: an integer outside the range of an integer {@code x1}'s type is
+     * below or above every element, so the result is 0 or the length of {@code x1} on either side (1000 in an int8
+     * array gives its length, −1 in a uint64 array gives 0), as NumPy answers. It is not an element of any array, so
+     * unlike {@code where} or {@code add} there is nothing for it to overflow.
+     */
     public static CubedArray searchsorted(CubedArray x1, Scalar x2, SearchSide side) {
-        return searchsorted(x1, scalarLike("searchsorted", x2, x1), side);
+        DType t = scalarType("searchsorted", x2, x1);
+        if (!x2.fits(t)) {
+            checkOneDimensional(x1);
+            boolean below = !x2.isUnsignedAboveLongMax() && x2.longValue() < 0;
+            return Creation.full(
+                    new long[0], Scalar.ofLong(below ? 0 : x1.shape()[0]), new int[0], DType.INT64, x1.spec());
+        }
+        return searchsorted(x1, Creation.full(new long[0], x2, new int[0], t, x1.spec()), side);
+    }
+
+    private static void checkOneDimensional(CubedArray x1) {
+        if (x1.ndim() != 1) {
+            throw new InvalidArgumentException("searchsorted: " + Layout.describe(x1) + " must be one-dimensional");
+        }
     }
 
     /** The promoted type of {@code a} and {@code b}, which must be real (ordered); {@code op} names failures. */

@@ -108,13 +108,18 @@ public final class Utility {
     /**
      * {@link #diff(CubedArray, int, int, CubedArray, CubedArray)} with scalar {@code prepend} and {@code append}
      * (either may be null), each standing for one slice of {@code x}'s type along {@code axis}, as NumPy broadcasts
-     * them.
+     * them; an integer scalar must fit {@code x}'s integer type, as for {@code add}.
      */
     public static CubedArray diff(CubedArray x, int axis, int n, Scalar prepend, Scalar append) {
         if (x.ndim() == 0) {
             return diff(x, axis, n);
         }
         int a = Reduction.normalizeAxis("diff", x, axis);
+        for (Scalar s : new Scalar[] {prepend, append}) {
+            if (s != null) {
+                ElementwiseOps.checkScalarFits("diff", x, s, x.dtype());
+            }
+        }
         long[] shape = x.shape();
         shape[a] = 1;
         int[] chunks = x.chunkShape();

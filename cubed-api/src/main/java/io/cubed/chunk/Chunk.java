@@ -203,7 +203,7 @@ public final class Chunk implements Serializable {
                 return Scalar.ofBoolean(booleans()[flat]);
             case SIGNED:
             case UNSIGNED:
-                return Scalar.ofLong(getLong(flat));
+                return dtype == DType.UINT64 ? Scalar.ofUnsignedLong(getLong(flat)) : Scalar.ofLong(getLong(flat));
             case FLOAT:
                 return Scalar.ofDouble(getDouble(flat));
             default:

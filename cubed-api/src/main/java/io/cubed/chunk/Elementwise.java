@@ -2,7 +2,6 @@ package io.cubed.chunk;
 
 import io.cubed.dtype.DType;
 import io.cubed.dtype.DTypes;
-import io.cubed.dtype.IInfo;
 import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
 import java.util.Arrays;
@@ -370,14 +369,7 @@ public final class Elementwise {
 
     /** A 0-d chunk of type {@code t} holding {@code s}; integer scalars must fit the integer type. */
     private static Chunk scalarChunk(String function, Scalar s, DType t) {
-        if (t.isInteger() && t != DType.UINT64) {
-            IInfo info = DTypes.iinfo(t);
-            long v = s.longValue();
-            if (v < info.min() || v > info.max()) {
-                throw new InvalidArgumentException(function + ": the integer scalar " + v + " is outside the range ["
-                        + info.min() + ", " + info.max() + "] of data type " + t);
-            }
-        }
+        DTypes.checkScalarFits(function, s, t);
         return Chunk.full(t, s);
     }
 }

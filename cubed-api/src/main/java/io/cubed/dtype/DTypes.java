@@ -207,6 +207,23 @@ public final class DTypes {
     }
 
     /**
+     * Refuses an integer scalar that does not fit the integer type {@code t} it is about to become an element of
+     * ({@link Scalar#fits}): the one check behind every function taking a Python-style scalar, so that
+     * {@code add(int8Array, 300)} or {@code where(c, uint64Array, -1)} is refused instead of wrapping, as NumPy 2 refuses
+     * them (NEP 50). Other scalars and types pass.
+     *
+     * @param function the function named in the message, e.g. {@code "add"}
+     * @throws InvalidArgumentException naming the function, the value and the type's range
+     */
+    public static void checkScalarFits(String function, Scalar s, DType t) {
+        if (!s.fits(t)) {
+            IInfo info = iinfo(t);
+            throw new InvalidArgumentException(function + ": the integer scalar " + s + " is outside the range ["
+                    + info.min() + ", " + info.maxExact() + "] of data type " + t);
+        }
+    }
+
+    /**
      * True when {@code dtype} is of any of the {@code kinds}: "bool", "signed integer", "unsigned integer",
      * "integral", "real floating", "complex floating", "numeric", or a data type name such as "int32".
      *
