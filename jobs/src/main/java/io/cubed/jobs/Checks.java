@@ -68,6 +68,18 @@ final class Checks {
         }
     }
 
+    /**
+     * {@code e}, a plan refused for its memory, with what the command was doing in front ({@code "rechunk SRC to
+     * DST"}): the planner names its own arrays ({@code array-001}), which the user never named.
+     */
+    static io.cubed.error.MemoryBudgetExceededException naming(
+            String what, io.cubed.error.MemoryBudgetExceededException e) {
+        io.cubed.error.MemoryBudgetExceededException named =
+                new io.cubed.error.MemoryBudgetExceededException(what + ": " + e.getMessage());
+        named.initCause(e);
+        return named;
+    }
+
     private static String join(int[] values) {
         return Arrays.stream(values)
                 .mapToObj(Integer::toString)

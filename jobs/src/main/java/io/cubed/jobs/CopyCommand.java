@@ -101,6 +101,8 @@ final class CopyCommand implements Callable<Integer> {
         StoreLocation.requireApart("copy", src, dst);
         try (Execution run = execution.start("copy", store)) {
             return copy(run);
+        } catch (io.cubed.error.MemoryBudgetExceededException e) {
+            throw Checks.naming("copy " + src + " to " + dst, e);
         }
     }
 

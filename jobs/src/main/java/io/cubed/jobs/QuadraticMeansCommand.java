@@ -97,6 +97,8 @@ final class QuadraticMeansCommand implements Callable<Integer> {
         }
         try (Execution run = execution.start("quadratic-means", store)) {
             return run(run.spec());
+        } catch (io.cubed.error.MemoryBudgetExceededException e) {
+            throw Checks.naming("quadratic-means to " + output, e);
         }
     }
 

@@ -107,6 +107,8 @@ public class RechunkCommand implements Callable<Integer> {
         StoreLocation.requireApart("rechunk", src, dst);
         try (Execution run = execution.start("rechunk", store)) {
             return rechunk(run);
+        } catch (io.cubed.error.MemoryBudgetExceededException e) {
+            throw Checks.naming("rechunk " + src + " to " + dst, e);
         }
     }
 

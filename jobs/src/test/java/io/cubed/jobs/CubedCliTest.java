@@ -93,7 +93,10 @@ class CubedCliTest {
             all.addAll(java.util.List.of("--threads", "1", "--allowed-mem", "100.01MB"));
             CliRun r = run(all.toArray(new String[0]));
             assertThat(r.code()).as(r.err()).isEqualTo(2);
-            assertThat(r.err()).contains("allowedMem").endsWith("(allowedMem is --allowed-mem here)\n");
+            assertThat(r.err())
+                    .startsWith("cubed: " + args[0] + " " + src + " to " + args[2] + ": ")
+                    .contains("allowedMem")
+                    .endsWith("(allowedMem is --allowed-mem here)\n");
             assertThat(tmp.resolve(args[2])).doesNotExist();
         }
     }
