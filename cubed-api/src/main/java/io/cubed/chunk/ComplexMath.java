@@ -138,11 +138,9 @@ final class ComplexMath {
 
     static void cosh(double x, double y, double[] out, int o) {
         if (y == 0) {
-            set(
-                    out,
-                    o,
-                    Math.cosh(x),
-                    Double.isNaN(x) ? y : Double.isFinite(x) ? Math.sinh(x) * y : y * Math.copySign(1.0, x));
+            // sinh(x) * y, a zero: NaN x keeps y (NaN + 0j), and so does an infinite x or a sinh that overflows.
+            double s = Math.sinh(x);
+            set(out, o, Math.cosh(x), Double.isNaN(x) ? y : Double.isFinite(s) ? s * y : y * Math.copySign(1.0, x));
         } else if (x == 0 && !Double.isFinite(y)) {
             set(out, o, Double.NaN, 0.0);
         } else if (Double.isInfinite(x) && !Double.isFinite(y)) {

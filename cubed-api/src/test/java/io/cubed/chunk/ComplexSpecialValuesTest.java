@@ -891,6 +891,31 @@ class ComplexSpecialValuesTest {
         assertThat(one(UnaryFunction.ATAN, inf, inf)).containsExactly(Math.PI / 2, 0.0);
     }
 
+    /**
+     * cosh of a real part whose sinh overflows, with a zero imaginary part: inf ± 0j (the imaginary part sinh(x)·0 was
+     * inf·0 = NaN); cos through cosh. Expected values: NumPy 1.24's.
+     */
+    @Test
+    void coshWhoseSinhOverflowsKeepsTheZero() {
+        double inf = Double.POSITIVE_INFINITY;
+        double[][] cases = { // re, im, expected re, expected im
+            {1e300, 0.0, inf, 0.0},
+            {1e300, -0.0, inf, -0.0},
+            {-1e300, 0.0, inf, -0.0},
+            {-1e300, -0.0, inf, 0.0},
+            {800, 0.0, inf, 0.0},
+            {-800, -0.0, inf, 0.0}
+        };
+        for (double[] c : cases) {
+            assertThat(one(UnaryFunction.COSH, c[0], c[1]))
+                    .as("cosh(%s + %sj)", c[0], c[1])
+                    .containsExactly(c[2], c[3]);
+        }
+        assertThat(one(UnaryFunction.COS, 0.0, 1e300)).containsExactly(inf, -0.0);
+        assertThat(one(UnaryFunction.COS, -0.0, 1e300)).containsExactly(inf, 0.0);
+        assertThat(one(UnaryFunction.COS, 0.0, -1e300)).containsExactly(inf, 0.0);
+    }
+
     private static double[] one(UnaryFunction f, double re, double im) {
         return Elementwise.unary(f, Chunk.wrap(DType.COMPLEX128, new int[] {1}, new double[] {re, im}))
                 .doubles();
