@@ -5,9 +5,14 @@ package io.cubed.chunk;
  * and writes the result to {@code out[o]} (real) and {@code out[o + 1]} (imaginary).
  *
  * <p>Branch cuts follow C99 Annex G and NumPy, with the sign of a zero imaginary part choosing the side of the cut;
- * the inverse functions use Kahan's formulas ("Branch Cuts for Complex Elementary Functions", 1987). Special cases
- * for infinite and NaN parts follow Annex G for sqrt, exp, log, sinh, cosh and tanh (and the functions derived from
- * them); the inverse trigonometric and hyperbolic functions give NaN parts where Annex G would give an infinity.
+ * the inverse functions use Kahan's formulas ("Branch Cuts for Complex Elementary Functions", 1987). Inputs with an
+ * infinite or NaN part give the values the Python Array API standard lists in its "Special cases" (C99 Annex G),
+ * for every function here including the inverse ones (acos(0 + inf j) = pi/2 - inf j, asinh(0 + inf j) = inf +
+ * pi/2 j, atanh(0 + inf j) = 0 + pi/2 j, tanh(0 + inf j) = 0 + NaN j); where the standard leaves a sign unspecified
+ * or says nothing, NumPy's (glibc's) value. The inverse functions take those inputs on separate paths
+ * ({@code asinhSpecial} and the like), so finite inputs go through the formulas unchanged. expm1 follows the standard
+ * where NumPy 1.24 does not (expm1(inf + 0j) = inf + 0j, NumPy inf + NaN j). ComplexSpecialValuesTest checks the grid
+ * {0, -0, 1, -1, inf, -inf, NaN} squared.
  */
 final class ComplexMath {
     private static final double LN2 = 0.6931471805599453;
@@ -56,7 +61,7 @@ final class ComplexMath {
                 if (Double.isFinite(y)) {
                     set(out, o, Math.copySign(0.0, Math.cos(y)), Math.copySign(0.0, Math.sin(y)));
                 } else {
-                    set(out, o, 0.0, 0.0);
+                    set(out, o, 0.0, Double.isInfinite(y) ? Math.copySign(0.0, y) : 0.0);
                 }
             } else if (Double.isFinite(y)) {
                 set(out, o, x * Math.cos(y), x * Math.sin(y));
@@ -124,6 +129,8 @@ final class ComplexMath {
             set(out, o, Math.sinh(x), y);
         } else if (x == 0 && !Double.isFinite(y)) {
             set(out, o, x, Double.NaN);
+        } else if (Double.isInfinite(x) && !Double.isFinite(y)) {
+            set(out, o, Double.POSITIVE_INFINITY, Double.NaN); // sign of the real part unspecified; glibc's +inf
         } else {
             set(out, o, Math.sinh(x) * Math.cos(y), Math.cosh(x) * Math.sin(y));
         }
@@ -131,9 +138,13 @@ final class ComplexMath {
 
     static void cosh(double x, double y, double[] out, int o) {
         if (y == 0) {
-            set(out, o, Math.cosh(x), Double.isFinite(x) ? Math.sinh(x) * y : y * Math.copySign(1.0, x));
+            // sinh(x) * y, a zero: NaN x keeps y (NaN + 0j), and so does an infinite x or a sinh that overflows.
+            double s = Math.sinh(x);
+            set(out, o, Math.cosh(x), Double.isNaN(x) ? y : Double.isFinite(s) ? s * y : y * Math.copySign(1.0, x));
         } else if (x == 0 && !Double.isFinite(y)) {
             set(out, o, Double.NaN, 0.0);
+        } else if (Double.isInfinite(x) && !Double.isFinite(y)) {
+            set(out, o, Double.POSITIVE_INFINITY, Double.NaN);
         } else {
             set(out, o, Math.cosh(x) * Math.cos(y), Math.sinh(x) * Math.sin(y));
         }
@@ -143,7 +154,10 @@ final class ComplexMath {
         if (y == 0) {
             set(out, o, Math.tanh(x), y);
         } else if (Double.isInfinite(x)) {
-            set(out, o, Math.copySign(1.0, x), Double.isFinite(y) ? Math.copySign(0.0, Math.sin(2 * y)) : 0.0);
+            double im = Double.isFinite(y) ? Math.copySign(0.0, Math.sin(2 * y)) : Double.isNaN(y) ? 0.0 : y;
+            set(out, o, Math.copySign(1.0, x), Math.copySign(0.0, im));
+        } else if (!Double.isFinite(y)) {
+            set(out, o, x == 0 ? x : Double.NaN, Double.NaN);
         } else if (Math.abs(x) > 22) {
             double e = Math.exp(-2 * Math.abs(x));
             set(out, o, Math.copySign(1.0, x), 4 * Math.sin(y) * Math.cos(y) * e);
@@ -160,6 +174,11 @@ final class ComplexMath {
 
     /** sin z = -i sinh(iz). */
     static void sin(double x, double y, double[] out, int o) {
+        if (Double.isInfinite(y) && !Double.isFinite(x)) {
+            // -i sinh(iz) with sinh(±inf + NaN i) = ±inf + NaN i: the sign of the imaginary part is unspecified.
+            set(out, o, Double.NaN, Double.POSITIVE_INFINITY);
+            return;
+        }
         sinh(-y, x, out, o);
         rotateMinusI(out, o);
     }
@@ -176,6 +195,14 @@ final class ComplexMath {
     }
 
     static void asin(double x, double y, double[] out, int o) {
+        if (!Double.isFinite(x) || !Double.isFinite(y)) {
+            asinhSpecial(-y, x, out, o);
+            rotateMinusI(out, o);
+            if (Double.isInfinite(x) && Double.isNaN(y)) {
+                out[o + 1] = INF; // the sign is unspecified; NumPy's (glibc's) +inf
+            }
+            return;
+        }
         double[] s = new double[4];
         sqrt(1 - x, -y, s, 0); // sqrt(1 - z)
         sqrt(1 + x, y, s, 2); // sqrt(1 + z)
@@ -185,6 +212,10 @@ final class ComplexMath {
     }
 
     static void acos(double x, double y, double[] out, int o) {
+        if (!Double.isFinite(x) || !Double.isFinite(y)) {
+            acosSpecial(x, y, out, o);
+            return;
+        }
         double[] s = new double[4];
         sqrt(1 - x, -y, s, 0); // sqrt(1 - z)
         sqrt(1 + x, y, s, 2); // sqrt(1 + z)
@@ -194,6 +225,10 @@ final class ComplexMath {
     }
 
     static void acosh(double x, double y, double[] out, int o) {
+        if (!Double.isFinite(x) || !Double.isFinite(y)) {
+            acoshSpecial(x, y, out, o);
+            return;
+        }
         double[] s = new double[4];
         sqrt(x - 1, y, s, 0); // sqrt(z - 1)
         sqrt(x + 1, y, s, 2); // sqrt(z + 1)
@@ -204,11 +239,19 @@ final class ComplexMath {
 
     /** asinh z = -i asin(iz). */
     static void asinh(double x, double y, double[] out, int o) {
+        if (!Double.isFinite(x) || !Double.isFinite(y)) {
+            asinhSpecial(x, y, out, o);
+            return;
+        }
         asin(-y, x, out, o);
         rotateMinusI(out, o);
     }
 
     static void atanh(double x, double y, double[] out, int o) {
+        if (!Double.isFinite(x) || !Double.isFinite(y)) {
+            atanhSpecial(x, y, out, o);
+            return;
+        }
         double h = Math.hypot(x, y);
         if (h > 0x1p60 && Double.isFinite(h)) {
             // 1/z dominates: atanh z ~ 1/z + i pi/2 sign(y) on the principal branch.
@@ -218,11 +261,88 @@ final class ComplexMath {
         double[] s = new double[4];
         log1p(x, y, s, 0);
         log1p(-x, -y, s, 2);
-        set(out, o, 0.5 * (s[0] - s[2]), 0.5 * (s[1] - s[3]));
+        // On the imaginary axis the real part is an exact zero, with the sign of x (atanh is odd).
+        set(out, o, x == 0 ? x : 0.5 * (s[0] - s[2]), 0.5 * (s[1] - s[3]));
+    }
+
+    private static final double PI_4 = Math.PI / 4;
+    private static final double PI_2 = Math.PI / 2;
+    private static final double INF = Double.POSITIVE_INFINITY;
+    private static final double NAN = Double.NaN;
+
+    /**
+     * asinh when a part is infinite or NaN: the special cases of the Array API standard (C99 Annex G), and NumPy's
+     * (glibc's) choice where the standard leaves a sign unspecified. asinh is odd and commutes with conj.
+     */
+    private static void asinhSpecial(double x, double y, double[] out, int o) {
+        if (Double.isNaN(x)) {
+            if (Double.isInfinite(y)) {
+                set(out, o, INF, NAN);
+            } else {
+                set(out, o, NAN, y == 0 ? y : NAN);
+            }
+        } else if (Double.isNaN(y)) {
+            set(out, o, Double.isInfinite(x) ? x : NAN, NAN);
+        } else if (Double.isInfinite(x)) {
+            set(out, o, x, Math.copySign(Double.isInfinite(y) ? PI_4 : 0.0, y));
+        } else {
+            set(out, o, Math.copySign(INF, x), Math.copySign(PI_2, y));
+        }
+    }
+
+    /** acos when a part is infinite or NaN (standard, C99 Annex G; NumPy where a sign is unspecified). */
+    private static void acosSpecial(double x, double y, double[] out, int o) {
+        if (Double.isNaN(x)) {
+            set(out, o, NAN, Double.isInfinite(y) ? -y : NAN);
+        } else if (Double.isNaN(y)) {
+            if (x == 0) {
+                set(out, o, PI_2, NAN);
+            } else {
+                set(out, o, NAN, Double.isInfinite(x) ? -INF : NAN);
+            }
+        } else if (Double.isInfinite(x)) {
+            double re = x > 0 ? (Double.isInfinite(y) ? PI_4 : 0.0) : (Double.isInfinite(y) ? 3 * PI_4 : Math.PI);
+            set(out, o, re, Math.copySign(INF, -y));
+        } else {
+            set(out, o, PI_2, -y);
+        }
+    }
+
+    /** acosh when a part is infinite or NaN (standard, C99 Annex G; NumPy where a sign is unspecified). */
+    private static void acoshSpecial(double x, double y, double[] out, int o) {
+        if (Double.isNaN(x)) {
+            set(out, o, Double.isInfinite(y) ? INF : NAN, NAN);
+        } else if (Double.isNaN(y)) {
+            if (x == 0) {
+                set(out, o, NAN, PI_2);
+            } else {
+                set(out, o, Double.isInfinite(x) ? INF : NAN, NAN);
+            }
+        } else if (Double.isInfinite(x)) {
+            double im = x > 0 ? (Double.isInfinite(y) ? PI_4 : 0.0) : (Double.isInfinite(y) ? 3 * PI_4 : Math.PI);
+            set(out, o, INF, Math.copySign(im, y));
+        } else {
+            set(out, o, INF, Math.copySign(PI_2, y));
+        }
+    }
+
+    /** atanh when a part is infinite or NaN (standard, C99 Annex G). atanh is odd and commutes with conj. */
+    private static void atanhSpecial(double x, double y, double[] out, int o) {
+        if (Double.isNaN(x)) {
+            set(out, o, Double.isInfinite(y) ? 0.0 : NAN, Double.isInfinite(y) ? Math.copySign(PI_2, y) : NAN);
+        } else if (Double.isNaN(y)) {
+            set(out, o, x == 0 || Double.isInfinite(x) ? Math.copySign(0.0, x) : NAN, NAN);
+        } else {
+            set(out, o, Math.copySign(0.0, x), Math.copySign(PI_2, y));
+        }
     }
 
     /** atan z = -i atanh(iz). */
     static void atan(double x, double y, double[] out, int o) {
+        if (Double.isInfinite(x) && Double.isNaN(y)) {
+            set(out, o, Math.copySign(PI_2, x), 0.0); // the sign of the zero is unspecified; NumPy's (glibc's) +0
+            return;
+        }
         atanh(-y, x, out, o);
         rotateMinusI(out, o);
     }

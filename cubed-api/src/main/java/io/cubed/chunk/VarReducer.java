@@ -8,6 +8,11 @@ import io.cubed.dtype.DType;
  * deviations from the chunk's own mean), and states are merged with the parallel formula of Chan, Golub and LeVeque:
  * {@code δ = μb − μa, n = na + nb, μ = μa + δ·nb/n, M2 = M2a + M2b + δ²·na·nb/n}. Both steps are stable for data with
  * a large mean. The result is {@code M2 / max(n − correction, 0)} (its square root for std), as NumPy computes it.
+ *
+ * <p>The NaN-aware forms skip only the elements that are NaN themselves, as NumPy's {@code nanvar}: an infinite
+ * element is kept, so its deviation from the mean ({@code ±inf} or NaN) is NaN or infinite and makes M2 (and the
+ * result) NaN, in the chunk and through every merge (a NaN M2 stays NaN). Skipping deviations that are NaN instead
+ * dropped the infinite elements and gave 0 or {@code +inf}.
  */
 final class VarReducer extends Reducer {
     private static final long serialVersionUID = 1L;
@@ -67,14 +72,16 @@ final class VarReducer extends Reducer {
                 double mu = mean[out];
                 double s = 0;
                 for (int j = 0; j < n; j++) {
-                    double d = v[o + j] - mu;
-                    s += nan && Double.isNaN(d) ? 0 : d * d;
+                    double e = v[o + j];
+                    double d = e - mu;
+                    s += nan && Double.isNaN(e) ? 0 : d * d;
                 }
                 m2[out] += s;
             } else {
                 for (int j = 0; j < n; j++) {
-                    double d = v[o + j] - mean[out + j];
-                    m2[out + j] += nan && Double.isNaN(d) ? 0 : d * d;
+                    double e = v[o + j];
+                    double d = e - mean[out + j];
+                    m2[out + j] += nan && Double.isNaN(e) ? 0 : d * d;
                 }
             }
         });
