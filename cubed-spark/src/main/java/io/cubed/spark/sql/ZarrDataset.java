@@ -242,7 +242,9 @@ final class ZarrDataset implements Serializable {
         }
         List<Variable> chosen = new ArrayList<>();
         if (wanted == null) {
-            data.forEach((n, a) -> chosen.add(variable(n, a, cf)));
+            for (Map.Entry<String, ChunkStore> e : defaultVariables(data).entrySet()) {
+                chosen.add(variable(e.getKey(), e.getValue(), cf));
+            }
             if (chosen.isEmpty()) {
                 throw new InvalidArgumentException("zarr data source: the group " + url + " has no data variables"
                         + (coordinates.isEmpty()
@@ -285,6 +287,53 @@ final class ZarrDataset implements Serializable {
         }
         return new ZarrDataset(
                 url, dimensions(url, chosen, names, coordinates, cf), chosen, unitGridOf(first.array()), nanAsNull);
+    }
+
+    /**
+     * The variables a group's table has when none are asked for: its data variables, but of the non-dimension
+     * coordinates (those a data variable names in its CF {@code coordinates} attribute, as xarray writes a scalar
+     * {@code height} or 2-d {@code lat}/{@code lon}) only those with the data's dimensions and shape: the others would
+     * need broadcasting into the table's rows, and are read as tables of their own ({@code variables=NAME}).
+     */
+    static Map<String, ChunkStore> defaultVariables(Map<String, ChunkStore> data) {
+        java.util.Set<String> coordinates = new java.util.HashSet<>();
+        for (ChunkStore a : data.values()) {
+            Object c = attributes(a).get("coordinates");
+            if (c instanceof String names) {
+                coordinates.addAll(Arrays.asList(names.trim().split("\\s+")));
+            }
+        }
+        ChunkStore reference = null;
+        for (Map.Entry<String, ChunkStore> e : data.entrySet()) {
+            if (!coordinates.contains(e.getKey())) {
+                reference = e.getValue();
+                break;
+            }
+        }
+        if (reference == null) {
+            return data; // Nothing but coordinates: they are the data.
+        }
+        Map<String, ChunkStore> chosen = new LinkedHashMap<>();
+        for (Map.Entry<String, ChunkStore> e : data.entrySet()) {
+            ChunkStore a = e.getValue();
+            if (!coordinates.contains(e.getKey())
+                    || (dimensionNames(a).equals(dimensionNames(reference))
+                            && Arrays.equals(a.grid().shape(), reference.grid().shape()))) {
+                chosen.put(e.getKey(), a);
+            }
+        }
+        return chosen;
+    }
+
+    /** The attributes of a Zarr array of either version (none for other stores). */
+    private static Map<String, Object> attributes(ChunkStore array) {
+        if (array instanceof io.cubed.storage.zarr.ZarrArray v2) {
+            return v2.attributes();
+        }
+        if (array instanceof io.cubed.storage.zarr.ZarrV3Array v3) {
+            return v3.attributes();
+        }
+        return Map.of();
     }
 
     private static List<Dimension> dimensions(

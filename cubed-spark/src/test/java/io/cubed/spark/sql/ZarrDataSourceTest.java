@@ -296,6 +296,39 @@ class ZarrDataSourceTest {
                         .count())
                 .isEqualTo(20);
 
+        // Non-dimension coordinates named in a data variable's `coordinates` attribute (as xarray writes a scalar
+        // height and 2-d latitudes) are columns only where they share the data's dimensions and shape.
+        String coords = tmp.resolve("coords.zarr").toString();
+        ZarrGroup cg = ZarrGroup.create(coords, StoreOptions.empty());
+        io.cubed.storage.zarr.ZarrArray t = cg.createArray(
+                "t",
+                ZarrCreateOptions.builder(new long[] {3, 2, 4}, new int[] {3, 2, 4}, DType.FLOAT64)
+                        .build());
+        t.writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of("time", "y", "x"), "coordinates", "height lat2d w"));
+        cg.createArray(
+                        "height",
+                        ZarrCreateOptions.builder(new long[0], new int[0], DType.FLOAT64)
+                                .build())
+                .writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of()));
+        cg.createArray(
+                        "lat2d",
+                        ZarrCreateOptions.builder(new long[] {2, 4}, new int[] {2, 4}, DType.FLOAT64)
+                                .build())
+                .writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of("y", "x")));
+        cg.createArray(
+                        "w",
+                        ZarrCreateOptions.builder(new long[] {3, 2, 4}, new int[] {3, 2, 4}, DType.FLOAT64)
+                                .build())
+                .writeAttributes(Map.of("_ARRAY_DIMENSIONS", List.of("time", "y", "x")));
+        assertThat(spark.read().format("zarr").load(coords).columns()).containsExactly("time", "y", "x", "t", "w");
+        assertThat(spark.read().format("zarr").load(coords).count()).isEqualTo(24);
+        assertThat(spark.read()
+                        .format("zarr")
+                        .option("variables", "lat2d")
+                        .load(coords)
+                        .count())
+                .isEqualTo(8);
+
         String complex = tmp.resolve("complex.zarr").toString();
         io.cubed.storage.zarr.ZarrArray.create(
                 complex,
