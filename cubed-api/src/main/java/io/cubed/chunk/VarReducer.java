@@ -11,8 +11,7 @@ import io.cubed.dtype.DType;
  *
  * <p>The NaN-aware forms skip only the elements that are NaN themselves, as NumPy's {@code nanvar}: an infinite
  * element is kept, so its deviation from the mean ({@code ±inf} or NaN) is NaN or infinite and makes M2 (and the
- * result) NaN, in the chunk and through every merge (a NaN M2 stays NaN). Skipping deviations that are NaN instead
- * dropped the infinite elements and gave 0 or {@code +inf}.
+ * result) NaN, in the chunk and through every merge (a NaN M2 stays NaN).
  */
 final class VarReducer extends Reducer {
     private static final long serialVersionUID = 1L;
