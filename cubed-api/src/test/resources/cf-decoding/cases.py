@@ -2,7 +2,7 @@
 
 Usage: cases.py OUT_DIR
 Each case is a group OUT_DIR/NAME.zarr holding the array 'v' (dimension 'x', or 'v' itself for a coordinate). For each
-case the output gives xarray's decoded dtype and values: numbers (NaN as null), datetime64 values as microseconds since
+case the output gives xarray's decoded dtype and values: numbers (NaN as null), datetime64 values as nanoseconds since
 1970-01-01 (NaT as null), timedelta64 values as nanoseconds (NaT as null), cftime dates as 'YYYY-MM-DD HH:MM:SS.ffffff' labels, and the values decoded without times
 ('numeric', for arrays whose dates a Gregorian timestamp may not hold).
 """
@@ -64,6 +64,12 @@ CASES = [
     ("time_360_coordinate", "i4", None, [0, 30, 60, 90], {"units": "days since 2000-01-01", "calendar": "360_day"}, True),
     ("time_360_coordinate_feb30", "i4", None, [0, 30, 59], {"units": "days since 2000-01-01", "calendar": "360_day"}, True),
     ("time_julian_coordinate", "i8", None, [0, 59, 365], {"units": "days since 2000-01-01", "calendar": "julian"}, True),
+    ("i1_bool_fill", "i1", 1, [1, 0, 1, 0, 2, -1], {"dtype": "bool"}, False),
+    ("i1_bool_fill0", "i1", 0, [0, 1, 2, 0], {"dtype": "bool"}, False),
+    ("time_ns_fill_above_2_53", "i8", -999, [1700000332277599388, 1700000946957893278, -999], {"units": "nanoseconds since 1970-01-01"}, False),
+    ("time_reference_nanoseconds", "i8", None, [0, 7], {"units": "seconds since 2000-01-01 00:00:00.123456789"}, False),
+    ("time_reference_carry", "i8", None, [0, 7], {"units": "seconds since 2000-01-01 23:59:59.9999996"}, False),
+    ("time_noleap_fraction", "f8", None, [1984.553798956869, 0.5], {"units": "days since 2001-01-01", "calendar": "noleap"}, False),
     ("time_all_leap_variable", "i8", None, [0, 59, 365], {"units": "days since 2001-01-01 06:00", "calendar": "all_leap"}, False),
 ]
 
@@ -89,8 +95,8 @@ for name, dtype, fill, values, attrs, coordinate in CASES:
         nanos = v.astype("timedelta64[ns]").astype("int64")
         entry["values"] = [None if np.isnat(t) else int(m) for t, m in zip(v, nanos)]
     elif v.dtype.kind == "M":
-        micros = v.astype("datetime64[us]").astype("int64")
-        entry["values"] = [None if np.isnat(t) else int(m) for t, m in zip(v, micros)]
+        nanos = v.astype("datetime64[ns]").astype("int64")
+        entry["values"] = [None if np.isnat(t) else int(m) for t, m in zip(v, nanos)]
     elif v.dtype == object:
         entry["values"] = [x.strftime("%Y-%m-%d %H:%M:%S") + ".%06d" % x.microsecond for x in v]
     else:

@@ -32,7 +32,8 @@ import java.util.Map;
  *       CfTimeUnits}; NaN gives {@link CfTimeUnits#NAT}). On calendars whose dates are not all Gregorian ones
  *       ({@code all_leap}, {@code 360_day}, {@code julian}) an array stays numeric (its units kept, {@link
  *       #keptTimeUnits}), except a coordinate every value of which has a Gregorian label ({@link #ofCoordinate}).
- *   <li>an integer array with the attribute {@code dtype: "bool"} (xarray's encoding of booleans) reads as bool.
+ *   <li>an integer array with the attribute {@code dtype: "bool"} (xarray's encoding of booleans) reads as bool:
+ *       nonzero is true, after masking and scaling as xarray casts them, so that a masked value (NaN) is true.
  * </ul>
  *
  * Boolean arrays are never masked (xarray would turn them into Python objects). Immutable and serializable.
@@ -176,7 +177,27 @@ public final class CfDecoding implements Serializable {
                 attributes);
     }
 
+    /**
+     * True when masked integer times decode from the stored integers themselves (NAT at the mask values), exactly,
+     * rather than through the float64 xarray masks them into (which rounds int64 values above 2^53): integers without
+     * scaling, but uint64 (whose values above 2^63 a long does not hold).
+     */
+    private boolean integerTimes() {
+        return masked && scale == null && offset == null && view.isInteger() && view != DType.UINT64;
+    }
+
     boolean everyTimeHasALabel(Chunk values) {
+        if (integerTimes()) {
+            long[] t = new long[values.size()];
+            Chunk raw = viewed(values);
+            for (int i = 0; i < t.length; i++) {
+                long v = raw.getLong(i);
+                if (!CfKernels.isMask(v, integerMasks) && time.labelMicros(v) == CfTimeUnits.UNREPRESENTABLE) {
+                    return false;
+                }
+            }
+            return true;
+        }
         Chunk numbers = viewed(values);
         if (masked || scale != null || offset != null) {
             numbers = Chunk.allocate(numeric, values.shape());
@@ -305,10 +326,22 @@ public final class CfDecoding implements Serializable {
         checkStored(storedValues);
         Chunk raw = viewed(storedValues);
         if (bool) {
-            CfKernels.bools(raw, from, (boolean[]) dst, dstOff, n);
+            if (masked || scale != null || offset != null) {
+                // xarray masks and scales first, then casts to bool: a masked value (NaN) is true, as numpy casts it.
+                Chunk numbers = Chunk.allocate(numeric, n);
+                numbers(raw, from, numbers.data(), 0, n);
+                CfKernels.boolsOfNumbers(numbers, (boolean[]) dst, dstOff, n);
+            } else {
+                CfKernels.bools(raw, from, (boolean[]) dst, dstOff, n);
+            }
             return 0;
         }
         if (time != null) {
+            long[] t = (long[]) dst;
+            if (integerTimes()) {
+                CfKernels.maskedIntegerTimes(raw, from, integerMasks, time, what, t, dstOff, n);
+                return missing == null ? 0 : CfKernels.missing(t, dstOff, n, missing);
+            }
             Chunk numbers = raw;
             int at = from;
             if (masked || scale != null || offset != null) {
@@ -316,7 +349,6 @@ public final class CfDecoding implements Serializable {
                 numbers(raw, from, numbers.data(), 0, n);
                 at = 0;
             }
-            long[] t = (long[]) dst;
             CfKernels.times(numbers, at, time, what, t, dstOff, n);
             return missing == null ? 0 : CfKernels.missing(t, dstOff, n, missing);
         }

@@ -267,16 +267,53 @@ final class CfKernels {
             int at = from + i;
             long m = floating ? units.labelMicros(numbers.getDouble(at)) : units.labelMicros(numbers.getLong(at));
             if (m == CfTimeUnits.UNREPRESENTABLE) {
-                throw new InvalidArgumentException("CF time decoding: the value "
-                        + (floating ? Double.toString(numbers.getDouble(at)) : Long.toString(numbers.getLong(at)))
-                        + " of " + what + " in units " + units
-                        + (units.isDuration()
-                                ? " is no duration a long holds in microseconds"
-                                : " has no timestamp (dates of years 1 to 9999 on the Gregorian calendar)")
-                        + "; read it undecoded with the option decodeTimes=false");
+                throw unrepresentable(
+                        floating ? Double.toString(numbers.getDouble(at)) : Long.toString(numbers.getLong(at)),
+                        units,
+                        what);
             }
             t[off + i] = m;
         }
+    }
+
+    /**
+     * Times of {@code n} elements of the integer chunk {@code raw} (as read: unsigned values widened) from {@code
+     * from}, {@link CfTimeUnits#NAT} where the value is one of {@code masks}, into {@code t} from {@code off}: the
+     * stored integers themselves, exact at any size.
+     */
+    static void maskedIntegerTimes(
+            Chunk raw, int from, long[] masks, CfTimeUnits units, String what, long[] t, int off, int n) {
+        for (int i = 0; i < n; i++) {
+            long v = raw.getLong(from + i);
+            if (isMask(v, masks)) {
+                t[off + i] = CfTimeUnits.NAT;
+                continue;
+            }
+            long m = units.labelMicros(v);
+            if (m == CfTimeUnits.UNREPRESENTABLE) {
+                throw unrepresentable(Long.toString(v), units, what);
+            }
+            t[off + i] = m;
+        }
+    }
+
+    /** True when {@code v} is one of {@code masks}. */
+    static boolean isMask(long v, long[] masks) {
+        for (long m : masks) {
+            if (v == m) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static InvalidArgumentException unrepresentable(String value, CfTimeUnits units, String what) {
+        return new InvalidArgumentException("CF time decoding: the value " + value + " of " + what + " in units "
+                + units
+                + (units.isDuration()
+                        ? " is no duration a long holds in microseconds"
+                        : " has no timestamp (dates of years 1 to 9999 on the Gregorian calendar)")
+                + "; read it undecoded with the option decodeTimes=false");
     }
 
     /**
@@ -354,6 +391,16 @@ final class CfKernels {
             }
         }
         return k;
+    }
+
+    /**
+     * {@code n} masked or scaled values of xarray's encoded booleans ({@code numbers}, float) as bool into {@code b}
+     * from {@code off}: nonzero is true, NaN included, as numpy casts floats to bool.
+     */
+    static void boolsOfNumbers(Chunk numbers, boolean[] b, int off, int n) {
+        for (int i = 0; i < n; i++) {
+            b[off + i] = numbers.getDouble(i) != 0;
+        }
     }
 
     /** {@code n} integers of xarray's encoded booleans from {@code from} as bool (nonzero is true) into {@code b}. */

@@ -101,7 +101,8 @@ final class CfRules {
             // xarray decodes durations when it decodes times (decode_timedelta follows decode_times).
             time = CfTimeUnits.duration(u);
         }
-        boolean bool = time == null && numeric == view && view.isInteger() && "bool".equals(attrs.get("dtype"));
+        // xarray casts to bool after masking and scaling (BoolTypeArray): a masked value, NaN, is true.
+        boolean bool = time == null && view.isInteger() && "bool".equals(attrs.get("dtype"));
         Map<String, String> kept = new LinkedHashMap<>();
         for (String k : List.of("units", "calendar", "long_name", "standard_name")) {
             if (attrs.get(k) instanceof String s) {

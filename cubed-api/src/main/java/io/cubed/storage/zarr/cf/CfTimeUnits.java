@@ -2,6 +2,8 @@ package io.cubed.storage.zarr.cf;
 
 import io.cubed.error.InvalidArgumentException;
 import java.io.Serializable;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -13,7 +15,14 @@ import java.util.regex.Pattern;
  * UTC time: a reference date with a time zone offset is moved to UTC, as xarray does). A value of a calendar other
  * than the proleptic Gregorian keeps its year, month, day and time of day; a label that is not a Gregorian date
  * (February 30 of a 360-day year), or lies outside years 1 to 9999 (Spark's timestamps), has no such time: {@link
- * #UNREPRESENTABLE}. Fractions of a microsecond are rounded to the nearest.
+ * #UNREPRESENTABLE}.
+ *
+ * <p>Fractions of a microsecond are rounded as xarray rounds them, from the exact value (no floating-point step in
+ * between): on the standard calendars (pandas' nanoseconds) the exact label, reference date to the nanosecond
+ * included, is rounded once to the nearest microsecond, ties up (towards the later time); on the other calendars
+ * (cftime) the reference date keeps whole microseconds (cftime drops finer digits) and the value times the unit is
+ * rounded to the nearest microsecond, ties to even (numpy's {@code rint}). Durations round as the standard
+ * calendars. Whole values (integers, and floats holding whole numbers) are counted in integers.
  */
 public final class CfTimeUnits implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -45,16 +54,30 @@ public final class CfTimeUnits implements Serializable {
     private final CfCalendar calendar;
     /** Microseconds per unit, or 0 for nanoseconds. */
     private final long microsPerUnit;
-    /** The reference instant: microseconds of the calendar's day numbers ({@link CfCalendar#day}) in UTC. */
+    /**
+     * The reference instant, whole microseconds of the calendar's day numbers ({@link CfCalendar#day}) in UTC (rounded
+     * down: {@link #referenceNanos} holds the rest).
+     */
     private final long referenceMicros;
+    /** Nanoseconds of the reference instant after {@link #referenceMicros}, 0 to 999 (standard calendars only). */
+    private final int referenceNanos;
+    /** True when ties round to even (cftime's calendars), false when they round up (pandas' nanoseconds). */
+    private final boolean tiesToEven;
 
     private CfTimeUnits(
-            String units, String calendarName, CfCalendar calendar, long microsPerUnit, long referenceMicros) {
+            String units,
+            String calendarName,
+            CfCalendar calendar,
+            long microsPerUnit,
+            long referenceMicros,
+            int referenceNanos) {
         this.units = units;
         this.calendarName = calendarName;
         this.calendar = calendar;
         this.microsPerUnit = microsPerUnit;
+        this.tiesToEven = calendar != null && calendar != CfCalendar.PROLEPTIC_GREGORIAN;
         this.referenceMicros = referenceMicros;
+        this.referenceNanos = tiesToEven ? 0 : referenceNanos;
     }
 
     /**
@@ -82,7 +105,7 @@ public final class CfTimeUnits implements Serializable {
         if (!isDuration(units)) {
             throw new IllegalArgumentException("'" + units + "' names no CF durations: " + DURATION_UNITS);
         }
-        return new CfTimeUnits(units, null, null, microsPerUnit(units), 0);
+        return new CfTimeUnits(units, null, null, microsPerUnit(units), 0, 0);
     }
 
     /** True for {@link #duration} units: values are lengths of time, not dates. */
@@ -118,8 +141,8 @@ public final class CfTimeUnits implements Serializable {
                             + " minutes, seconds, milliseconds, microseconds, nanoseconds (months and years have no fixed"
                             + " length)");
         }
-        long reference = reference(m.group(2), calendar, what, units, calendarName);
-        return new CfTimeUnits(units, calendarName, calendar, perUnit, reference);
+        long[] reference = reference(m.group(2), calendar, what, units, calendarName);
+        return new CfTimeUnits(units, calendarName, calendar, perUnit, reference[0], (int) reference[1]);
     }
 
     private static InvalidArgumentException unreadable(String what, String units, String calendar, String why) {
@@ -168,14 +191,19 @@ public final class CfTimeUnits implements Serializable {
         }
     }
 
-    private static long reference(String text, CfCalendar calendar, String what, String units, String cal) {
+    /**
+     * The reference instant of a DATE, in microseconds of the calendar's day numbers in UTC (rounded down) and the
+     * nanoseconds after them: a fraction of a second to the nanosecond, as pandas reads it (finer digits are dropped);
+     * {@link CfTimeUnits} keeps only the whole microseconds on cftime's calendars.
+     */
+    private static long[] reference(String text, CfCalendar calendar, String what, String units, String cal) {
         Matcher m = DATE.matcher(text);
         Matcher compact = COMPACT_DATE.matcher(text);
         long year;
         int month;
         int day;
-        long timeMicros = 0;
-        long offsetMicros = 0;
+        long timeNanos = 0;
+        long offsetNanos = 0;
         if (m.matches()) {
             year = Long.parseLong(m.group(1));
             month = Integer.parseInt(m.group(2));
@@ -188,11 +216,11 @@ public final class CfTimeUnits implements Serializable {
             }
             long fraction = 0;
             if (m.group(7) != null && !m.group(7).isEmpty()) {
-                String digits = (m.group(7) + "000000").substring(0, 6);
+                String digits = (m.group(7) + "000000000").substring(0, 9);
                 fraction = Long.parseLong(digits);
             }
-            timeMicros = ((hour * 60L + minute) * 60L + second) * 1_000_000L + fraction;
-            offsetMicros = offsetMicros(m.group(8));
+            timeNanos = ((hour * 60L + minute) * 60L + second) * 1_000_000_000L + fraction;
+            offsetNanos = offsetMicros(m.group(8)) * 1000L;
         } else if (compact.matches()) {
             year = Long.parseLong(compact.group(1));
             month = Integer.parseInt(compact.group(2));
@@ -208,8 +236,10 @@ public final class CfTimeUnits implements Serializable {
             throw unreadable(what, units, cal, "the reference date '" + text + "' is not a date of the calendar");
         }
         try {
-            return Math.addExact(
-                    Math.multiplyExact(calendar.day(year, month, day), DAY_MICROS), timeMicros - offsetMicros);
+            long micros = Math.addExact(
+                    Math.multiplyExact(calendar.day(year, month, day), DAY_MICROS),
+                    Math.floorDiv(timeNanos - offsetNanos, 1000L));
+            return new long[] {micros, Math.floorMod(timeNanos - offsetNanos, 1000L)};
         } catch (ArithmeticException e) {
             throw unreadable(what, units, cal, "the reference date '" + text + "' is out of range");
         }
@@ -249,15 +279,25 @@ public final class CfTimeUnits implements Serializable {
 
     /**
      * The label of {@code value} (a whole number of units) in microseconds since 1970-01-01T00:00, or {@link
-     * #UNREPRESENTABLE}.
+     * #UNREPRESENTABLE}. Exact: integer arithmetic throughout.
      */
     public long labelMicros(long value) {
         long offset;
+        int nanos = referenceNanos;
         if (microsPerUnit == 0) {
-            offset = Math.floorDiv(value, 1000L) + (Math.floorMod(value, 1000L) >= 500 ? 1 : 0);
+            long rest = Math.floorMod(value, 1000L) + nanos; // 0 .. 1998
+            offset = Math.floorDiv(value, 1000L) + rest / 1000;
+            nanos = (int) (rest % 1000);
         } else {
             offset = value * microsPerUnit;
             if (Math.multiplyHigh(value, microsPerUnit) != (offset >> 63)) {
+                return UNREPRESENTABLE;
+            }
+        }
+        // The sub-microsecond rest (of the reference, or of nanoseconds) rounds to the nearest.
+        if (nanos > 500 || (nanos == 500 && (!tiesToEven || Math.floorMod(offset, 2L) != 0))) {
+            offset++;
+            if (offset == Long.MIN_VALUE) {
                 return UNREPRESENTABLE;
             }
         }
@@ -268,20 +308,75 @@ public final class CfTimeUnits implements Serializable {
         return label(instant);
     }
 
-    /** The label of {@code value} units (NaN: {@link #NAT}) in microseconds, or {@link #UNREPRESENTABLE}. */
+    /**
+     * The label of {@code value} units (NaN: {@link #NAT}) in microseconds, or {@link #UNREPRESENTABLE}: the exact
+     * value of the double times the unit, rounded once to the nearest microsecond (see the class comment), not the
+     * floating-point product (which can round 0.487 µs to 0.5 and then up).
+     */
     public long labelMicros(double value) {
         if (Double.isNaN(value)) {
             return NAT;
         }
-        if (value == Math.rint(value) && Math.abs(value) < 0x1p53) {
-            return labelMicros((long) value);
-        }
-        double offset = microsPerUnit == 0 ? value / 1000.0 : value * microsPerUnit;
-        if (!(Math.abs(offset) < 0x1p62)) {
+        if (Double.isInfinite(value)) {
             return UNREPRESENTABLE;
         }
-        long instant = referenceMicros + Math.round(offset);
-        return label(instant);
+        if (value == Math.rint(value) && Math.abs(value) < 0x1p63) {
+            return labelMicros((long) value);
+        }
+        long offset;
+        if (referenceNanos == 0) {
+            offset = microsPerUnit == 0
+                    ? nearest(value / 1000.0, Math.signum(Math.fma(-(value / 1000.0), 1000.0, value)), value)
+                    : nearest(
+                            value * microsPerUnit,
+                            Math.signum(Math.fma(value, microsPerUnit, -(value * microsPerUnit))),
+                            value);
+        } else {
+            offset = exactNearest(value);
+        }
+        if (offset == UNREPRESENTABLE || Math.abs(offset) >= (1L << 62)) {
+            return UNREPRESENTABLE;
+        }
+        return label(referenceMicros + offset);
+    }
+
+    /**
+     * The nearest integer to the exact number {@code p + e}, where {@code p} is the double nearest to it and {@code
+     * sign} is the sign of the rest {@code e} (an error smaller than half an ulp of {@code p}); {@code value} is the
+     * value it is made from, for the exact computation when {@code p} has no fraction bits.
+     */
+    private long nearest(double p, double sign, double value) {
+        if (!(Math.abs(p) < 0x1p52)) {
+            return exactNearest(value);
+        }
+        double floor = Math.floor(p);
+        double d = p - floor - 0.5; // exact: a multiple of p's ulp
+        boolean up;
+        if (d != 0) {
+            // |d| is at least an ulp of p, more than the rest can move it.
+            up = d > 0;
+        } else if (sign != 0) {
+            up = sign > 0;
+        } else {
+            up = !tiesToEven || (((long) floor) & 1) != 0;
+        }
+        return (long) floor + (up ? 1 : 0);
+    }
+
+    /** The exact value of {@code value} units plus the reference's nanoseconds, to the nearest microsecond. */
+    private long exactNearest(double value) {
+        BigDecimal exact = microsPerUnit == 0
+                ? new BigDecimal(value).movePointLeft(3)
+                : new BigDecimal(value).multiply(BigDecimal.valueOf(microsPerUnit));
+        exact = exact.add(BigDecimal.valueOf(referenceNanos).movePointLeft(3));
+        if (exact.abs().compareTo(BigDecimal.valueOf(1L << 62)) >= 0) {
+            return UNREPRESENTABLE;
+        }
+        BigDecimal floor = exact.setScale(0, RoundingMode.FLOOR);
+        int half = exact.subtract(floor).compareTo(new BigDecimal("0.5"));
+        long f = floor.longValueExact();
+        boolean up = half > 0 || (half == 0 && (!tiesToEven || (f & 1) != 0));
+        return f + (up ? 1 : 0);
     }
 
     private long label(long instant) {

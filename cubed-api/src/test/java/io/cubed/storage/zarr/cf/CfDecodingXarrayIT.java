@@ -72,12 +72,7 @@ class CfDecodingXarrayIT {
             assertThat(d.isDuration()).as(name).isTrue();
             assertThat(got.dtype()).as(name).isEqualTo(io.cubed.dtype.DType.INT64);
             for (int i = 0; i < values.size(); i++) {
-                Object w = values.get(i);
-                long micros = w == null
-                        ? CfTimeUnits.NAT
-                        : Math.floorDiv(((Number) w).longValue(), 1000L)
-                                + (Math.floorMod(((Number) w).longValue(), 1000L) >= 500 ? 1 : 0);
-                assertThat(got.longs()[i]).as("%s[%d]", name, i).isEqualTo(micros);
+                assertThat(got.longs()[i]).as("%s[%d]", name, i).isEqualTo(nearestMicros(values.get(i)));
             }
         } else if (dtype.startsWith("datetime64") || dtype.equals("object")) {
             assertThat(d.isTime()).as(name).isTrue();
@@ -89,13 +84,23 @@ class CfDecodingXarrayIT {
                 } else if (w instanceof String label) {
                     assertThat(label(m)).as("%s[%d]", name, i).isEqualTo(label);
                 } else {
-                    assertThat(m).as("%s[%d]", name, i).isEqualTo(((Number) w).longValue());
+                    // datetime64 nanoseconds, to the nearest microsecond (half up).
+                    assertThat(m).as("%s[%d]", name, i).isEqualTo(nearestMicros(w));
                 }
             }
         } else {
             assertThat(got.dtype().typeName()).as(name).isEqualTo(dtype);
             assertNumbers(name, got, values);
         }
+    }
+
+    /** xarray's nanoseconds {@code w} (null: NaT) as the library shows them: the nearest microsecond, ties up. */
+    private static long nearestMicros(Object w) {
+        if (w == null) {
+            return CfTimeUnits.NAT;
+        }
+        long ns = ((Number) w).longValue();
+        return Math.floorDiv(ns, 1000L) + (Math.floorMod(ns, 1000L) >= 500 ? 1 : 0);
     }
 
     private static String label(long micros) {

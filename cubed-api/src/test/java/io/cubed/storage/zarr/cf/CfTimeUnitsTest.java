@@ -138,4 +138,91 @@ class CfTimeUnitsTest {
                 .hasMessageContaining("calendar 'lunar'")
                 .hasMessageContaining("decodeTimes=false");
     }
+
+    /**
+     * Whole values count in integers: a float64 holding a whole number of nanoseconds above 2^53 converts exactly
+     * (not through value / 1000.0, which made ...599.488 µs ...599.5 and then ...600). By hand: 488 ns is under half a
+     * microsecond.
+     */
+    @Test
+    void wholeNanosecondsAbove2To53AreExact() {
+        CfTimeUnits ns = CfTimeUnits.parse("nanoseconds since 1970-01-01", null, "t");
+        assertThat(ns.labelMicros(1_700_000_332_277_599_388L)).isEqualTo(1_700_000_332_277_599L);
+        assertThat(ns.labelMicros(1.700000332277599488e18)).isEqualTo(1_700_000_332_277_599L);
+        assertThat(ns.labelMicros(1.700000946957893376e18)).isEqualTo(1_700_000_946_957_893L);
+        assertThat(ns.labelMicros(1_700_000_946_957_893_500L)).isEqualTo(1_700_000_946_957_894L); // a tie: up
+    }
+
+    /**
+     * Fractional values round from the exact value of the double, once: 1984.553798956869 days is exactly
+     * 171465448229873.4867... µs (Python's fractions.Fraction), which the float64 product rounds to ...873.5. cftime
+     * 1.6.2 (xarray 2023.01, noleap) gives 2006-06-09 13:17:28.229873.
+     */
+    @Test
+    void fractionalValuesRoundFromTheirExactValue() {
+        assertThat(CfTimeUnits.parse("days since 2001-01-01", "noleap", "t").labelMicros(1984.553798956869))
+                .isEqualTo(micros(2006, 6, 9, 13, 17, 28, 229_873));
+        // The standard calendar counts 2004-02-29: a day earlier.
+        assertThat(CfTimeUnits.parse("days since 2001-01-01", null, "t").labelMicros(1984.553798956869))
+                .isEqualTo(micros(2006, 6, 8, 13, 17, 28, 229_873));
+        // Durations, exact products by hand (Fraction(v) * 86400e6 or * 3600e6), to the nearest microsecond.
+        CfTimeUnits days = CfTimeUnits.duration("days");
+        assertThat(days.labelMicros(6.100058474907604)).isEqualTo(527_045_052_232L); // ...232.017
+        assertThat(days.labelMicros(0.25000000001)).isEqualTo(21_600_000_001L); // ...000.864
+        assertThat(CfTimeUnits.duration("hours").labelMicros(59.78789818629)).isEqualTo(215_236_433_471L); // .644
+        assertThat(CfTimeUnits.duration("hours").labelMicros(1.0000001)).isEqualTo(3_600_000_360L);
+        // A fractional nanosecond value: 2.5e20 ns has no fraction, 1500.5 ns is 1.5005 µs.
+        assertThat(CfTimeUnits.duration("nanoseconds").labelMicros(1500.5)).isEqualTo(2L);
+        assertThat(CfTimeUnits.duration("nanoseconds").labelMicros(1499.5)).isEqualTo(1L);
+        assertThat(CfTimeUnits.duration("nanoseconds").labelMicros(-1500.5)).isEqualTo(-2L);
+    }
+
+    /**
+     * Ties: pandas' nanoseconds (standard calendars) are shown to the nearest microsecond, ties up; cftime rounds the
+     * value times the unit with numpy's rint, ties to even. cftime 1.6.2: 2.5, 3.5 and -2.5 microseconds since
+     * 2000-01-01 (noleap) are .000002, .000004 and 1999-12-31 23:59:59.999998; xarray on the standard calendar gives
+     * 2500 and 3500 ns.
+     */
+    @Test
+    void tiesRoundAsPandasOrCftime() {
+        CfTimeUnits noleap = CfTimeUnits.parse("microseconds since 2000-01-01", "noleap", "t");
+        assertThat(noleap.labelMicros(2.5)).isEqualTo(micros(2000, 1, 1) + 2);
+        assertThat(noleap.labelMicros(3.5)).isEqualTo(micros(2000, 1, 1) + 4);
+        assertThat(noleap.labelMicros(-2.5)).isEqualTo(micros(2000, 1, 1) - 2);
+        CfTimeUnits standard = CfTimeUnits.parse("microseconds since 2000-01-01", "standard", "t");
+        assertThat(standard.labelMicros(2.5)).isEqualTo(micros(2000, 1, 1) + 3);
+        assertThat(standard.labelMicros(3.5)).isEqualTo(micros(2000, 1, 1) + 4);
+        assertThat(standard.labelMicros(-2.5)).isEqualTo(micros(2000, 1, 1) - 2);
+    }
+
+    /**
+     * A reference date's fraction of a second: pandas reads it to the nanosecond (xarray: 2000-01-01T00:00:00.123456789
+     * and 00:00:07.123456789), shown rounded to the nearest microsecond, carried into the next second or day; cftime
+     * keeps whole microseconds (xarray with noleap: .123456, and 23:59:59.999999 for .9999996).
+     */
+    @Test
+    void referenceFractionsRoundToTheNearestMicrosecond() {
+        assertThat(label("seconds since 2000-01-01 00:00:00.123456789", null, 0))
+                .isEqualTo(micros(2000, 1, 1, 0, 0, 0, 123_457));
+        assertThat(label("seconds since 2000-01-01 00:00:00.123456789", null, 7))
+                .isEqualTo(micros(2000, 1, 1, 0, 0, 7, 123_457));
+        assertThat(label("seconds since 2000-01-01 00:00:00.1234564999", null, 0))
+                .isEqualTo(micros(2000, 1, 1, 0, 0, 0, 123_456));
+        assertThat(label("seconds since 2000-01-01 23:59:59.9999996", null, 0)).isEqualTo(micros(2000, 1, 2));
+        assertThat(label("seconds since 2000-01-01 23:59:59.9999996", "noleap", 0))
+                .isEqualTo(micros(2000, 1, 1, 23, 59, 59, 999_999));
+        assertThat(label("seconds since 2000-01-01 00:00:00.123456789", "noleap", 7))
+                .isEqualTo(micros(2000, 1, 1, 0, 0, 7, 123_456));
+        // With nanoseconds and fractional values the exact sum rounds once: 0.0000004 s + 100 ns is 0.5 µs, a tie.
+        assertThat(label("nanoseconds since 2000-01-01 00:00:00.0000004", null, 100))
+                .isEqualTo(micros(2000, 1, 1) + 1);
+        assertThat(label("nanoseconds since 2000-01-01 00:00:00.0000004", null, 99))
+                .isEqualTo(micros(2000, 1, 1));
+        assertThat(CfTimeUnits.parse("seconds since 2000-01-01 00:00:00.0000004", null, "t")
+                        .labelMicros(0.0000001))
+                .isEqualTo(micros(2000, 1, 1)); // the double 1e-7 is 4.5e-24 under 1e-7: 0.4 + 0.0999... µs
+        assertThat(CfTimeUnits.parse("seconds since 2000-01-01 00:00:00.0000004", null, "t")
+                        .labelMicros(1.5))
+                .isEqualTo(micros(2000, 1, 1, 0, 0, 1, 500_000));
+    }
 }
