@@ -23,7 +23,10 @@ public final class RegroupedChunkStore implements ChunkStore {
         this.grid = grid;
     }
 
-    /** {@code source} seen with chunks {@code chunks}, each a multiple of the stored chunk along its axis. */
+    /**
+     * {@code source} seen with chunks {@code chunks}, each a multiple of the stored chunk along its axis or the whole
+     * axis.
+     */
     public static ChunkStore of(ChunkStore source, int[] chunks) {
         ChunkGrid stored = source.grid();
         if (Arrays.equals(chunks, stored.chunkShape())) {
@@ -31,7 +34,9 @@ public final class RegroupedChunkStore implements ChunkStore {
         }
         ChunkGrid g = ChunkGrid.of(stored.shape(), chunks);
         for (int i = 0; i < chunks.length; i++) {
-            if (chunks[i] % stored.chunkShape(i) != 0) {
+            // A chunk that reaches the end of the axis (-1, the whole axis, or the stored chunk of an axis shorter
+            // than it) holds whole stored chunks and the edge one.
+            if (chunks[i] % stored.chunkShape(i) != 0 && chunks[i] < stored.shape(i)) {
                 throw new InvalidArgumentException("chunks " + Arrays.toString(chunks) + " for " + source.url()
                         + " must be multiples of its stored chunks " + Arrays.toString(stored.chunkShape())
                         + " (axis " + i + "); use rechunk for other chunkings");

@@ -90,4 +90,26 @@ class RegroupedChunkStoreTest {
                 Chunk.wrap(DType.INT32, new int[] {7, 5}, data), ChunkGrid.of(SHAPE, new int[] {2, 4}));
         assertReadIntoMatches(mem);
     }
+
+    @Test
+    void aChunkThatReachesTheEndOfTheAxisIsTakenThoughNoMultipleOfTheStoredOne() {
+        // 7 rows in stored chunks of 2: 7 (the whole axis) is no multiple of 2 but holds 3 whole chunks and the edge.
+        ChunkStore whole = RegroupedChunkStore.of(source(), new int[] {7, 4});
+        assertThat(whole.grid().chunksPerAxis()).containsExactly(1, 2);
+        assertThat(whole.readChunk(new long[] {0, 1}).ints())
+                .containsExactly(box(new long[] {0, 4}, new int[] {7, 1}).ints());
+        assertReadIntoMatches(whole);
+        // Through fromZarr: -1 for the whole axis.
+        ZarrArray a = source();
+        io.cubed.plan.Spec spec = io.cubed.plan.Spec.builder()
+                .workDir(System.getProperty("java.io.tmpdir") + "/regrouped-" + UUID.randomUUID())
+                .build();
+        io.cubed.array.CubedArray x = io.cubed.Cubed.fromZarr(a.url(), spec, -1, 4);
+        assertThat(x.chunkShape()).containsExactly(7, 4);
+        assertThat(x.compute().ints())
+                .containsExactly(box(new long[] {0, 0}, new int[] {7, 5}).ints());
+        // A chunk short of the end must still be a multiple.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RegroupedChunkStore.of(source(), new int[] {3, 2}))
+                .hasMessageContaining("must be multiples of its stored chunks [2, 2] (axis 0)");
+    }
 }

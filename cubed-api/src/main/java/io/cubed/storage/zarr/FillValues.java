@@ -27,8 +27,11 @@ final class FillValues {
                     }
                     return Scalar.ofBoolean(integer(json) != 0);
                 case SIGNED:
-                case UNSIGNED:
                     return Scalar.ofLong(integer(json));
+                case UNSIGNED:
+                    // 2^63 and above (uint64 only) are unsigned values, not negative longs: a fill of 2^64 - 1 masks
+                    // as 1.8e19 and converts to float as such.
+                    return dtype == DType.UINT64 ? Scalar.ofUnsignedLong(integer(json)) : Scalar.ofLong(integer(json));
                 case FLOAT:
                     return Scalar.ofDouble(real(json));
                 default:

@@ -48,7 +48,7 @@ final class ZarrTestValues {
         return switch (dtype.kind()) {
             case BOOL -> Scalar.ofBoolean((Boolean) manifestFill);
             case SIGNED -> Scalar.ofLong(Long.parseLong((String) manifestFill));
-            case UNSIGNED -> Scalar.ofLong(Long.parseUnsignedLong((String) manifestFill));
+            case UNSIGNED -> Scalar.ofUnsignedLong(Long.parseUnsignedLong((String) manifestFill));
             case FLOAT -> Scalar.ofDouble(Double.parseDouble((String) manifestFill));
             case COMPLEX -> Scalar.ofComplex(
                     Double.parseDouble((String) ((List<?>) manifestFill).get(0)),

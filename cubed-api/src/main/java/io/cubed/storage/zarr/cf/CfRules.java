@@ -47,7 +47,12 @@ final class CfRules {
             Object fillAttr = attrs.get("_FillValue");
             if (zarrFill != null && options.zarrFillValueAsMask(zarrFormat)) {
                 // xarray gives the Zarr fill value as _FillValue (and a v2 .zattrs has none of its own).
-                fills.add(zarrFill.form() == Scalar.Form.INTEGER ? zarrFill.longValue() : zarrFill.doubleValue());
+                fills.add(
+                        zarrFill.isUnsignedAboveLongMax()
+                                ? new java.math.BigInteger(Long.toUnsignedString(zarrFill.longValue()))
+                                : zarrFill.form() == Scalar.Form.INTEGER
+                                        ? zarrFill.longValue()
+                                        : zarrFill.doubleValue());
             } else if (fillAttr != null) {
                 fills.addAll(numbers(fillAttr, "_FillValue", what));
             }
