@@ -134,6 +134,8 @@ final class CopyCommand implements Callable<Integer> {
         budget(source, target != null ? target : format.describe(dst, grid, source.dtype(), options), run);
         if (target == null) {
             target = format.create(dst, grid, source.dtype(), overwrite, options);
+            // The source's attributes go with its data (CF units, scale_factor, …), as zarr-python's copy_store.
+            target = io.cubed.storage.zarr.Attributes.copy(source, target);
             target = IncompleteMark.set(target, "cubed copy", RESUME_HINT);
         }
         // Resuming: chunks already at DST are whole (writes are atomic) and are not copied again.
@@ -259,6 +261,7 @@ final class CopyCommand implements Callable<Integer> {
         } catch (CubedException e) {
             throw leftIncomplete(e, src, dst, plan.storeOptions());
         }
+        io.cubed.storage.zarr.Attributes.copy(source, Zarr.open(dst, plan.storeOptions()));
         long nanos = System.nanoTime() - start;
         double bytes = (double) x.nbytes();
         PrintWriter out = spec.commandLine().getOut();
@@ -442,10 +445,12 @@ final class CopyCommand implements Callable<Integer> {
             return null;
         }
         ChunkStore there = Zarr.open(url, options);
-        Object have = IncompleteMark.identity(there);
-        Object wanted = format.version() == 2
-                ? format.v2Metadata(grid.shape(), grid.chunkShape(), dtype)
-                : format.v3Metadata(url, grid.shape(), grid.chunkShape(), dtype);
+        // The layout only: the attributes it carried from the source are not what makes it this copy's.
+        Object have = io.cubed.storage.zarr.Attributes.layout(there);
+        Object wanted = io.cubed.storage.zarr.Attributes.layout(
+                format.version() == 2
+                        ? format.v2Metadata(grid.shape(), grid.chunkShape(), dtype)
+                        : format.v3Metadata(url, grid.shape(), grid.chunkShape(), dtype));
         if (!have.equals(wanted)) {
             throw new InvalidArgumentException("cannot resume the copy to " + url + ": the array there is " + have
                     + ", this copy writes " + wanted);

@@ -175,6 +175,8 @@ public class RechunkCommand implements Callable<Integer> {
         } catch (io.cubed.error.CubedException e) {
             throw CopyCommand.leftIncomplete(e, src, dst, spec.storeOptions());
         }
+        // The source's attributes go with its data (CF units, scale_factor, …), as in a copy.
+        io.cubed.storage.zarr.Attributes.copy(source, Zarr.open(dst, spec.storeOptions()));
         long nanos = System.nanoTime() - start;
         out.println(tally.summary());
         double bytes = (double) x.nbytes();

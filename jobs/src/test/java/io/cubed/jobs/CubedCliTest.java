@@ -102,6 +102,50 @@ class CubedCliTest {
     }
 
     @Test
+    void copyAndRechunkCarryTheSourcesAttributesInEitherVersion() throws Exception {
+        String src = tmp.resolve("attrs.zarr").toString();
+        io.cubed.storage.zarr.ZarrArray a = io.cubed.storage.zarr.ZarrArray.create(
+                src,
+                io.cubed.storage.zarr.ZarrCreateOptions.builder(
+                                new long[] {4, 6}, new int[] {2, 3}, io.cubed.dtype.DType.INT16)
+                        .build());
+        java.util.Map<String, Object> attrs = new java.util.LinkedHashMap<>();
+        attrs.put("_ARRAY_DIMENSIONS", java.util.List.of("y", "x"));
+        attrs.put("units", "K");
+        attrs.put("scale_factor", 0.01);
+        attrs.put("title", "température");
+        attrs.put("history", java.util.Map.of("steps", java.util.List.of(1L, 2L)));
+        a.writeAttributes(attrs);
+        java.util.Map<String, Object> own = new java.util.LinkedHashMap<>(attrs);
+        own.remove("_ARRAY_DIMENSIONS");
+        for (String[] args : new String[][] {
+            {"copy", src, tmp.resolve("c2.zarr").toString()},
+            {"copy", src, tmp.resolve("c3.zarr").toString(), "--zarr-format", "3"},
+            {"copy", src, tmp.resolve("cf.zarr").toString(), "--dtype", "float32"},
+            {"rechunk", src, tmp.resolve("r.zarr").toString(), "--chunks", "4,6"}
+        }) {
+            CliRun r = run(args);
+            assertThat(r.code()).as(r.err()).isZero();
+            io.cubed.storage.ChunkStore out =
+                    io.cubed.storage.zarr.Zarr.open(args[2], io.cubed.storage.StoreOptions.empty());
+            assertThat(io.cubed.storage.zarr.DimensionNames.read(out))
+                    .as(args[2])
+                    .containsExactly("y", "x");
+            if (out instanceof io.cubed.storage.zarr.ZarrV3Array v3) {
+                assertThat(v3.metadata().dimensionNames()).containsExactly("y", "x");
+                assertThat(v3.attributes()).isEqualTo(own);
+            } else {
+                assertThat(((io.cubed.storage.zarr.ZarrArray) out).attributes())
+                        .as(args[2])
+                        .isEqualTo(attrs);
+            }
+        }
+        // A v3 copy that carried attributes is still the copy --resume finishes.
+        CliRun again = run("copy", src, tmp.resolve("c3.zarr").toString(), "--zarr-format", "3", "--resume");
+        assertThat(again.code()).as(again.err()).isZero();
+    }
+
+    @Test
     void everySubcommandPrintsItsHelp() {
         CliRun copy = run("copy", "--help");
         assertThat(copy.code()).as(copy.err()).isZero();
