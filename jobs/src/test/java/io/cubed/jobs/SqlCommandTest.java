@@ -255,6 +255,16 @@ class SqlCommandTest {
                 .startsWith("cubed: sql: --table era=" + missing + ": zarr data source: no Zarr array or group at");
     }
 
+    /** Rows a Zarr output cannot take, found by a task of the running job: a failure while running, exit code 1. */
+    @Test
+    void duplicateRowsFoundWhileWritingZarrExitWith1AndLeaveNothing() {
+        String out = tmp.resolve("dup.zarr").toString();
+        CliRun r = sql("SELECT lat, t2m FROM era", "--table", "era=" + era, "--output", out, "--dims", "lat");
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).contains("cubed: ").contains("two rows have (lat) = (");
+        assertThat(java.nio.file.Path.of(out)).doesNotExist();
+    }
+
     /**
      * {@code --output x.zarr --dims time,lat,lon}: the result written as a Zarr group, whose arrays hold the query's
      * values: coordinates the sorted distinct values of the rows, t2m and a derived column in every cell the query

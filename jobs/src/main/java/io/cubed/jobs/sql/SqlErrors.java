@@ -27,9 +27,16 @@ final class SqlErrors {
 
     /** A failure while the query ran or its result was written. */
     static CubedException failure(Throwable e) {
+        boolean inAJob = false;
         for (Throwable t = e; t != null; t = t.getCause()) {
+            inAJob |= t instanceof org.apache.spark.SparkException;
             if (t instanceof CubedException c) {
-                return c;
+                // Found by a task of a running job (rows a Zarr output cannot take, say): a failure while the query
+                // ran, exit code 1, not input refused before anything ran.
+                return inAJob && c instanceof InvalidArgumentException ? new CubedException(c.getMessage(), c) : c;
+            }
+            if (t.getCause() == t) {
+                break;
             }
         }
         Throwable root = e;
