@@ -225,7 +225,11 @@ final class InteropCases {
         }
         return switch (dtype.kind()) {
             case BOOL -> Scalar.ofBoolean((Boolean) fill);
-            case SIGNED, UNSIGNED -> Scalar.ofLong(((Number) fill).longValue());
+            case SIGNED -> Scalar.ofLong(((Number) fill).longValue());
+                // 2^63 and above are uint64 values (zarr-python writes 2^64 - 1 as such), not negative longs.
+            case UNSIGNED -> dtype == DType.UINT64
+                    ? Scalar.ofUnsignedLong(((Number) fill).longValue())
+                    : Scalar.ofLong(((Number) fill).longValue());
             case FLOAT -> Scalar.ofDouble(real(fill));
             case COMPLEX -> Scalar.ofComplex(real(((List<?>) fill).get(0)), real(((List<?>) fill).get(1)));
         };
