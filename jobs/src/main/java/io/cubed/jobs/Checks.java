@@ -50,10 +50,13 @@ final class Checks {
      * replace or continue it) was given.
      */
     static void newDestination(String command, String dst, StoreOptions options, String ways) {
-        if (Zarr.arrayExists(dst, options)) {
+        Zarr.PlaceForArray place = Zarr.examinePlace(dst, options, false);
+        if (place.arrayExists()) {
             throw new InvalidArgumentException(command + ": " + dst + " already holds a Zarr array; " + ways);
         }
-        placeForArray(command, dst, options, false);
+        if (place.refusal() != null) {
+            throw new InvalidArgumentException(command + ": " + place.refusal());
+        }
     }
 
     /**

@@ -68,7 +68,8 @@ public final class Attributes {
         return metadata instanceof ZarrV3Metadata m ? m.withAttributes(Map.of()).withDimensionNames(null) : metadata;
     }
 
-    private static Map<String, Object> of(ChunkStore array) {
+    /** The attributes of a Zarr array of either version (a copy); none for other stores. */
+    public static Map<String, Object> of(ChunkStore array) {
         if (array instanceof ZarrV3Array v3) {
             return v3.attributes();
         }

@@ -298,7 +298,7 @@ final class ZarrDataset implements Serializable {
     static Map<String, ChunkStore> defaultVariables(Map<String, ChunkStore> data) {
         java.util.Set<String> coordinates = new java.util.HashSet<>();
         for (ChunkStore a : data.values()) {
-            Object c = attributes(a).get("coordinates");
+            Object c = io.cubed.storage.zarr.Attributes.of(a).get("coordinates");
             if (c instanceof String names) {
                 coordinates.addAll(Arrays.asList(names.trim().split("\\s+")));
             }
@@ -323,17 +323,6 @@ final class ZarrDataset implements Serializable {
             }
         }
         return chosen;
-    }
-
-    /** The attributes of a Zarr array of either version (none for other stores). */
-    private static Map<String, Object> attributes(ChunkStore array) {
-        if (array instanceof io.cubed.storage.zarr.ZarrArray v2) {
-            return v2.attributes();
-        }
-        if (array instanceof io.cubed.storage.zarr.ZarrV3Array v3) {
-            return v3.attributes();
-        }
-        return Map.of();
     }
 
     private static List<Dimension> dimensions(
