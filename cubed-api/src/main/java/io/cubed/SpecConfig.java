@@ -84,7 +84,11 @@ public final class SpecConfig {
             java.util.Set.of(SPARK_TASKS_PER_PARTITION, SPARK_DRIVER_STAGE_BYTES);
     /** The properties file looked up at the root of the classpath when no file is named. */
     public static final String RESOURCE = "cubed.properties";
-    /** {@code CUBED_*} variables that are not settings (read by {@code bin/cubed} or naming the file). */
+    /**
+     * {@code CUBED_*} variables that are not settings: read by {@code bin/cubed}, by {@code cubed bench} and the Dask
+     * scripts it runs ({@code CUBED_BENCH_PYTHON}, {@code CUBED_BENCH_THREADS}), or naming the file. A variable exported
+     * for one command stays in the shell for the next, so none of them is refused as an unknown setting.
+     */
     public static final Set<String> OTHER_ENV = Set.of(
             ENV_CONFIG,
             "CUBED_JAVA_OPTS",
@@ -92,7 +96,9 @@ public final class SpecConfig {
             "CUBED_CLASSPATH",
             "CUBED_NO_BUILD",
             "CUBED_CDS",
-            "CUBED_HADOOP");
+            "CUBED_HADOOP",
+            "CUBED_BENCH_PYTHON",
+            "CUBED_BENCH_THREADS");
 
     /** Where a value came from, lowest precedence first. */
     public enum Source {
