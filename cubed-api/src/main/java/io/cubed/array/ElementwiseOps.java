@@ -203,7 +203,7 @@ final class ElementwiseOps {
         try {
             io.cubed.chunk.Elementwise.clip(zero(x), min, max);
         } catch (InvalidArgumentException e) {
-            throw new InvalidArgumentException(e.getMessage() + " (array " + describe(x) + ")", e);
+            throw new InvalidArgumentException(e.getMessage() + " (" + describe(x) + ")", e);
         }
     }
 
@@ -252,7 +252,7 @@ final class ElementwiseOps {
     }
 
     private static InvalidArgumentException naming(CubedArray x, Scalar s, InvalidArgumentException e) {
-        return new InvalidArgumentException(e.getMessage() + " (array " + describe(x) + ", scalar " + s + ")", e);
+        return new InvalidArgumentException(e.getMessage() + " (" + describe(x) + ", scalar " + s + ")", e);
     }
 
     /** A 0-d chunk of the type of {@code x}. */

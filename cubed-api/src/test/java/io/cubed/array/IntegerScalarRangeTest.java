@@ -255,4 +255,29 @@ class IntegerScalarRangeTest {
                 x,
                 "1000");
     }
+
+    /**
+     * The whole message, in the form docs/errors.md gives: the function, the value, the type's range, then the array
+     * once — "(array 'x' (int8, shape [4]), scalar 1000)", not "(array array 'x' …)".
+     */
+    @Test
+    void theMessageNamesTheArrayOnce() {
+        Spec spec = spec();
+        CubedArray x = int8(spec);
+        CubedArray condition = Elementwise.greater(x, Scalar.ofLong(2));
+        String array = "array '" + x.name() + "' (int8, shape [4])";
+        assertThatThrownBy(() -> Searching.where(condition, x, Scalar.ofLong(1000)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessage("where: the integer scalar 1000 is outside the range [-128, 127] of data type int8 ("
+                        + array + ", scalar 1000)");
+        assertThatThrownBy(() -> Elementwise.add(x, Scalar.ofLong(300)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessage("add: the integer scalar 300 is outside the range [-128, 127] of data type int8 (" + array
+                        + ", scalar 300)");
+        assertThatThrownBy(() -> Elementwise.clip(x, Scalar.ofLong(-200), Scalar.ofLong(5)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("-200 is outside the range [-128, 127] of data type int8")
+                .hasMessageContaining("(" + array)
+                .hasMessageNotContaining("array array");
+    }
 }
