@@ -96,7 +96,8 @@ public interface Execution extends AutoCloseable {
 
         @Override
         public String name() {
-            return "in-process executor (" + config.threads() + " threads)";
+            int threads = config.threads();
+            return "in-process executor (" + threads + (threads == 1 ? " thread)" : " threads)");
         }
 
         @Override

@@ -91,6 +91,15 @@ class ExecutionOptionsTest {
     }
 
     @Test
+    void oneLocalThreadIsNamedInTheSingular() {
+        String src = source();
+        CliRun one = run("copy", src, tmp.resolve("one.zarr").toString(), "--threads", "1");
+        assertThat(one.code()).as(one.err()).isZero();
+        assertThat(one.out()).contains("on the in-process executor (1 thread)").doesNotContain("1 threads");
+        assertCopy(tmp.resolve("one.zarr").toString());
+    }
+
+    @Test
     void rechunkOnSpark() {
         String src = source();
         String dst = tmp.resolve("cols.zarr").toString();
