@@ -98,12 +98,8 @@ final class OutputArrays {
         }
         // Targets (toZarr, store) are written in the chosen format; intermediates as Zarr v2 with the spec's codec.
         ZarrFormat format = targetNodes.contains(out) ? targetFormat : intermediateFormat;
-        ChunkStore created = format.create(url, out.grid(), out.dtype(), false, spec.storeOptions());
         if (!targetNodes.contains(out)) {
-            return created;
-        }
-        if (dimensionNames.containsKey(out)) {
-            created = io.cubed.storage.zarr.DimensionNames.write(created, dimensionNames.get(out));
+            return format.create(url, out.grid(), out.dtype(), false, spec.storeOptions());
         }
         // A target is marked incomplete until the computation has written all of it.
         String by = writer != null ? writer : "a Cubed computation (" + out.name() + ")";
@@ -113,6 +109,11 @@ final class OutputArrays {
                         ? "compute it again with ComputeOptions.resume(\"" + computeId + "\")"
                         : "it was not resumable: delete it and compute it again, with ComputeOptions.resume to be able"
                                 + " to finish a failed run";
-        return IncompleteMark.set(created, by, hint);
+        List<String> names = dimensionNames.get(out);
+        return IncompleteMark.createMarked(
+                () -> format.create(url, out.grid(), out.dtype(), false, spec.storeOptions()),
+                created -> names == null ? created : io.cubed.storage.zarr.DimensionNames.write(created, names),
+                by,
+                hint);
     }
 }

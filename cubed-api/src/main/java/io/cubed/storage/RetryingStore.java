@@ -110,7 +110,7 @@ public final class RetryingStore implements Store {
                 if (attempt >= attempts || !isTransient(e)) {
                     if (attempt > 1) {
                         throw new StorageException(
-                                what + " on " + store.uri() + " failed after " + attempt + " attempts: "
+                                what.strip() + " on " + store.uri() + " failed after " + attempt + " attempts: "
                                         + e.getMessage(),
                                 e);
                     }
@@ -154,7 +154,7 @@ public final class RetryingStore implements Store {
                 result.completeExceptionally(
                         attempt > 1
                                 ? new StorageException(
-                                        what + " on " + store.uri() + " failed after " + attempt + " attempts: "
+                                        what.strip() + " on " + store.uri() + " failed after " + attempt + " attempts: "
                                                 + c.getMessage(),
                                         c)
                                 : c);

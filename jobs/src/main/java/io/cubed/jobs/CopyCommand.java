@@ -133,10 +133,12 @@ final class CopyCommand implements Callable<Integer> {
         // Within the budget before anything is written: a refused copy leaves DST as it was.
         budget(source, target != null ? target : format.describe(dst, grid, source.dtype(), options), run);
         if (target == null) {
-            target = format.create(dst, grid, source.dtype(), overwrite, options);
             // The source's attributes go with its data (CF units, scale_factor, …), as zarr-python's copy_store.
-            target = io.cubed.storage.zarr.Attributes.copy(source, target);
-            target = IncompleteMark.set(target, "cubed copy", RESUME_HINT);
+            target = IncompleteMark.createMarked(
+                    () -> format.create(dst, grid, source.dtype(), overwrite, options),
+                    created -> io.cubed.storage.zarr.Attributes.copy(source, created),
+                    "cubed copy",
+                    RESUME_HINT);
         }
         // Resuming: chunks already at DST are whole (writes are atomic) and are not copied again.
         long skipped = resume ? Zarr.writtenChunkCount(target) : 0;

@@ -170,6 +170,56 @@ class BinCubedS3IT {
         assertCopied("out2.zarr");
     }
 
+    /**
+     * {@code cubed sql --output s3a://….zarr --format zarr} writes through Cubed's S3 client, as the tables are read:
+     * the Zarr writer looked at, emptied and cleaned up its output through Hadoop's file system of the path, S3A,
+     * which bin/cubed does not put on the class path, and failed with "Class org.apache.hadoop.fs.s3a.S3AFileSystem
+     * not found" before writing anything.
+     */
+    @Test
+    void sqlWritesAZarrOutputToS3aThroughCubedsClient() throws Exception {
+        input("sql-in.zarr");
+        String endpoint = "fs.s3a.endpoint=http://127.0.0.1:" + s3.port();
+        Map<String, String> env = Map.of(
+                "AWS_ACCESS_KEY_ID",
+                ACCESS,
+                "AWS_SECRET_ACCESS_KEY",
+                SECRET,
+                "AWS_REGION",
+                "us-east-1",
+                "SPARK_LOCAL_IP",
+                "127.0.0.1");
+        String[] args = {
+            "sql",
+            "--table",
+            "t=" + s3.url("sql-in.zarr"),
+            "--output",
+            s3.url("sql out/result.zarr"),
+            "--format",
+            "zarr",
+            "--dims",
+            "dim_0,dim_1",
+            "--conf",
+            endpoint,
+            "--conf",
+            "fs.s3a.path.style.access=true",
+            "SELECT dim_0, dim_1, `sql-in` * 2 AS twice FROM t"
+        };
+        BinCubed.Result sql = BinCubed.run(tmp, env, args);
+        assertThat(sql.code()).as(sql.output()).isZero();
+        ZarrArray twice = ZarrArray.open(s3.url("sql out/result.zarr/twice"), s3.options());
+        double[] v = twice.readRegion(new long[] {0, 0}, new int[] {6, 8}).doubles();
+        for (int i = 0; i < 6; i++) {
+            for (int j = 0; j < 8; j++) {
+                assertThat(v[i * 8 + j]).isEqualTo(2 * (10 * i + j + 0.25));
+            }
+        }
+        // Again: the output exists now, and mode error (the default) refuses it before Spark writes anything.
+        BinCubed.Result again = BinCubed.run(tmp, env, args);
+        assertThat(again.code()).as(again.output()).isEqualTo(2);
+        assertThat(again.output()).contains(s3.url("sql out/result.zarr"));
+    }
+
     private static String jarOf(Class<?> c) throws Exception {
         return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI())
                 .toString();

@@ -3,7 +3,6 @@ package io.cubed.storage.fs;
 import io.cubed.error.InvalidArgumentException;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,15 +73,17 @@ public final class StoreLocation {
             String name = parts.isEmpty() ? "" : parts.get(0);
             return new StoreLocation(url, "memory", name, parts.isEmpty() ? parts : parts.subList(1, parts.size()));
         }
-        URI uri;
-        try {
-            uri = new URI(url);
-        } catch (URISyntaxException e) {
-            throw new InvalidArgumentException("'" + url + "' is not a valid URI: " + e.getMessage(), e);
+        // As the stores read it: S3's client and Hadoop's Path take the text after the authority as the key or path,
+        // literally (a space, '[', '#', '%41' are characters of the name, not URI syntax to decode or refuse).
+        String rest = url.substring(url.indexOf(':') + 1);
+        String authority = "";
+        if (rest.startsWith("//")) {
+            rest = rest.substring(2);
+            int slash = rest.indexOf('/');
+            authority = slash < 0 ? rest : rest.substring(0, slash);
+            rest = slash < 0 ? "" : rest.substring(slash);
         }
-        String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
-        String path = uri.getPath() == null ? "" : uri.getPath();
-        return new StoreLocation(url, scheme, authority, normalise(path));
+        return new StoreLocation(url, scheme, authority, normalise(rest));
     }
 
     /** The absolute path of {@code path} with links resolved in its longest existing ancestor. */

@@ -6,8 +6,11 @@ import io.cubed.storage.StoreOptions;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The mark of an array being written: the attribute {@value #ATTRIBUTE} ({@code .zattrs} in Zarr v2, {@code
@@ -38,6 +41,51 @@ public final class IncompleteMark {
         Map<String, Object> attrs = new LinkedHashMap<>(attributes(array));
         attrs.put(ATTRIBUTE, mark);
         return write(array, attrs);
+    }
+
+    /**
+     * Marks the array {@code created} has just made as being written ({@link #set}), after {@code setUp} has written
+     * its other attributes (the source's, dimension names). Creating an array writes its metadata document first, so
+     * until the mark lands the array passes for a complete one (every chunk reads as the fill value); if {@code setUp}
+     * or the mark fails (a refused or failed write, a lost connection), the metadata documents just written are
+     * removed again, so that the failure leaves no array rather than an unmarked empty one. When they cannot be removed
+     * either, the failure says so and names the array to delete.
+     */
+    public static ChunkStore createMarked(
+            Supplier<ChunkStore> created, UnaryOperator<ChunkStore> setUp, String by, String resume) {
+        ChunkStore array = created.get();
+        try {
+            return set(setUp.apply(array), by, resume);
+        } catch (RuntimeException e) {
+            throw undoCreation(array, e);
+        }
+    }
+
+    private static RuntimeException undoCreation(ChunkStore array, RuntimeException failure) {
+        if (!(array instanceof ZarrArrayCore core)) {
+            return failure;
+        }
+        // The document that makes it an array first: once it is gone, nothing passes for an array there.
+        List<String> left = new java.util.ArrayList<>();
+        RuntimeException undo = null;
+        for (String doc : List.of(ZarrArray.ZARRAY, ZarrV3Metadata.ZARR_JSON, ZarrArray.ZATTRS)) {
+            try {
+                core.store().delete(doc);
+            } catch (RuntimeException e) {
+                left.add(doc);
+                undo = undo == null ? e : undo;
+            }
+        }
+        if (undo == null) {
+            return failure;
+        }
+        StorageException e = new StorageException(
+                failure.getMessage() + "; the array just created at " + array.url() + " is not marked incomplete and"
+                        + " could not be removed (" + String.join(", ", left) + ": " + undo.getMessage()
+                        + "): it holds no data, delete it",
+                failure);
+        e.addSuppressed(undo);
+        return e;
     }
 
     /** Removes the mark of {@code array} (it is complete), keeping its other attributes; a no-op when unmarked. */

@@ -132,8 +132,11 @@ public final class S3TestServer implements AutoCloseable {
             return this;
         }
 
-        /** Wraps the in-memory store, under the per-key locks, with {@code wrapper} (tests of the locking). */
-        Builder wrapStore(UnaryOperator<BlobStore> wrapper) {
+        /**
+         * Wraps the blob store (in memory or in files), under the per-key locks, with {@code wrapper}: tests of the
+         * locking, and of failures the server answers (a wrapper that throws s3proxy's {@code S3Exceptions}).
+         */
+        public Builder wrapStore(UnaryOperator<BlobStore> wrapper) {
             this.storeWrapper = wrapper;
             return this;
         }

@@ -93,6 +93,17 @@ class StoreLocationTest {
         "memory://m/x.zarr, memory://m/x.zarr/, SAME",
         "memory://m/x.zarr/in, memory://m/x.zarr, INSIDE",
         "memory://m/x.zarr, memory://n/x.zarr, APART",
+        // Keys are taken literally, as S3's client and Hadoop's Path take them: characters URIs refuse or decode are
+        // part of the name.
+        "s3a://bucket/data/with space.zarr, s3a://bucket/data/with space.zarr/, SAME",
+        "s3a://bucket/data/with space.zarr/in, s3a://bucket/data/with space.zarr, INSIDE",
+        "s3a://bucket/data/with space.zarr, s3a://bucket/data/with, APART",
+        "s3a://bucket/r[1]^{x}|y\"z, s3a://bucket/r[1]^{x}|y\"z/, SAME",
+        "s3a://bucket/ünï€ode.zarr, s3a://bucket/ünï€ode.zarr, SAME",
+        "s3a://bucket/q#x/in, s3a://bucket/q#x, INSIDE",
+        "s3a://bucket/q#x, s3a://bucket/q, APART",
+        "s3a://bucket/a%2Fb, s3a://bucket/a, APART",
+        "s3a://bucket/x%2Ezarr, s3a://bucket/x.zarr, APART",
     })
     void objectStoreUrlsCompareByBucketAndKey(String a, String b, Relation expected) {
         assertThat(relation(a, b)).isEqualTo(expected);

@@ -22,9 +22,9 @@ import scala.collection.JavaConverters;
 final class ZarrWriteInputs {
     private ZarrWriteInputs() {}
 
-    /** Refuses to replace {@code target} (qualified) when {@code data} reads it, anything under it, or a parent of it. */
-    static void requireNotRead(Dataset<Row> data, Path target, Configuration conf, String path) {
-        String t = slash(target.toString());
+    /** Refuses to replace {@code path} (qualified as Hadoop would) when {@code data} reads it, anything under it, or a parent. */
+    static void requireNotRead(Dataset<Row> data, String path, Configuration conf) {
+        String t = slash(qualify(path, conf));
         for (String read : readPaths(data.queryExecution().analyzed(), conf)) {
             String r = slash(read);
             if (r.startsWith(t) || t.startsWith(r)) {

@@ -59,12 +59,10 @@ final class ZarrWriteStore {
     /** Creates the array of variable {@code v} over {@code dims}, marked incomplete; returns it for the tasks. */
     ChunkStore createVariable(ZarrWriteColumn v, List<ZarrWriteCoordinate> dims, long[] shape, int[] chunks) {
         Scalar fill = v.fill == null && o.zarrFormat == 3 ? Scalar.ofBoolean(false) : v.fill;
-        ChunkStore a = create(v.name, shape, chunks, v.dtype(), fill);
         List<String> names = new ArrayList<>();
         for (ZarrWriteCoordinate d : dims) {
             names.add(d.column.name);
         }
-        a = DimensionNames.write(a, names);
         Map<String, Object> attrs = new LinkedHashMap<>(v.cfAttributes());
         if (o.zarrFormat == 3 && v.fill != null && !v.kind.isFloating() && v.kind != ZarrWriteColumn.Kind.BOOL) {
             // Zarr v3's fill_value is no _FillValue to xarray (nor to the zarr source by default): say it, so that
@@ -73,8 +71,11 @@ final class ZarrWriteStore {
             // which are never masked.
             attrs.put("_FillValue", v.fill.longValue());
         }
-        a = withAttributes(a, attrs);
-        return IncompleteMark.set(a, BY, "write the DataFrame again with mode overwrite");
+        return IncompleteMark.createMarked(
+                () -> create(v.name, shape, chunks, v.dtype(), fill),
+                a -> withAttributes(DimensionNames.write(a, names), attrs),
+                BY,
+                "write the DataFrame again with mode overwrite");
     }
 
     /** Clears the marks of {@code variables}, then writes the group's consolidated metadata and the group last. */

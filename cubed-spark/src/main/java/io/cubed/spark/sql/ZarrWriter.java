@@ -6,13 +6,10 @@ import io.cubed.spark.SparkStoreOptions;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.Store;
 import io.cubed.storage.fs.Stores;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -36,22 +33,11 @@ final class ZarrWriter {
     static void write(SparkSession spark, SaveMode mode, Map<String, String> params, Dataset<Row> data) {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         ZarrWriteOptions o = ZarrWriteOptions.parse(params, SparkStoreOptions.from(jsc));
-        Configuration conf = new Configuration(jsc.hadoopConfiguration());
-        o.storeOptions.asMap().forEach((k, v) -> {
-            if (k.startsWith("fs.")) {
-                conf.set(k, v);
-            }
-        });
-        Path target = new Path(o.path);
-        FileSystem fs;
-        boolean exists;
-        try {
-            fs = target.getFileSystem(conf);
-            target = fs.makeQualified(target);
-            exists = fs.exists(target);
-        } catch (IOException e) {
-            throw new StorageException("zarr write to " + o.path + ": cannot look at the path: " + e.getMessage(), e);
-        }
+        // The place is looked at, emptied and cleaned up through the store the arrays are written with (Cubed's S3
+        // client for s3a://), not through Hadoop's file system of the path, which for s3a:// is S3A and may not be
+        // on the class path at all.
+        Store place = Stores.open(o.path, o.storeOptions);
+        boolean exists = !place.listChildren("").isEmpty();
         if (exists) {
             switch (mode) {
                 case Ignore:
@@ -64,19 +50,25 @@ final class ZarrWriter {
                             + " group only, and the path exists; appending rows to a written grid is not supported"
                             + " (write a union of the old and new rows with mode overwrite to another path)");
                 default:
-                    ZarrWriteInputs.requireNotRead(data, target, conf, o.path);
+                    Configuration conf = new Configuration(jsc.hadoopConfiguration());
+                    o.storeOptions.asMap().forEach((k, v) -> {
+                        if (k.startsWith("fs.")) {
+                            conf.set(k, v);
+                        }
+                    });
+                    ZarrWriteInputs.requireNotRead(data, o.path, conf);
             }
         }
         ZarrWriteLayout layout = ZarrWriteLayout.of(spark, data, o);
         if (exists) {
-            delete(fs, target, o.path);
+            delete(place, o.path);
         }
         try {
             run(spark, data, o, layout);
         } catch (Exception e) { // Spark's SparkException too, which Java does not see declared
             try {
-                fs.delete(target, true);
-            } catch (IOException | RuntimeException cleanup) {
+                place.deletePrefix("");
+            } catch (RuntimeException cleanup) {
                 e.addSuppressed(cleanup);
             }
             throw e;
@@ -167,14 +159,15 @@ final class ZarrWriter {
         return cells;
     }
 
-    private static void delete(FileSystem fs, Path target, String path) {
+    private static void delete(Store place, String path) {
         try {
-            if (!fs.delete(target, true) && fs.exists(target)) {
-                throw new StorageException("zarr write to " + path + ": cannot delete what is there to overwrite it");
-            }
-        } catch (IOException e) {
+            place.deletePrefix("");
+        } catch (RuntimeException e) {
             throw new StorageException(
                     "zarr write to " + path + ": cannot delete what is there to overwrite it: " + e.getMessage(), e);
+        }
+        if (!place.listChildren("").isEmpty()) {
+            throw new StorageException("zarr write to " + path + ": cannot delete what is there to overwrite it");
         }
     }
 }

@@ -73,9 +73,30 @@ final class S3Client {
         private final String code;
 
         S3Failure(int status, String code, String message) {
-            super("HTTP " + status + (code == null ? "" : " " + code) + (message == null ? "" : ": " + message));
+            super("HTTP " + status + (code == null ? "" : " " + code)
+                    + (message != null ? ": " + message : code == null ? reason(status) : ""));
             this.status = status;
             this.code = code;
+        }
+
+        /**
+         * What a status says when the answer carries no S3 error (a HEAD's answer has no body): for 403, what S3 means
+         * by it, since that is all the user learns.
+         */
+        private static String reason(int status) {
+            return switch (status) {
+                case 400 -> " Bad Request";
+                case 403 -> " Forbidden: access denied (the credentials are wrong, or lack permission for this bucket"
+                        + " or key)";
+                case 404 -> " Not Found";
+                case 405 -> " Method Not Allowed";
+                case 500 -> " Internal Server Error";
+                case 501 -> " Not Implemented";
+                case 502 -> " Bad Gateway";
+                case 503 -> " Service Unavailable";
+                case 504 -> " Gateway Timeout";
+                default -> "";
+            };
         }
 
         int status() {
@@ -308,11 +329,27 @@ final class S3Client {
 
     /** The object's bytes, or null when there is none. */
     static byte[] object(Response r) {
-        if (r.status == 404) {
+        if (absent(r)) {
             return null;
         }
         expect(r, 200);
         return r.body;
+    }
+
+    /**
+     * Whether {@code r} says that the object asked for does not exist: a 404, but not S3's {@code NoSuchBucket}, which
+     * fails instead. A missing bucket is no missing object: read as one, it would pass for an absent array, or for
+     * chunks never written that read as the fill value. (A HEAD's 404 has no body to tell them apart.)
+     */
+    static boolean absent(Response r) {
+        if (r.status != 404) {
+            return false;
+        }
+        S3Xml.Error e = S3Xml.error(r.body);
+        if ("NoSuchBucket".equals(e.code())) {
+            throw new java.util.concurrent.CompletionException(new S3Failure(r.status, e.code(), e.message()));
+        }
+        return true;
     }
 
     /** GET of {@code length} (at least 1) bytes of the object at {@code key} from {@code offset}. */

@@ -193,8 +193,12 @@ public final class S3Store implements Store {
             return new byte[0];
         }
         S3Client.Response r = now(S3Client.getRange(objectKey(key), offset, length), x -> x, "read", key);
-        if (r.status() == 404) {
-            return null;
+        try {
+            if (S3Client.absent(r)) {
+                return null;
+            }
+        } catch (CompletionException e) {
+            throw failure("read", key, e.getCause());
         }
         if (r.status() == 416) {
             throw rangeFailure(key, offset, length, "the value is shorter");
@@ -421,8 +425,9 @@ public final class S3Store implements Store {
         if (c instanceof StorageException s) {
             return s;
         }
-        return new StorageException(
-                "cannot " + verb + " '" + key + "' in " + uri + ": " + io.cubed.storage.IoErrors.describe(c), c);
+        // The empty key is the store's own prefix (a listing of all of it): the URI names it.
+        String what = key.isEmpty() ? uri : "'" + key + "' in " + uri;
+        return new StorageException("cannot " + verb + " " + what + ": " + io.cubed.storage.IoErrors.describe(c), c);
     }
 
     @Override
