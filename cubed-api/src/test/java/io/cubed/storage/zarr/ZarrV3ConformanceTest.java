@@ -1,0 +1,150 @@
+package io.cubed.storage.zarr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cubed.error.StorageException;
+import io.cubed.storage.StoreOptions;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Conformance of {@code zarr.json} handling with the Zarr v3 specification (core, data types, chunk key encodings,
+ * sharding): documents written here by hand, chunk and shard bytes packed by hand (little-endian element bytes, the
+ * shard index, the JDK's CRC-32C), expected values worked out from the specification's rules.
+ */
+class ZarrV3ConformanceTest {
+    @TempDir
+    Path tmp;
+
+    /** A valid 1-d {@code int32} document of shape [4] and chunks [2], with one field replaced (or removed: null). */
+    private static String int32Doc(String field, String value) {
+        Map<String, String> f = new java.util.LinkedHashMap<>();
+        f.put("zarr_format", "3");
+        f.put("node_type", "\"array\"");
+        f.put("shape", "[4]");
+        f.put("data_type", "\"int32\"");
+        f.put("chunk_grid", "{\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [2]}}");
+        f.put("chunk_key_encoding", "{\"name\": \"default\", \"configuration\": {\"separator\": \"/\"}}");
+        f.put("fill_value", "0");
+        f.put("codecs", "[{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]");
+        if (field != null) {
+            if (value == null) {
+                f.remove(field);
+            } else {
+                f.put(field, value);
+            }
+        }
+        StringBuilder sb = new StringBuilder("{");
+        f.forEach((k, v) -> sb.append(sb.length() > 1 ? ", " : "")
+                .append('"')
+                .append(k)
+                .append("\": ")
+                .append(v));
+        return sb.append('}').toString();
+    }
+
+    private String store(String name, String zarrJson) throws IOException {
+        Path dir = tmp.resolve(name);
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("zarr.json"), zarrJson);
+        return dir.toString();
+    }
+
+    private static void put(String url, String key, byte[] bytes) throws IOException {
+        Path p = Path.of(url).resolve(key);
+        Files.createDirectories(p.getParent());
+        Files.write(p, bytes);
+    }
+
+    private static byte[] int32Le(int... values) {
+        ByteBuffer b = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (int v : values) {
+            b.putInt(v);
+        }
+        return b.array();
+    }
+
+    private static byte[] withCrc32c(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        byte[] out = Arrays.copyOf(bytes, bytes.length + 4);
+        ByteBuffer.wrap(out, bytes.length, 4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) crc.getValue());
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {
+                "zarr_format",
+                "node_type",
+                "shape",
+                "data_type",
+                "chunk_grid",
+                "chunk_key_encoding",
+                "fill_value",
+                "codecs"
+            })
+    void aMissingRequiredFieldIsRefusedByName(String field) throws IOException {
+        String url = store("missing", int32Doc(field, null));
+        assertThatThrownBy(() -> ZarrV3Array.open(url, StoreOptions.empty()))
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining(url + "/zarr.json")
+                .hasMessageContaining("required field \"" + field + "\" is missing");
+    }
+
+    @Test
+    void withoutItsChunkKeyEncodingAnArrayIsNotReadAsFillValue() throws IOException {
+        // Chunks under v2 keys and no chunk_key_encoding: a default of "c/0" would find none and read all zeros.
+        String url = store("nokeys", int32Doc("chunk_key_encoding", null));
+        put(url, "0", int32Le(1, 2));
+        put(url, "1", int32Le(3, 4));
+        assertThatThrownBy(() -> ZarrV3Array.open(url, StoreOptions.empty()))
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining("chunk_key_encoding");
+    }
+
+    @Test
+    void aFormatOrNodeTypeOfTheWrongKindIsShownAsWritten() throws IOException {
+        String str = store("fmt", int32Doc("zarr_format", "\"3\""));
+        assertThatThrownBy(() -> ZarrV3Array.open(str, StoreOptions.empty()))
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining("unsupported zarr_format \"3\" in " + str + "/zarr.json");
+        String type = store("type", int32Doc("node_type", "\"table\""));
+        assertThatThrownBy(() -> ZarrV3Array.open(type, StoreOptions.empty()))
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining("node_type is \"table\"");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"[\"x\"]", "[\"x\", \"y\", \"z\"]", "[\"x\", 3]", "\"x\"", "{\"x\": 0}"})
+    void dimensionNamesMustBeOneStringOrNullPerDimension(String names) throws IOException {
+        String doc = int32Doc("shape", "[4, 2]").replace("\"chunk_shape\": [2]", "\"chunk_shape\": [2, 2]");
+        doc = doc.substring(0, doc.length() - 1) + ", \"dimension_names\": " + names + "}";
+        String url = store("dims", doc);
+        assertThatThrownBy(() -> ZarrV3Array.open(url, StoreOptions.empty()))
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining(url + "/zarr.json")
+                .hasMessageContaining("\"dimension_names\"");
+    }
+
+    @Test
+    void dimensionNamesMayBeNullEmptyOrRepeated() throws IOException {
+        String doc = int32Doc("shape", "[4, 2, 1]").replace("\"chunk_shape\": [2]", "\"chunk_shape\": [2, 2, 1]");
+        doc = doc.substring(0, doc.length() - 1) + ", \"dimension_names\": [\"t\", null, \"t\"]}";
+        assertThat(ZarrV3Array.open(store("dims", doc), StoreOptions.empty())
+                        .metadata()
+                        .dimensionNames())
+                .containsExactly("t", null, "t");
+    }
+}
