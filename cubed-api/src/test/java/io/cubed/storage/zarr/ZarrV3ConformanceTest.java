@@ -16,6 +16,7 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -146,5 +147,15 @@ class ZarrV3ConformanceTest {
                         .metadata()
                         .dimensionNames())
                 .containsExactly("t", null, "t");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"default, c/1", "v2, 1"})
+    void aChunkKeyEncodingMayBeGivenByItsShortHandName(String name, String secondChunkKey) throws IOException {
+        // v3.1: an extension without configuration may be written as its name alone.
+        String url = store("keys", int32Doc("chunk_key_encoding", "\"" + name + "\""));
+        put(url, secondChunkKey, int32Le(-7, 9));
+        ZarrV3Array a = ZarrV3Array.open(url, StoreOptions.empty());
+        assertThat(a.readRegion(new long[] {0}, new int[] {4}).toLongArray()).containsExactly(0, 0, -7, 9);
     }
 }
