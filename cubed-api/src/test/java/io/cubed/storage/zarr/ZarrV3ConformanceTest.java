@@ -3,6 +3,10 @@ package io.cubed.storage.zarr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
+import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.storage.StoreOptions;
 import java.io.IOException;
@@ -11,6 +15,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
@@ -127,6 +132,77 @@ class ZarrV3ConformanceTest {
                 .hasMessageContaining("node_type is \"table\"");
     }
 
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        "uint8, 256",
+        "uint8, -1",
+        "int8, 128",
+        "int8, -129",
+        "uint16, 65536",
+        "int16, -32769",
+        "uint32, 4294967296",
+        "int32, 2147483648",
+        "int32, -2147483649",
+        "int64, 9223372036854775808",
+        "int64, -9223372036854775809",
+        "uint64, 18446744073709551616",
+        "uint64, -1"
+    })
+    void anIntegerFillValueOutsideItsDataTypeIsRefused(String dtype, String fill) throws IOException {
+        String codecs = dtype.endsWith("int8")
+                ? "[{\"name\": \"bytes\"}]"
+                : "[{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]";
+        String doc = int32Doc("data_type", "\"" + dtype + "\"")
+                .replace("\"fill_value\": 0", "\"fill_value\": " + fill)
+                .replace("[{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]", codecs);
+        String url = store("fill", doc);
+        assertThatThrownBy(() -> ZarrV3Array.open(url, StoreOptions.empty()))
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining("bad fill_value " + fill + " for data_type " + dtype)
+                .hasMessageContaining(url + "/zarr.json")
+                .hasMessageContaining("range");
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        // data type, fill, the element a missing chunk holds as Chunk.toLongArray gives it (uint64 as its bits)
+        "int8, -128, -128",
+        "int8, 127, 127",
+        "uint8, 255, 255",
+        "int16, -32768, -32768",
+        "uint16, 65535, 65535",
+        "uint32, 4294967295, 4294967295",
+        "int64, -9223372036854775808, -9223372036854775808",
+        "uint64, 18446744073709551615, -1"
+    })
+    void anIntegerFillValueAtTheEdgeOfItsRangeFillsMissingChunks(String dtype, String fill, long element)
+            throws IOException {
+        String codecs = dtype.endsWith("int8")
+                ? "[{\"name\": \"bytes\"}]"
+                : "[{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]";
+        String doc = int32Doc("data_type", "\"" + dtype + "\"")
+                .replace("\"fill_value\": 0", "\"fill_value\": " + fill)
+                .replace("[{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]", codecs);
+        ZarrV3Array a = ZarrV3Array.open(store("edge", doc), StoreOptions.empty());
+        assertThat(a.readRegion(new long[] {0}, new int[] {4}).toLongArray()).containsOnly(element);
+    }
+
+    @Test
+    void createRefusesAFillValueItsDataTypeCannotHold() {
+        // zarr.json would say 200 for int8, which no reader (Cubed included) accepts.
+        assertThatThrownBy(() -> ZarrV3Metadata.create(
+                        new long[] {4},
+                        new int[] {2},
+                        DType.INT8,
+                        Scalar.ofLong(200),
+                        List.of(new V3Codec.Bytes(false))))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("fill_value 200 for data_type int8");
+        ZarrV3Metadata ok = ZarrV3Metadata.create(
+                new long[] {4}, new int[] {2}, DType.INT8, Scalar.ofLong(-128), List.of(new V3Codec.Bytes(false)));
+        assertThat(ok.toJson()).contains("\"fill_value\": -128");
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"[\"x\"]", "[\"x\", \"y\", \"z\"]", "[\"x\", 3]", "\"x\"", "{\"x\": 0}"})
     void dimensionNamesMustBeOneStringOrNullPerDimension(String names) throws IOException {
@@ -157,5 +233,49 @@ class ZarrV3ConformanceTest {
         put(url, secondChunkKey, int32Le(-7, 9));
         ZarrV3Array a = ZarrV3Array.open(url, StoreOptions.empty());
         assertThat(a.readRegion(new long[] {0}, new int[] {4}).toLongArray()).containsExactly(0, 0, -7, 9);
+    }
+
+    @Test
+    void aNaNFillValueKeepsItsBitsThroughZarrJson() throws IOException {
+        // The spec's "NaN" is one NaN (0x7fc00000 for float32); any other is written as its hex bits.
+        float negNaN = Float.intBitsToFloat(0xffc00000);
+        double payload = Double.longBitsToDouble(0x7ff8000000000001L);
+        String f32 = ZarrV3Metadata.create(
+                        new long[] {2},
+                        new int[] {2},
+                        DType.FLOAT32,
+                        Scalar.ofDouble(negNaN),
+                        List.of(new V3Codec.Bytes(false)))
+                .toJson();
+        assertThat(f32).contains("\"fill_value\": \"0xffc00000\"");
+        String f64 = ZarrV3Metadata.create(
+                        new long[] {2},
+                        new int[] {2},
+                        DType.FLOAT64,
+                        Scalar.ofDouble(payload),
+                        List.of(new V3Codec.Bytes(false)))
+                .toJson();
+        assertThat(f64).contains("\"fill_value\": \"0x7ff8000000000001\"");
+        String canonical = ZarrV3Metadata.create(
+                        new long[] {2},
+                        new int[] {2},
+                        DType.FLOAT32,
+                        Scalar.ofDouble(Double.NaN),
+                        List.of(new V3Codec.Bytes(false)))
+                .toJson();
+        assertThat(canonical).contains("\"fill_value\": \"NaN\"");
+        String c64 = ZarrV3Metadata.create(
+                        new long[] {2},
+                        new int[] {2},
+                        DType.COMPLEX64,
+                        Scalar.ofComplex(negNaN, 1.5),
+                        List.of(new V3Codec.Bytes(false)))
+                .toJson();
+        assertThat(c64.replaceAll("\\s+", "")).contains("\"fill_value\":[\"0xffc00000\",1.5]");
+        // Read back: a missing chunk holds exactly those bits.
+        String url = store("negnan", f32);
+        Chunk c = ZarrV3Array.open(url, StoreOptions.empty()).readChunk(0);
+        assertThat(Float.floatToRawIntBits(c.floats()[0])).isEqualTo(0xffc00000);
+        assertThat(Float.floatToRawIntBits(c.floats()[1])).isEqualTo(0xffc00000);
     }
 }
