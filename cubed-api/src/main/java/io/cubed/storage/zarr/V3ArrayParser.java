@@ -155,8 +155,19 @@ final class V3ArrayParser {
                 }
                 shape = s;
             } else if (c instanceof V3Codec.Sharding s) {
-                V3Codecs.chunksPerShard(s, shape, where);
+                int[] per = V3Codecs.chunksPerShard(s, shape, where);
+                // The chains a sharding codec holds, as those of an array (the records themselves do not check them).
+                V3Codec.checkOrder(s.codecs(), where + " (sharding codecs)");
                 checkCodecs(s.codecs(), s.chunkShapeArray(), dtype, where);
+                V3Codec.checkOrder(s.indexCodecs(), where + " (sharding index_codecs)");
+                try {
+                    V3Codec.checkIndexCodecs(s.indexCodecs());
+                } catch (StorageException e) {
+                    throw new StorageException("bad sharding codec in " + where + ": " + e.getMessage(), e);
+                }
+                int[] indexShape = Arrays.copyOf(per, per.length + 1);
+                indexShape[per.length] = 2;
+                checkCodecs(s.indexCodecs(), indexShape, DType.UINT64, where + " (sharding index_codecs)");
             }
         }
     }

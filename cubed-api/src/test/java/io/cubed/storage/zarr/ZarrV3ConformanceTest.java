@@ -235,6 +235,115 @@ class ZarrV3ConformanceTest {
         assertThat(a.readRegion(new long[] {0}, new int[] {4}).toLongArray()).containsExactly(0, 0, -7, 9);
     }
 
+    /**
+     * A shard of shape [2, 4] with inner chunks [1, 2] (2 x 2 of them, index shape [2, 2, 2]) whose index_codecs
+     * transpose the index to [2, 2, 2] with order [2, 0, 1] before the bytes and crc32c codecs, as the sharding spec
+     * allows (a fixed-size chain). Inner chunk (0, 1) is empty; the others are stored in reverse order.
+     */
+    @Test
+    void aShardIndexMayBeTransposed() throws IOException {
+        String doc = int32Doc("shape", "[2, 4]")
+                .replace("\"chunk_shape\": [2]", "\"chunk_shape\": [2, 4]")
+                .replace("\"fill_value\": 0", "\"fill_value\": -1")
+                .replace(
+                        "[{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]",
+                        "[{\"name\": \"sharding_indexed\", \"configuration\": {\"chunk_shape\": [1, 2], "
+                                + "\"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}], "
+                                + "\"index_codecs\": [{\"name\": \"transpose\", \"configuration\": {\"order\": [2, 0,"
+                                + " 1]}}, {\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}, "
+                                + "{\"name\": \"crc32c\"}], \"index_location\": \"end\"}}]");
+        String url = store("tindex", doc);
+        // Inner chunks in C order: (0,0) = [10, 11], (0,1) empty, (1,0) = [20, 21], (1,1) = [22, 23].
+        byte[] c11 = int32Le(22, 23);
+        byte[] c10 = int32Le(20, 21);
+        byte[] c00 = int32Le(10, 11);
+        long empty = -1L; // 2^64 - 1
+        // offset[i][j] and nbytes[i][j] of the index [i][j][k]; transposed with order [2, 0, 1]: [k][i][j].
+        long[][] offset = {{16, empty}, {8, 0}};
+        long[][] nbytes = {{8, empty}, {8, 8}};
+        ByteBuffer idx = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
+        for (long[][] part : new long[][][] {offset, nbytes}) {
+            for (long[] row : part) {
+                for (long v : row) {
+                    idx.putLong(v);
+                }
+            }
+        }
+        ByteBuffer shard = ByteBuffer.allocate(24 + 68);
+        shard.put(c11).put(c10).put(c00).put(withCrc32c(idx.array()));
+        put(url, "c/0/0", shard.array());
+        ZarrV3Array a = ZarrV3Array.open(url, StoreOptions.empty());
+        long[] want = {10, 11, -1, -1, 20, 21, 22, 23};
+        assertThat(a.readChunk(0, 0).toLongArray()).containsExactly(want);
+        assertThat(a.readRegion(new long[] {0, 0}, new int[] {2, 4}).toLongArray())
+                .containsExactly(want);
+        assertThat(a.readInnerChunk(1, 0).toLongArray()).containsExactly(20, 21);
+        assertThat(a.readInnerChunk(0, 1).toLongArray()).containsExactly(-1, -1);
+    }
+
+    @Test
+    void createRefusesShardingChainsTheSpecificationForbids() {
+        long[] shape = {4, 4};
+        int[] shard = {4, 4};
+        // A compressed index has no size known in advance.
+        V3Codec.Sharding gzipIndex = new V3Codec.Sharding(
+                List.of(2, 2),
+                List.of(new V3Codec.Bytes(false)),
+                List.of(new V3Codec.Bytes(false), new V3Codec.Gzip(1)),
+                true);
+        assertThatThrownBy(() ->
+                        ZarrV3Metadata.create(shape, shard, DType.INT32, Scalar.zero(), List.<V3Codec>of(gzipIndex)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("index_codecs");
+        // Inner codecs without an array-to-bytes codec.
+        V3Codec.Sharding noBytes = new V3Codec.Sharding(
+                List.of(2, 2), List.of(new V3Codec.Gzip(1)), List.of(new V3Codec.Bytes(false)), true);
+        assertThatThrownBy(() ->
+                        ZarrV3Metadata.create(shape, shard, DType.INT32, Scalar.zero(), List.<V3Codec>of(noBytes)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("sharding codecs")
+                .hasMessageContaining("array-to-bytes");
+        // A transposed index is of fixed size, and Cubed writes and reads it.
+        V3Codec.Sharding transposed = new V3Codec.Sharding(
+                List.of(2, 2),
+                List.of(new V3Codec.Bytes(false)),
+                List.of(new V3Codec.Transpose(List.of(2, 1, 0)), new V3Codec.Bytes(true)),
+                false);
+        ZarrV3Array a = ZarrV3Array.create(
+                tmp.resolve("t").toString(),
+                ZarrV3Metadata.create(shape, shard, DType.INT32, Scalar.zero(), List.<V3Codec>of(transposed)),
+                false,
+                StoreOptions.empty());
+        int[] values = new int[16];
+        for (int i = 0; i < 16; i++) {
+            values[i] = i * i - 7;
+        }
+        a.writeChunk(Chunk.wrap(DType.INT32, new int[] {4, 4}, values), 0, 0);
+        assertThat(ZarrV3Array.open(a.url(), StoreOptions.empty())
+                        .readRegion(new long[] {0, 0}, new int[] {4, 4})
+                        .ints())
+                .containsExactly(values);
+    }
+
+    @Test
+    void aShardIndexEntryIsNamedAsTheUnsignedIntegersItHolds() throws IOException {
+        String doc = int32Doc(
+                "codecs",
+                "[{\"name\": \"sharding_indexed\", \"configuration\": {\"chunk_shape\": [1], \"codecs\": [{\"name\": "
+                        + "\"bytes\", \"configuration\": {\"endian\": \"little\"}}], \"index_codecs\": [{\"name\": "
+                        + "\"bytes\", \"configuration\": {\"endian\": \"little\"}}]}}]");
+        String url = store("halfempty", doc);
+        // Entry 0 is (0, 4); entry 1 has offset 2^64 - 1 but nbytes 4: neither empty nor inside the shard.
+        ByteBuffer shard = ByteBuffer.allocate(4 + 32).order(ByteOrder.LITTLE_ENDIAN);
+        shard.putInt(5).putLong(0).putLong(4).putLong(-1L).putLong(4);
+        put(url, "c/0", shard.array());
+        ZarrV3Array a = ZarrV3Array.open(url, StoreOptions.empty());
+        assertThatThrownBy(() -> a.readChunk(0))
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining(url + "/c/0")
+                .hasMessageContaining("offset 18446744073709551615, nbytes 4");
+    }
+
     @Test
     void aNaNFillValueKeepsItsBitsThroughZarrJson() throws IOException {
         // The spec's "NaN" is one NaN (0x7fc00000 for float32); any other is written as its hex bits.
