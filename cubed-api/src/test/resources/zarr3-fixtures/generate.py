@@ -428,7 +428,8 @@ def generate():
     b[0] ^= 0xFF
     open(p, "wb").write(bytes(b))
     os.makedirs(os.path.join(mal, "bad_data_type"))
-    json.dump(dict(base, zarr_format=3, node_type="array", data_type="float16"),
+    json.dump(dict(base, zarr_format=3, node_type="array", data_type="float16",
+                   chunk_key_encoding={"name": "default", "configuration": {"separator": "/"}}),
               open(os.path.join(mal, "bad_data_type", "zarr.json"), "w"), indent=2)
 
     json.dump({"arrays": manifest}, open(os.path.join(HERE, "manifest.json"), "w"), indent=1)

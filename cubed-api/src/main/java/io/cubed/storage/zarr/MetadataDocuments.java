@@ -16,6 +16,18 @@ final class MetadataDocuments {
         return (url.endsWith("/") ? url : url + "/") + key;
     }
 
+    /**
+     * A JSON value as an error message shows it: on one line ({@code ["x", 3]}, {@code "3"}), so that a string reads
+     * apart from a number. {@link Json#write} escapes line breaks inside strings, so every one it writes is layout.
+     */
+    static String show(Object json) {
+        return Json.write(json)
+                .strip()
+                .replaceAll("([\\[{])\n\\s*", "$1")
+                .replaceAll("\n\\s*([\\]}])", "$1")
+                .replaceAll(",\n\\s*", ", ");
+    }
+
     /** {@code bytes} parsed as JSON; fails naming {@code where} when they are not JSON. */
     static Object parse(byte[] bytes, String where) {
         try {

@@ -32,14 +32,35 @@ final class V3ArrayParser {
             "storage_transformers",
             "dimension_names");
 
+    /**
+     * The fields the specification makes mandatory in an array's {@code zarr.json}. None has a default: a missing
+     * {@code chunk_key_encoding}, say, could name keys other than the writer's, and the array would read as fill value.
+     */
+    private static final List<String> REQUIRED = List.of(
+            "zarr_format",
+            "node_type",
+            "shape",
+            "data_type",
+            "chunk_grid",
+            "chunk_key_encoding",
+            "fill_value",
+            "codecs");
+
     /** Parses an already-parsed {@code zarr.json} object of an array (also used for consolidated metadata). */
     static ZarrV3Metadata parse(Map<?, ?> m, String where) {
-        if (!Long.valueOf(3).equals(m.get("zarr_format"))) {
-            throw new StorageException(
-                    "unsupported zarr_format " + m.get("zarr_format") + " in " + where + ": expected 3");
-        }
-        if (!"array".equals(m.get("node_type"))) {
-            throw new StorageException("no Zarr array at " + where + ": node_type is " + m.get("node_type"));
+        // The format and the node type first: a group's document is not an array's with fields missing.
+        for (String field : REQUIRED) {
+            if (!m.containsKey(field)) {
+                throw new StorageException("malformed " + where + ": the required field \"" + field + "\" is missing");
+            }
+            if (field.equals("zarr_format") && !Long.valueOf(3).equals(m.get(field))) {
+                throw new StorageException("unsupported zarr_format " + MetadataDocuments.show(m.get(field)) + " in "
+                        + where + ": expected the integer 3");
+            }
+            if (field.equals("node_type") && !"array".equals(m.get(field))) {
+                throw new StorageException(
+                        "no Zarr array at " + where + ": node_type is " + MetadataDocuments.show(m.get(field)));
+            }
         }
         for (Map.Entry<?, ?> e : m.entrySet()) {
             if (!KNOWN.contains(String.valueOf(e.getKey())) && !mayIgnore(e.getValue())) {
@@ -62,14 +83,7 @@ final class V3ArrayParser {
         if (attrs != null && !(attrs instanceof Map)) {
             throw new StorageException("malformed " + where + ": \"attributes\" must be an object");
         }
-        List<String> dims = null;
-        Object dn = m.get("dimension_names");
-        if (dn instanceof List) {
-            dims = new ArrayList<>();
-            for (Object d : (List<?>) dn) {
-                dims.add(d == null ? null : String.valueOf(d));
-            }
-        }
+        List<String> dims = dimensionNames(m.get("dimension_names"), shape.length, where);
         return new ZarrV3Metadata(
                 shape,
                 chunks,
@@ -79,6 +93,29 @@ final class V3ArrayParser {
                 keys,
                 Json.write(attrs == null ? new LinkedHashMap<>() : attrs),
                 dims);
+    }
+
+    /**
+     * The {@code dimension_names} of an array of {@code rank}: null when absent, else a list of one string or null per
+     * dimension, as the specification requires.
+     */
+    private static List<String> dimensionNames(Object dn, int rank, String where) {
+        if (dn == null) {
+            return null;
+        }
+        if (!(dn instanceof List) || ((List<?>) dn).size() != rank) {
+            throw new StorageException("malformed " + where + ": \"dimension_names\" must be a list of " + rank
+                    + " names (strings or null), one per dimension, got " + MetadataDocuments.show(dn));
+        }
+        List<String> dims = new ArrayList<>();
+        for (Object d : (List<?>) dn) {
+            if (d != null && !(d instanceof String)) {
+                throw new StorageException("malformed " + where + ": \"dimension_names\" " + MetadataDocuments.show(dn)
+                        + " holds " + MetadataDocuments.show(d) + ", which is neither a string nor null");
+            }
+            dims.add((String) d);
+        }
+        return dims;
     }
 
     /** The chunk shape of a {@code "regular"} {@code chunk_grid}, checked against {@code shape}. */
@@ -118,8 +155,19 @@ final class V3ArrayParser {
                 }
                 shape = s;
             } else if (c instanceof V3Codec.Sharding s) {
-                V3Codecs.chunksPerShard(s, shape, where);
+                int[] per = V3Codecs.chunksPerShard(s, shape, where);
+                // The chains a sharding codec holds, as those of an array (the records themselves do not check them).
+                V3Codec.checkOrder(s.codecs(), where + " (sharding codecs)");
                 checkCodecs(s.codecs(), s.chunkShapeArray(), dtype, where);
+                V3Codec.checkOrder(s.indexCodecs(), where + " (sharding index_codecs)");
+                try {
+                    V3Codec.checkIndexCodecs(s.indexCodecs());
+                } catch (StorageException e) {
+                    throw new StorageException("bad sharding codec in " + where + ": " + e.getMessage(), e);
+                }
+                int[] indexShape = Arrays.copyOf(per, per.length + 1);
+                indexShape[per.length] = 2;
+                checkCodecs(s.indexCodecs(), indexShape, DType.UINT64, where + " (sharding index_codecs)");
             }
         }
     }

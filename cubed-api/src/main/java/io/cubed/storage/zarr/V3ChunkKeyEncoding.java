@@ -24,15 +24,18 @@ final class V3ChunkKeyEncoding implements Serializable {
     }
 
     /**
-     * The encoding a {@code chunk_key_encoding} object says ({@code default} with {@code "/"} when absent; a missing
-     * separator is the encoding's own default); {@code where} (the document's URL) goes into every error.
+     * The encoding a {@code chunk_key_encoding} says: an object with a {@code name} and an optional {@code
+     * configuration}, or the short-hand name alone ({@code "default"}, {@code "v2"}), which v3.1 allows for an extension
+     * without configuration; a missing separator is the encoding's own default. {@code where} (the document's URL) goes
+     * into every error.
      */
     static V3ChunkKeyEncoding parse(Object json, String where) {
-        if (json == null) {
-            return new V3ChunkKeyEncoding(false, "/");
+        if (json instanceof String) {
+            json = Map.of("name", json);
         }
         if (!(json instanceof Map)) {
-            throw new StorageException("malformed chunk_key_encoding " + json + " in " + where);
+            throw new StorageException("malformed chunk_key_encoding " + MetadataDocuments.show(json) + " in " + where
+                    + ": expected {\"name\": ..., \"configuration\": {...}} or a name");
         }
         Object name = ((Map<?, ?>) json).get("name");
         boolean v2;

@@ -237,6 +237,19 @@ public sealed interface V3Codec extends Serializable
         return out;
     }
 
+    /**
+     * Checks that a shard's {@code index_codecs} give an index of a size known in advance, as the specification
+     * requires: {@code transpose}, {@code bytes} and {@code crc32c}, no compressor and no sharding.
+     */
+    static void checkIndexCodecs(List<V3Codec> index) {
+        for (V3Codec c : index) {
+            if (!(c instanceof Transpose || c instanceof Bytes || c instanceof Crc32c)) {
+                throw new StorageException("index_codecs must be transpose, bytes and crc32c (a fixed-size index), "
+                        + "got " + c.toJson().get("name"));
+            }
+        }
+    }
+
     /** Checks that {@code codecs} is array-to-array*, one array-to-bytes, bytes-to-bytes*. */
     static void checkOrder(List<V3Codec> codecs, String where) {
         int stage = 0;
@@ -320,12 +333,7 @@ public sealed interface V3Codec extends Serializable
                     List<V3Codec> inner = parseList(conf.get("codecs"), itemSize, where + " (sharding codecs)");
                     Object ic = conf.get("index_codecs");
                     List<V3Codec> index = parseList(ic, 8, where + " (sharding index_codecs)");
-                    for (V3Codec c : index) {
-                        if (!(c instanceof Bytes || c instanceof Crc32c)) {
-                            throw new StorageException("index_codecs must be bytes and crc32c (a fixed-size index), "
-                                    + "got " + c.toJson().get("name"));
-                        }
-                    }
+                    checkIndexCodecs(index);
                     return new Sharding(cs, inner, index, loc == null || "end".equals(loc));
                 case "gzip":
                     return new Gzip(toInt(conf.get("level"), "gzip level"));

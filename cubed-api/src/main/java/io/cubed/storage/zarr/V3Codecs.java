@@ -359,8 +359,10 @@ final class V3Codecs {
 
     static void checkRange(long off, long len, long shardBytes, int k, String where) {
         if (off < 0 || len < 0 || off + len > shardBytes || len > Integer.MAX_VALUE) {
-            throw new StorageException("corrupt shard " + where + ": index entry " + k + " (offset " + off + ", nbytes "
-                    + len + ") lies outside the shard's " + shardBytes + " bytes");
+            // The index holds unsigned 64-bit integers: name them as stored, not as negative longs.
+            throw new StorageException("corrupt shard " + where + ": index entry " + k + " (offset "
+                    + Long.toUnsignedString(off) + ", nbytes " + Long.toUnsignedString(len) + ") lies outside the "
+                    + "shard's " + shardBytes + " bytes");
         }
     }
 

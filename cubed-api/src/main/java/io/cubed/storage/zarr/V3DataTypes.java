@@ -85,10 +85,60 @@ final class V3DataTypes {
                     throw new StorageException("bad fill_value " + json + " for data_type " + name(dtype) + " in "
                             + where + ": expected an integer");
                 }
+                checkRange(new BigInteger(json.toString()), dtype, where);
                 return FillValues.parse(json, dtype, where);
             default:
                 return FillValues.parse(json, dtype, where);
         }
+    }
+
+    /**
+     * Refuses an integer fill value outside the range of {@code dtype} (the specification requires one within it): 300
+     * is no {@code uint8}, and wrapping it would fill missing chunks with 44.
+     */
+    private static void checkRange(BigInteger v, DType dtype, String where) {
+        int bits = 8 * dtype.itemSizeBytes();
+        boolean unsigned = dtype.kind() == DType.Kind.UNSIGNED;
+        BigInteger min =
+                unsigned ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
+        BigInteger max = unsigned
+                ? BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
+                : BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
+        if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
+            throw new StorageException("bad fill_value " + v + " for data_type " + name(dtype) + " in " + where
+                    + ": it lies outside the data type's range [" + min + ", " + max + "]");
+        }
+    }
+
+    /**
+     * The {@code fill_value} JSON of {@code value} for an array of {@code dtype}: as {@link FillValues#toJson}, except
+     * that a NaN other than the one {@code "NaN"} denotes (sign bit 0, only the mantissa's top bit set) is written as its
+     * hex bits, the only form that keeps them.
+     */
+    static Object fillToJson(Scalar value, DType dtype) {
+        Object json = FillValues.toJson(value, dtype);
+        if (dtype.kind() == DType.Kind.FLOAT) {
+            return nanBits(value.doubleValue(), dtype.itemSizeBytes(), json);
+        }
+        if (dtype.kind() == DType.Kind.COMPLEX && json instanceof List<?> l) {
+            int half = dtype.itemSizeBytes() / 2;
+            return java.util.Arrays.asList(
+                    nanBits(value.realPart(), half, l.get(0)), nanBits(value.imagPart(), half, l.get(1)));
+        }
+        return json;
+    }
+
+    /** {@code json}, or the hex bits of {@code d} (as a float of {@code size} bytes) when it is a non-canonical NaN. */
+    private static Object nanBits(double d, int size, Object json) {
+        if (!Double.isNaN(d)) {
+            return json;
+        }
+        if (size == 4) {
+            int bits = Float.floatToRawIntBits((float) d);
+            return bits == 0x7fc00000 ? json : String.format(Locale.ROOT, "0x%08x", bits);
+        }
+        long bits = Double.doubleToRawLongBits(d);
+        return bits == 0x7ff8000000000000L ? json : String.format(Locale.ROOT, "0x%016x", bits);
     }
 
     /** A float fill value: a number, "NaN", "Infinity", "-Infinity" or the hex bits ("0x7fc00000"). */

@@ -85,21 +85,17 @@ public final class ZarrV3Metadata implements Serializable {
         if (!".".equals(separator) && !"/".equals(separator)) {
             throw new InvalidArgumentException("chunk key separator must be \".\" or \"/\", got '" + separator + "'");
         }
+        Scalar fill = fillValue == null ? Scalar.zero() : fillValue;
         try {
             V3Codec.checkOrder(codecs, "new array");
             V3ArrayParser.checkCodecs(codecs, chunks, dtype, "new array");
+            // What zarr.json will say must be a fill value of the data type (a readable document), not 200 for int8.
+            V3DataTypes.fillValue(V3DataTypes.fillToJson(fill, dtype), dtype, "new array");
         } catch (StorageException e) {
             throw new InvalidArgumentException(e.getMessage(), e);
         }
         return new ZarrV3Metadata(
-                shape,
-                chunks,
-                dtype,
-                fillValue == null ? Scalar.zero() : fillValue,
-                codecs,
-                new V3ChunkKeyEncoding(v2KeyEncoding, separator),
-                "{}",
-                null);
+                shape, chunks, dtype, fill, codecs, new V3ChunkKeyEncoding(v2KeyEncoding, separator), "{}", null);
     }
 
     /** The codecs zarr-python 3 writes by default: little-endian bytes, then zstd level 0. */
@@ -150,7 +146,7 @@ public final class ZarrV3Metadata implements Serializable {
         grid.put("configuration", gridConf);
         m.put("chunk_grid", grid);
         m.put("chunk_key_encoding", keys.toJson());
-        m.put("fill_value", FillValues.toJson(fillValue, dtype));
+        m.put("fill_value", V3DataTypes.fillToJson(fillValue, dtype));
         m.put("codecs", V3Codec.toJsonList(codecs));
         m.put("attributes", Json.parse(attributesJson));
         if (dimensionNames != null) {
@@ -265,7 +261,7 @@ public final class ZarrV3Metadata implements Serializable {
     @Override
     public String toString() {
         return "ZarrV3Metadata{shape=" + Arrays.toString(shape) + ", chunks=" + Arrays.toString(chunks) + ", dtype="
-                + V3DataTypes.name(dtype) + ", fill_value=" + FillValues.toJson(fillValue, dtype) + ", codecs="
+                + V3DataTypes.name(dtype) + ", fill_value=" + V3DataTypes.fillToJson(fillValue, dtype) + ", codecs="
                 + V3Codec.toJsonList(codecs) + "}";
     }
 }
