@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cubed.Cubed;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
+import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.plan.Spec;
 import io.cubed.runtime.LocalExecutor;
@@ -143,5 +144,43 @@ class CreationTest {
                         .compute()
                         .doubles())
                 .containsExactly(2.0);
+    }
+    /**
+     * full with a float value and an integer dtype converts the value as astype would: truncated, and NaN, infinities
+     * and values outside the type as NumPy 1.24 on x86-64 ({@code np.full(3, v, dtype=t)}); it saturated (NaN gave 0).
+     */
+    @Test
+    void fullConvertsAFloatValueToAnIntegerTypeAsAstype() {
+        Spec s = spec();
+        long[] shape = {5};
+        int[] chunks = {2};
+        assertThat(Creation.full(shape, Scalar.ofDouble(Double.NaN), chunks, DType.INT64, s)
+                        .compute()
+                        .longs())
+                .containsOnly(Long.MIN_VALUE);
+        assertThat(Creation.full(shape, Scalar.ofDouble(1e10), chunks, DType.INT32, s)
+                        .compute()
+                        .ints())
+                .containsOnly(Integer.MIN_VALUE);
+        assertThat(Creation.full(shape, Scalar.ofDouble(300.7), chunks, DType.INT8, s)
+                        .compute()
+                        .bytes())
+                .containsOnly((byte) 44);
+        assertThat(Creation.full(shape, Scalar.ofDouble(-1.5), chunks, DType.UINT64, s)
+                        .compute()
+                        .longs())
+                .containsOnly(-1L); // 18446744073709551615
+        assertThat(Creation.full(shape, Scalar.ofDouble(Double.POSITIVE_INFINITY), chunks, DType.UINT8, s)
+                        .compute()
+                        .bytes())
+                .containsOnly((byte) 0);
+        assertThat(Creation.full(shape, Scalar.ofDouble(Double.NaN), chunks, DType.UINT64, s)
+                        .compute()
+                        .longs())
+                .containsOnly(Long.MIN_VALUE); // 9223372036854775808
+        assertThat(Creation.full(shape, Scalar.ofDouble(-2.9), chunks, DType.INT16, s)
+                        .compute()
+                        .shorts())
+                .containsOnly((short) -2);
     }
 }
