@@ -160,10 +160,13 @@ final class Casting {
     /**
      * A double converted to integer type {@code t}, truncating toward zero, as the type's bits in a long. Values whose
      * truncation is outside the type's range, NaN and infinities are undefined behaviour in C and platform-defined in
-     * NumPy; we reproduce NumPy on x86-64 for the signed types, uint8 and uint16 (conversion through a 32- or 64-bit
-     * signed integer whose invalid result is its minimum, then wrapping), and for uint32/uint64 give the value
-     * wrapped modulo 2<sup>n</sup> when it is within the int64 range (or exact below 2<sup>64</sup> for uint64) and 0
-     * otherwise.
+     * NumPy; we reproduce NumPy on x86-64. The signed types, uint8 and uint16 convert through a 32- or 64-bit signed
+     * integer whose invalid result is its minimum, then wrap. uint64 converts a value below 2<sup>63</sup> (and NaN)
+     * that way (NaN, -inf and values below -2<sup>63</sup> give 2<sup>63</sup>, other negative values wrap modulo
+     * 2<sup>64</sup>), and a larger one as the value less 2<sup>63</sup> with the top bit set (2<sup>64</sup> and more,
+     * and +inf, give 0). uint32 gives the value wrapped modulo 2<sup>32</sup> when it is within the int64 range and 0
+     * otherwise, as NumPy's element-at-a-time loop does (its vectorized loop, which NumPy takes for longer arrays, gives
+     * 2<sup>31</sup> for some of these values instead, so NumPy's own result depends on the array's length).
      */
     static long doubleToIntegerBits(double v, DType t) {
         switch (t) {
@@ -178,10 +181,11 @@ final class Casting {
             case UINT32:
                 return v > -TWO_63 - 1 && v < TWO_63 ? (long) v & 0xFFFFFFFFL : 0;
             case UINT64:
-                if (v >= TWO_63 && v < TWO_64) {
-                    return (long) (v - TWO_63) ^ Long.MIN_VALUE;
+                if (v >= TWO_63) {
+                    // The signed conversion's invalid result, the minimum, flipped by the top bit: 0.
+                    return v < TWO_64 ? (long) (v - TWO_63) ^ Long.MIN_VALUE : 0;
                 }
-                return v > -TWO_63 - 1 && v < TWO_63 ? (long) v : 0;
+                return v >= -TWO_63 ? (long) v : Long.MIN_VALUE;
             default:
                 throw new AssertionError(t);
         }

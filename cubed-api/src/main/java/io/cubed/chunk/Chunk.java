@@ -277,27 +277,34 @@ public final class Chunk implements Serializable {
         }
     }
 
-    /** Sets every element to {@code value} converted to this chunk's type. */
+    /**
+     * Sets every element to {@code value} converted to this chunk's type: an integer keeps its bits (wrapped to the
+     * type's width), a float or complex value (its real part) becomes an integer as {@code astype} converts it
+     * ({@link Casting#doubleToIntegerBits}: NaN, infinities and values outside the type as NumPy on x86-64).
+     */
     public void fill(Scalar value) {
+        long bits = dtype.isInteger() && (value.form() == Scalar.Form.REAL || value.form() == Scalar.Form.COMPLEX)
+                ? Casting.doubleToIntegerBits(value.doubleValue(), dtype)
+                : value.longValue();
         switch (dtype) {
             case BOOL:
                 Arrays.fill(booleans(), value.booleanValue());
                 break;
             case INT8:
             case UINT8:
-                Arrays.fill(bytes(), (byte) value.longValue());
+                Arrays.fill(bytes(), (byte) bits);
                 break;
             case INT16:
             case UINT16:
-                Arrays.fill(shorts(), (short) value.longValue());
+                Arrays.fill(shorts(), (short) bits);
                 break;
             case INT32:
             case UINT32:
-                Arrays.fill(ints(), (int) value.longValue());
+                Arrays.fill(ints(), (int) bits);
                 break;
             case INT64:
             case UINT64:
-                Arrays.fill(longs(), value.longValue());
+                Arrays.fill(longs(), bits);
                 break;
             case FLOAT32:
                 Arrays.fill(floats(), (float) value.doubleValue());

@@ -265,13 +265,28 @@ public final class Elementwise {
      * a real type is refused, as the standard requires; complex to bool is allowed.
      *
      * <p>Converting a float whose truncation does not fit the integer type is undefined in C, so NumPy's result
-     * depends on the platform; we reproduce NumPy on x86-64 for int8…int64, uint8 and uint16 and define uint32 and
-     * uint64 as wrapping within the int64 range and 0 beyond it.
+     * depends on the platform; we reproduce NumPy on x86-64 ({@link #doubleToIntegerBits}).
      *
      * @throws InvalidArgumentException for complex to a real numeric type
      */
     public static Chunk astype(Chunk x, DType to) {
         return Casting.astype(x, to);
+    }
+
+    /**
+     * {@code v} converted to the integer type {@code t} as {@link #astype} converts each element: truncated toward
+     * zero, and NaN, infinities and values outside the type as NumPy on x86-64 converts them (int8…int64, uint8 and
+     * uint16: through a signed 32- or 64-bit integer whose invalid result is its minimum, then wrapped; uint64: NaN,
+     * −∞ and values below −2<sup>63</sup> give 2<sup>63</sup>, 2<sup>64</sup> and above give 0; uint32: wrapped
+     * within the int64 range, 0 beyond it), returned as the type's bits in a long.
+     *
+     * @throws IllegalArgumentException when {@code t} is not an integer type
+     */
+    public static long doubleToIntegerBits(double v, DType t) {
+        if (!t.isInteger()) {
+            throw new IllegalArgumentException("doubleToIntegerBits: " + t + " is not an integer data type");
+        }
+        return Casting.doubleToIntegerBits(v, t);
     }
 
     /** A chunk of the type and shape of {@code x} filled with {@code value} converted to that type. */

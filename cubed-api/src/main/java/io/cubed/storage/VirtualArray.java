@@ -1,6 +1,7 @@
 package io.cubed.storage;
 
 import io.cubed.chunk.Chunk;
+import io.cubed.chunk.Elementwise;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
@@ -214,15 +215,32 @@ public abstract class VirtualArray implements ChunkStore {
             this.endpoint = endpoint;
         }
 
+        /**
+         * NumPy's linspace: element {@code j} is {@code j·step + start} with {@code step = (stop − start) / div}; when
+         * that step is 0 (the difference underflows it, or is 0), {@code (j / div)·(stop − start) + start}; with no
+         * step ({@code div} 0: one value with the endpoint), {@code j·(stop − start) + start}. The last value is
+         * {@code stop} itself when the endpoint is included; an integer type takes the floor of each value.
+         */
         @Override
         Chunk generate(long[] offset, int[] shape) {
             long div = endpoint ? num - 1 : num;
-            double step = div > 0 ? (stop - start) / div : 0;
+            double delta = stop - start;
+            double step = div > 0 ? delta / div : Double.NaN;
+            boolean floor = dtype().isInteger();
             Chunk c = Chunk.allocate(dtype(), shape);
             for (int i = 0; i < shape[0]; i++) {
                 long j = offset[0] + i;
-                double v = endpoint && j == num - 1 && num > 1 ? stop : start + j * step;
-                set(c, i, v);
+                double v;
+                if (endpoint && j == num - 1 && num > 1) {
+                    v = stop;
+                } else if (div <= 0) {
+                    v = j * delta + start;
+                } else if (step == 0) {
+                    v = ((double) j / div) * delta + start;
+                } else {
+                    v = j * step + start;
+                }
+                set(c, i, floor ? Math.floor(v) : v);
             }
             return c;
         }
@@ -299,14 +317,18 @@ public abstract class VirtualArray implements ChunkStore {
         }
     }
 
-    /** Stores {@code v} converted to the chunk's type at flat position {@code i} (numpy's casting of a double). */
+    /**
+     * Stores {@code v} converted to the chunk's type at flat position {@code i} (numpy's casting of a double, as
+     * {@code astype} casts: an integer type truncates, and takes NaN, infinities and values outside it as NumPy on
+     * x86-64 does).
+     */
     static void set(Chunk c, int i, double v) {
         switch (c.dtype()) {
             case BOOL -> c.booleans()[i] = v != 0;
-            case INT8, UINT8 -> c.bytes()[i] = (byte) (long) v;
-            case INT16, UINT16 -> c.shorts()[i] = (short) (long) v;
-            case INT32, UINT32 -> c.ints()[i] = (int) (long) v;
-            case INT64, UINT64 -> c.longs()[i] = (long) v;
+            case INT8, UINT8 -> c.bytes()[i] = (byte) Elementwise.doubleToIntegerBits(v, c.dtype());
+            case INT16, UINT16 -> c.shorts()[i] = (short) Elementwise.doubleToIntegerBits(v, c.dtype());
+            case INT32, UINT32 -> c.ints()[i] = (int) Elementwise.doubleToIntegerBits(v, c.dtype());
+            case INT64, UINT64 -> c.longs()[i] = Elementwise.doubleToIntegerBits(v, c.dtype());
             case FLOAT32 -> c.floats()[i] = (float) v;
             case FLOAT64 -> c.doubles()[i] = v;
             case COMPLEX64 -> c.floats()[2 * i] = (float) v;

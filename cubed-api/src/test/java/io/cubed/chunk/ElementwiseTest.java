@@ -243,6 +243,49 @@ class ElementwiseTest {
                 .hasMessageContaining("float64");
     }
 
+    /**
+     * float64 and float32 to uint64 of NaN, infinities and values outside the type give what NumPy 1.24 gives on x86-64
+     * for arrays of any length (its signed conversion's minimum, 2^63, below the range; 0 from 2^64 on); values read
+     * from {@code np.array([...]).astype(np.uint64)}.
+     */
+    @Test
+    void astypeToUint64OfNanInfinityAndOutOfRangeValuesAsNumpy() {
+        double[] v = {
+            Double.NaN,
+            Double.POSITIVE_INFINITY,
+            Double.NEGATIVE_INFINITY,
+            1e20,
+            -1e20,
+            0x1p64,
+            -0x1p63,
+            -0x1p63 - 4096,
+            -1e10,
+            -1.5,
+            1e19,
+            0x1p63
+        };
+        long[] numpy = {
+            Long.MIN_VALUE, // 9223372036854775808
+            0,
+            Long.MIN_VALUE,
+            0,
+            Long.MIN_VALUE,
+            0,
+            Long.MIN_VALUE,
+            Long.MIN_VALUE,
+            Long.parseUnsignedLong("18446744063709551616"),
+            Long.parseUnsignedLong("18446744073709551615"),
+            Long.parseUnsignedLong("10000000000000000000"),
+            Long.MIN_VALUE
+        };
+        assertThat(Elementwise.astype(f64(v), DType.UINT64).longs()).containsExactly(numpy);
+        Chunk f32 = Elementwise.astype(f64(v), DType.FLOAT32);
+        long[] fromFloat = numpy.clone();
+        fromFloat[8] = Long.parseUnsignedLong("18446744063709551616"); // -1e10 is exact in float32
+        fromFloat[10] = Long.parseUnsignedLong("9999999980506447872"); // float32(1e19)
+        assertThat(Elementwise.astype(f32, DType.UINT64).longs()).containsExactly(fromFloat);
+    }
+
     @Test
     void functionsKnowTheirPythonNames() {
         assertThat(UnaryFunction.values()).hasSize(38); // with reciprocal (2024.12)
