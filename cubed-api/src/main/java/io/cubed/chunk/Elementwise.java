@@ -25,10 +25,22 @@ import java.util.Arrays;
  * integer reciprocal).
  *
  * <p>Which loop runs is looked up in the tables {@link UnaryFunction} and {@link BinaryFunction}: this class converts
- * the inputs to the loops' working arrays and the results back.
+ * the inputs to the loops' working arrays and the results back. Where those working arrays are wider than the chunk's
+ * elements (integers narrower than 64 bits widened to {@code long[]}, float32 and complex64 to {@code double[]},
+ * inputs promoted first), a chunk of more than {@link #WIDE_BLOCK} elements is converted and computed a block at a
+ * time, so that a call holds its inputs, its result and one block's working arrays.
  */
 public final class Elementwise {
     private Elementwise() {}
+
+    /**
+     * Elements per block of the calls whose working arrays are wider than the chunk's elements. Converting a whole
+     * chunk first made its working copies many times the chunk: an int8 chunk's {@code negative} held 17 times the
+     * chunk's bytes ({@code long[]} in, {@code long[]} out, the result narrowed), {@code floor_divide} 26 times, and
+     * the plan had to project them ({@link #unaryScratchBytes}). A block's working arrays (at most about 1 MB) stay in
+     * a core's cache. Tiles of fused expressions are no larger ({@code ElementwiseTiles}), so they are not split again.
+     */
+    public static final int WIDE_BLOCK = 8192;
 
     /**
      * {@code f} applied to every element of {@code x}; the result has the shape of {@code x} and the type given by
@@ -44,8 +56,11 @@ public final class Elementwise {
                     + f.domain().description());
         }
         DType w = f.workingType(t);
-        Chunk in = w == t ? x : Casting.astype(x, w);
         DType rt = f.resultType(t);
+        if (x.size() > WIDE_BLOCK && wholeUnaryScratchBytes(f, t, 1) > 0) {
+            return inBlocks(x, null, rt, x.shape(), (p, q) -> unary(f, p));
+        }
+        Chunk in = w == t ? x : Casting.astype(x, w);
         Object out =
                 switch (w.kind()) {
                     case BOOL -> f.boolKernel().apply(in.booleans());
@@ -79,6 +94,15 @@ public final class Elementwise {
                     + f.domain().description());
         }
         int[] shape = Broadcast.shape(f.pythonName(), a.shape(), b.shape());
+        int n = Chunk.elementCount(shape);
+        if (n > WIDE_BLOCK && widens(f, a.dtype(), b.dtype(), pt)) {
+            return inBlocks(
+                    blockOperand(a, shape, n),
+                    blockOperand(b, shape, n),
+                    f.resultType(pt),
+                    shape,
+                    (p, q) -> binary(f, p, q));
+        }
         Chunk fast = scalarFastPath(f, a, b, pt, shape);
         if (fast == null) {
             fast = rowFastPath(f, a, b, pt, shape);
@@ -138,7 +162,7 @@ public final class Elementwise {
     /** {@code f(a, b)} with a Python scalar {@code b}, typed by {@link DTypes#resultTypeWithScalar}. */
     public static Chunk binary(BinaryFunction f, Chunk a, Scalar b) {
         DType t = scalarType(f, a.dtype(), b);
-        return binary(f, a.dtype() == t ? a : Casting.astype(a, t), scalarChunk(f.pythonName(), b, t));
+        return binary(f, a.dtype() == t ? a : astype(a, t), scalarChunk(f.pythonName(), b, t));
     }
 
     /**
@@ -198,7 +222,7 @@ public final class Elementwise {
     /** {@code f(a, b)} with a Python scalar {@code a}, typed by {@link DTypes#resultTypeWithScalar}. */
     public static Chunk binary(BinaryFunction f, Scalar a, Chunk b) {
         DType t = scalarType(f, b.dtype(), a);
-        return binary(f, scalarChunk(f.pythonName(), a, t), b.dtype() == t ? b : Casting.astype(b, t));
+        return binary(f, scalarChunk(f.pythonName(), a, t), b.dtype() == t ? b : astype(b, t));
     }
 
     /**
@@ -270,7 +294,60 @@ public final class Elementwise {
      * @throws InvalidArgumentException for complex to a real numeric type
      */
     public static Chunk astype(Chunk x, DType to) {
+        if (x.size() > WIDE_BLOCK && wholeAstypeScratchBytes(x.dtype(), to, 1) > 0) {
+            return inBlocks(x, null, to, x.shape(), (p, q) -> Casting.astype(p, to));
+        }
         return Casting.astype(x, to);
+    }
+
+    /**
+     * {@code kernel} applied to blocks of at most {@link #WIDE_BLOCK} elements of {@code a} and {@code b} (null for a
+     * unary kernel) in C order, each block's result copied into a new chunk of type {@code rt} and shape {@code
+     * shape}. The operands hold {@code shape}'s elements, or one element, which every block gets whole.
+     */
+    private static Chunk inBlocks(
+            Chunk a, Chunk b, DType rt, int[] shape, java.util.function.BinaryOperator<Chunk> kernel) {
+        Chunk out = Chunk.allocate(rt, shape);
+        int n = out.size();
+        int slots = rt.slotsPerElement();
+        for (int off = 0; off < n; off += WIDE_BLOCK) {
+            int len = Math.min(WIDE_BLOCK, n - off);
+            Chunk r = kernel.apply(block(a, off, len), b == null ? null : block(b, off, len));
+            if (r.dtype() != rt || r.size() != len) {
+                throw new IllegalStateException("a block of " + len + " elements gave " + r + ", not " + rt);
+            }
+            System.arraycopy(r.data(), 0, out.data(), off * slots, len * slots);
+        }
+        return out;
+    }
+
+    /** Elements {@code [off, off + len)} of {@code c} in C order as a 1-d chunk; a single element as a 0-d chunk. */
+    private static Chunk block(Chunk c, int off, int len) {
+        if (c.size() == 1) {
+            return c.ndim() == 0 ? c : Chunk.wrap(c.dtype(), new int[0], c.data());
+        }
+        int slots = c.dtype().slotsPerElement();
+        Object data = c.data();
+        Object piece = java.lang.reflect.Array.newInstance(data.getClass().getComponentType(), len * slots);
+        System.arraycopy(data, off * slots, piece, 0, len * slots);
+        return Chunk.wrap(c.dtype(), new int[] {len}, piece);
+    }
+
+    /**
+     * Operand {@code c} of a binary call of result shape {@code shape} ({@code n} elements), ready to be cut into
+     * blocks: as it is when it has those elements (in C order, a broadcast that only adds axes of length 1 leaves them
+     * in place) or one element; otherwise broadcast to the shape, in its own type.
+     */
+    private static Chunk blockOperand(Chunk c, int[] shape, int n) {
+        return c.size() == n || c.size() == 1 ? c : Broadcast.expand(c, shape);
+    }
+
+    /**
+     * Whether a binary call converts its operands to working arrays wider than their elements (a promotion, a type
+     * the kernels widen, or a result narrowed back): such calls run in blocks.
+     */
+    private static boolean widens(BinaryFunction f, DType a, DType b, DType pt) {
+        return a != pt || b != pt || workingCopyBytes(pt, 1) > 0 || narrowingBytes(pt, f.resultType(pt), 1) > 0;
     }
 
     /**
@@ -301,8 +378,18 @@ public final class Elementwise {
      * Plans add it to a task's projected memory.
      */
     public static long unaryScratchBytes(UnaryFunction f, DType in, long elements) {
+        if (elements > WIDE_BLOCK && wholeUnaryScratchBytes(f, in, 1) > 0) {
+            // One block's working arrays, the block cut from the input and its result before it is copied out.
+            return wholeUnaryScratchBytes(f, in, WIDE_BLOCK)
+                    + (long) WIDE_BLOCK * (in.itemSizeBytes() + f.resultType(in).itemSizeBytes());
+        }
+        return wholeUnaryScratchBytes(f, in, elements);
+    }
+
+    /** What {@link #unary} allocates beyond its result when it converts the whole chunk at once. */
+    private static long wholeUnaryScratchBytes(UnaryFunction f, DType in, long elements) {
         DType w = f.workingType(in);
-        long promoted = w == in ? 0 : astypeScratchBytes(in, w, elements) + elements * w.itemSizeBytes();
+        long promoted = w == in ? 0 : wholeAstypeScratchBytes(in, w, elements) + elements * w.itemSizeBytes();
         return promoted + workingCopyBytes(w, elements) + narrowingBytes(w, f.resultType(in), elements);
     }
 
@@ -315,6 +402,26 @@ public final class Elementwise {
     public static long binaryScratchBytes(
             BinaryFunction f, DType a, DType b, long aElements, long bElements, long outElements) {
         DType pt = DTypes.resultType(a, b);
+        if (outElements > WIDE_BLOCK && widens(f, a, b, pt)) {
+            // Operands of neither the result's elements nor one element are broadcast whole, in their own types;
+            // then each block: its pieces of the operands, their working arrays, and its result before it is copied.
+            long broadcast = (aElements == outElements || aElements == 1 ? 0 : outElements * a.itemSizeBytes())
+                    + (bElements == outElements || bElements == 1 ? 0 : outElements * b.itemSizeBytes());
+            return broadcast
+                    + wholeBinaryScratchBytes(
+                            f, a, b, aElements == 1 ? 1 : WIDE_BLOCK, bElements == 1 ? 1 : WIDE_BLOCK, WIDE_BLOCK)
+                    + (long) WIDE_BLOCK
+                            * (a.itemSizeBytes()
+                                    + b.itemSizeBytes()
+                                    + f.resultType(pt).itemSizeBytes());
+        }
+        return wholeBinaryScratchBytes(f, a, b, aElements, bElements, outElements);
+    }
+
+    /** What {@link #binary(BinaryFunction, Chunk, Chunk)} allocates beyond its result without blocks. */
+    private static long wholeBinaryScratchBytes(
+            BinaryFunction f, DType a, DType b, long aElements, long bElements, long outElements) {
+        DType pt = DTypes.resultType(a, b);
         return operandBytes(a, pt, aElements, outElements)
                 + operandBytes(b, pt, bElements, outElements)
                 + narrowingBytes(pt, f.resultType(pt), outElements);
@@ -322,6 +429,15 @@ public final class Elementwise {
 
     /** An upper bound of the bytes {@link #astype} allocates beyond its result, for {@code elements} elements. */
     public static long astypeScratchBytes(DType from, DType to, long elements) {
+        if (elements > WIDE_BLOCK && wholeAstypeScratchBytes(from, to, 1) > 0) {
+            return wholeAstypeScratchBytes(from, to, WIDE_BLOCK)
+                    + (long) WIDE_BLOCK * (from.itemSizeBytes() + to.itemSizeBytes());
+        }
+        return wholeAstypeScratchBytes(from, to, elements);
+    }
+
+    /** What {@link Casting#astype} allocates beyond its result. */
+    private static long wholeAstypeScratchBytes(DType from, DType to, long elements) {
         if (from == to) {
             return 0;
         }
