@@ -1,6 +1,7 @@
 package io.cubed.dtype;
 
 import io.cubed.error.InvalidArgumentException;
+import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -14,6 +15,27 @@ import java.util.Locale;
  */
 public final class DTypes {
     private DTypes() {}
+
+    /** The least value of integer type {@code t} (0 for the unsigned types). */
+    public static BigInteger integerMin(DType t) {
+        requireInteger(t);
+        return t.kind() == DType.Kind.UNSIGNED
+                ? BigInteger.ZERO
+                : BigInteger.ONE.shiftLeft(8 * t.itemSizeBytes() - 1).negate();
+    }
+
+    /** The greatest value of integer type {@code t}. */
+    public static BigInteger integerMax(DType t) {
+        requireInteger(t);
+        int bits = 8 * t.itemSizeBytes() - (t.kind() == DType.Kind.UNSIGNED ? 0 : 1);
+        return BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE);
+    }
+
+    private static void requireInteger(DType t) {
+        if (!t.isInteger()) {
+            throw new IllegalArgumentException(t + " is not an integer data type");
+        }
+    }
 
     /** The default real floating-point type, float64. */
     public static DType defaultFloat() {

@@ -18,20 +18,6 @@ import java.util.Set;
 final class V3ArrayParser {
     private V3ArrayParser() {}
 
-    /** The top-level fields of an array's {@code zarr.json} that Cubed understands. */
-    private static final Set<String> KNOWN = Set.of(
-            "zarr_format",
-            "node_type",
-            "shape",
-            "data_type",
-            "chunk_grid",
-            "chunk_key_encoding",
-            "fill_value",
-            "codecs",
-            "attributes",
-            "storage_transformers",
-            "dimension_names");
-
     /**
      * The fields the specification makes mandatory in an array's {@code zarr.json}. None has a default: a missing
      * {@code chunk_key_encoding}, say, could name keys other than the writer's, and the array would read as fill value.
@@ -45,6 +31,12 @@ final class V3ArrayParser {
             "chunk_key_encoding",
             "fill_value",
             "codecs");
+
+    /** The top-level fields of an array's {@code zarr.json} that Cubed understands: the required ones and three more. */
+    private static final Set<String> KNOWN = java.util.stream.Stream.concat(
+                    REQUIRED.stream(),
+                    java.util.stream.Stream.of("attributes", "storage_transformers", "dimension_names"))
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     /** Parses an already-parsed {@code zarr.json} object of an array (also used for consolidated metadata). */
     static ZarrV3Metadata parse(Map<?, ?> m, String where) {

@@ -97,13 +97,8 @@ final class V3DataTypes {
      * is no {@code uint8}, and wrapping it would fill missing chunks with 44.
      */
     private static void checkRange(BigInteger v, DType dtype, String where) {
-        int bits = 8 * dtype.itemSizeBytes();
-        boolean unsigned = dtype.kind() == DType.Kind.UNSIGNED;
-        BigInteger min =
-                unsigned ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
-        BigInteger max = unsigned
-                ? BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
-                : BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
+        BigInteger min = io.cubed.dtype.DTypes.integerMin(dtype);
+        BigInteger max = io.cubed.dtype.DTypes.integerMax(dtype);
         if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
             throw new StorageException("bad fill_value " + v + " for data_type " + name(dtype) + " in " + where
                     + ": it lies outside the data type's range [" + min + ", " + max + "]");

@@ -217,14 +217,8 @@ final class CfRules {
         if (v == null) {
             return null;
         }
-        boolean unsigned = isUnsigned(dtype);
-        int bits = dtype.itemSizeBytes() * 8;
-        BigInteger min =
-                unsigned ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
-        BigInteger max = unsigned
-                ? BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
-                : BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
-        if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
+        if (v.compareTo(io.cubed.dtype.DTypes.integerMin(dtype)) < 0
+                || v.compareTo(io.cubed.dtype.DTypes.integerMax(dtype)) > 0) {
             return null;
         }
         return v.longValue();
