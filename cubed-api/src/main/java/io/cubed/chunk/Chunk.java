@@ -1,6 +1,7 @@
 package io.cubed.chunk;
 
 import io.cubed.dtype.DType;
+import io.cubed.dtype.FloatBits;
 import io.cubed.dtype.Scalar;
 import io.cubed.error.InvalidArgumentException;
 import java.io.Serializable;
@@ -307,16 +308,19 @@ public final class Chunk implements Serializable {
                 Arrays.fill(longs(), bits);
                 break;
             case FLOAT32:
-                Arrays.fill(floats(), (float) value.doubleValue());
+                // FloatBits, not a (float) cast, which quiets a signalling NaN fill value.
+                Arrays.fill(floats(), FloatBits.narrow(value.doubleValue()));
                 break;
             case FLOAT64:
                 Arrays.fill(doubles(), value.doubleValue());
                 break;
             case COMPLEX64:
                 float[] f = floats();
+                float re = FloatBits.narrow(value.realPart());
+                float im = FloatBits.narrow(value.imagPart());
                 for (int i = 0; i < f.length; i += 2) {
-                    f[i] = (float) value.realPart();
-                    f[i + 1] = (float) value.imagPart();
+                    f[i] = re;
+                    f[i + 1] = im;
                 }
                 break;
             case COMPLEX128:

@@ -34,6 +34,31 @@ public final class StoreKeys {
         }
     }
 
+    /**
+     * The path of an object-store or Hadoop URL ({@code path}, the text after the bucket or authority) as Hadoop's
+     * {@code Path} reads it, without leading or trailing slash: repeated slashes are one ({@code //x} is {@code x}), a
+     * trailing slash is dropped, {@code .} segments are dropped and {@code ..} segments applied; every other character
+     * is kept as it is (a space, {@code [}, {@code #}, {@code %41}). A {@code ..} above the root, which Hadoop would
+     * keep as a name, is refused naming {@code url}, the whole URL.
+     */
+    public static String normalizedPath(String path, String url) {
+        java.util.ArrayDeque<String> parts = new java.util.ArrayDeque<>();
+        for (String s : path.split("/+")) {
+            if (s.isEmpty() || s.equals(".")) {
+                continue;
+            }
+            if (s.equals("..")) {
+                if (parts.isEmpty()) {
+                    throw new InvalidArgumentException("'" + url + "' goes above its root with '..'");
+                }
+                parts.removeLast();
+                continue;
+            }
+            parts.addLast(s);
+        }
+        return String.join("/", parts);
+    }
+
     /** Joins two keys with {@code '/'}; an empty side is dropped. */
     public static String join(String parent, String child) {
         if (parent.isEmpty()) {

@@ -7,6 +7,7 @@ import io.cubed.array.Elementwise;
 import io.cubed.array.Manipulation;
 import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
+import io.cubed.dtype.DTypes;
 import io.cubed.dtype.Scalar;
 import io.cubed.error.CubedException;
 import io.cubed.error.InvalidArgumentException;
@@ -354,13 +355,26 @@ final class CopyCommand implements Callable<Integer> {
         }
         if (fill.form() == Scalar.Form.REAL || fill.form() == Scalar.Form.COMPLEX) {
             double d = fill.doubleValue();
-            if (!Double.isFinite(d) || d != Math.rint(d)) {
+            if (!Double.isFinite(d)
+                    || d != Math.rint(d)
+                    || new java.math.BigDecimal(d).compareTo(new java.math.BigDecimal(DTypes.integerMin(to))) < 0
+                    || new java.math.BigDecimal(d).compareTo(new java.math.BigDecimal(DTypes.integerMax(to))) > 0) {
                 throw new InvalidArgumentException(
                         "copy: the fill value " + fill + " has no " + to + " equivalent; copy to a floating type");
             }
-            return Scalar.ofLong((long) d);
+            return to == DType.UINT64
+                    ? Scalar.ofUnsignedLong(
+                            new java.math.BigDecimal(d).toBigInteger().longValue())
+                    : Scalar.ofLong((long) d);
         }
-        return Scalar.ofLong(fill.longValue());
+        // An integer (or bool) wraps to the narrower or other-signed type as astype wraps the elements: int16 300 is
+        // int8 44, int8 -1 is uint8 255, so the regions of fill value read as the converted elements would.
+        int bits = 8 * to.itemSizeBytes();
+        long v = fill.longValue();
+        if (to.kind() == DType.Kind.SIGNED) {
+            return Scalar.ofLong(v << (64 - bits) >> (64 - bits));
+        }
+        return bits == 64 ? Scalar.ofUnsignedLong(v) : Scalar.ofLong(v & ((1L << bits) - 1));
     }
 
     /**

@@ -40,7 +40,8 @@ final class Resume {
 
     /**
      * {@code url} in one spelling: a local path (no scheme, or {@code file:}) as an absolute, normalised {@code file:}
-     * URI; any other URL as given, without a trailing slash.
+     * URI; any other URL as {@link io.cubed.storage.fs.StoreLocation#canonicalUrl} spells it (scheme in lower case,
+     * repeated and trailing slashes removed, {@code .} and {@code ..} applied, as Hadoop's {@code Path} reads it).
      */
     static String canonicalUrl(String url) {
         String u = url.endsWith("/") && url.length() > 1 ? url.substring(0, url.length() - 1) : url;
@@ -50,7 +51,8 @@ final class Resume {
         if (!u.contains("://")) {
             return fileUri(Path.of(u));
         }
-        return u;
+        // s3a://bucket//x/ and s3a://bucket/x are one place (as Hadoop's Path and Cubed's S3 client read them).
+        return io.cubed.storage.fs.StoreLocation.of(u).canonicalUrl();
     }
 
     /**

@@ -431,6 +431,42 @@ class CubedCliTest {
         refused(run("resume", tmp.resolve("binary.json").toString()), "it is not UTF-8 text");
     }
 
+    /**
+     * {@code copy --dtype} converts an integer fill value as it converts the elements, by NumPy's astype: the regions of
+     * fill value then read as the converted elements would. NumPy: {@code numpy.array([300, -1], dtype="i2")
+     * .astype("i1")} is {@code [44, -1]} and {@code .astype("u1")} is {@code [44, 255]}. Before, int8 300 and uint8
+     * -1 went into the copy's .zarray as they were, a fill value of no int8 or uint8 array.
+     */
+    @Test
+    void copyToANarrowerIntegerTypeWrapsTheFillValueAsItsElements() {
+        String src = tmp.resolve("i16.zarr").toString();
+        ZarrArray a = ZarrArray.create(
+                src,
+                ZarrCreateOptions.builder(new long[] {4}, new int[] {2}, DType.INT16)
+                        .fillValue(Scalar.ofLong(300))
+                        .build());
+        // Chunk 1 is never written: it reads as the fill value, 300.
+        a.writeChunk(Chunk.wrap(DType.INT16, new int[] {2}, new short[] {-1, 300}), 0);
+        for (String[] to : new String[][] {{"int8", "44", "-1"}, {"uint8", "44", "255"}}) {
+            String dst = tmp.resolve(to[0] + ".zarr").toString();
+            CliRun r = run(
+                    "copy",
+                    src,
+                    dst,
+                    "--dtype",
+                    to[0],
+                    "--work-dir",
+                    tmp.resolve("work").toString());
+            assertThat(r.code()).as(r.err()).isZero();
+            ZarrArray b = ZarrArray.open(dst);
+            assertThat(b.metadata().fillValue()).isEqualTo(Scalar.ofLong(Long.parseLong(to[1])));
+            long fill = Long.parseLong(to[1]);
+            long minusOne = Long.parseLong(to[2]);
+            assertThat(b.readRegion(new long[] {0}, new int[] {4}).toLongArray())
+                    .containsExactly(minusOne, fill, fill, fill);
+        }
+    }
+
     /** The input was refused before anything was written (exit 2) with a message containing {@code messagePart}. */
     private static void refused(CliRun r, String messagePart) {
         assertThat(r.code()).as(r.out()).isEqualTo(2);

@@ -1,6 +1,7 @@
 package io.cubed.storage.fs;
 
 import io.cubed.error.InvalidArgumentException;
+import io.cubed.storage.StoreKeys;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -69,7 +70,7 @@ public final class StoreLocation {
             while (rest.startsWith("/")) {
                 rest = rest.substring(1);
             }
-            List<String> parts = normalise(rest);
+            List<String> parts = normalise(rest, url);
             String name = parts.isEmpty() ? "" : parts.get(0);
             return new StoreLocation(url, "memory", name, parts.isEmpty() ? parts : parts.subList(1, parts.size()));
         }
@@ -83,7 +84,7 @@ public final class StoreLocation {
             authority = slash < 0 ? rest : rest.substring(0, slash);
             rest = slash < 0 ? "" : rest.substring(slash);
         }
-        return new StoreLocation(url, scheme, authority, normalise(rest));
+        return new StoreLocation(url, scheme, authority, normalise(rest, url));
     }
 
     /** The absolute path of {@code path} with links resolved in its longest existing ancestor. */
@@ -128,22 +129,25 @@ public final class StoreLocation {
         };
     }
 
-    /** The segments of {@code path} without empty ones or {@code .}, with {@code ..} applied. */
-    private static List<String> normalise(String path) {
-        List<String> parts = new ArrayList<>();
-        for (String s : path.split("/+")) {
-            if (s.isEmpty() || s.equals(".")) {
-                continue;
-            }
-            if (s.equals("..")) {
-                if (!parts.isEmpty()) {
-                    parts.remove(parts.size() - 1);
-                }
-                continue;
-            }
-            parts.add(s);
+    /** The segments of {@code path} as {@link StoreKeys#normalizedPath} reads it. */
+    private static List<String> normalise(String path, String url) {
+        String p = StoreKeys.normalizedPath(path, url);
+        return p.isEmpty() ? List.of() : List.of(p.split("/"));
+    }
+
+    /**
+     * This location as one URL: the scheme as given (lower case), the authority and the normalised path for an
+     * object-store or Hadoop URL ({@code s3a://bucket/x} for {@code s3a://bucket//x/}); for a local path, the
+     * {@code file:} URI of its resolved absolute path.
+     */
+    public String canonicalUrl() {
+        if (scheme.equals("file")) {
+            return Path.of(authority, segments.toArray(new String[0]))
+                    .toUri()
+                    .toString()
+                    .replaceFirst("(?<!:/)/$", "");
         }
-        return parts;
+        return shownScheme + "://" + authority + (segments.isEmpty() ? "" : "/" + String.join("/", segments));
     }
 
     /** The URL this location was made from, as given. */

@@ -62,16 +62,15 @@ public final class Stores {
                 throw new InvalidArgumentException("memory store URI '" + uri + "' must look like memory://NAME/path");
             }
             rest = rest.substring(2);
-            while (rest.endsWith("/")) {
-                rest = rest.substring(0, rest.length() - 1);
-            }
             int slash = rest.indexOf('/');
             String name = slash < 0 ? rest : rest.substring(0, slash);
             if (name.isEmpty()) {
                 throw new InvalidArgumentException("memory store URI '" + uri + "' needs a name: memory://NAME/path");
             }
             InMemoryStore store = InMemoryStore.named(name);
-            return slash < 0 ? store : store.resolve(rest.substring(slash + 1));
+            // Repeated and trailing slashes as in any other URL (StoreLocation reads it so too).
+            String path = slash < 0 ? "" : io.cubed.storage.StoreKeys.normalizedPath(rest.substring(slash), uri);
+            return path.isEmpty() ? store : store.resolve(path);
         }
         if ((scheme.equals("s3a") || scheme.equals("s3"))
                 && s3Client(scheme, options).equals("cubed")) {

@@ -129,7 +129,7 @@ final class V3DataTypes {
             return json;
         }
         if (size == 4) {
-            int bits = Float.floatToRawIntBits((float) d);
+            int bits = Float.floatToRawIntBits(io.cubed.dtype.FloatBits.narrow(d));
             return bits == 0x7fc00000 ? json : String.format(Locale.ROOT, "0x%08x", bits);
         }
         long bits = Double.doubleToRawLongBits(d);
@@ -145,7 +145,10 @@ final class V3DataTypes {
             }
             try {
                 long bits = Long.parseUnsignedLong(s.substring(2), 16);
-                return size == 4 ? Float.intBitsToFloat((int) bits) : Double.longBitsToDouble(bits);
+                // Widened bit for bit: a (double) conversion would quiet a signalling NaN such as 0x7fa00000.
+                return size == 4
+                        ? io.cubed.dtype.FloatBits.widen(Float.intBitsToFloat((int) bits))
+                        : Double.longBitsToDouble(bits);
             } catch (NumberFormatException e) {
                 throw new StorageException(
                         "bad fill_value " + json + " for data_type " + name(dtype) + " in " + where, e);

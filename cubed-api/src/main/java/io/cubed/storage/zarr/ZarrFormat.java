@@ -187,7 +187,7 @@ public final class ZarrFormat implements Serializable {
      */
     public void check(String url, long[] shape, int[] chunks, DType dtype) {
         if (version == 2) {
-            v2Metadata(shape, chunks, dtype);
+            v2Options(url, shape, chunks, dtype, false);
         } else {
             v3Metadata(url, shape, chunks, dtype);
         }
@@ -221,8 +221,18 @@ public final class ZarrFormat implements Serializable {
                 }
             }
         }
-        return ZarrV3Metadata.create(
-                shape, chunks, dtype, fillValue, withTypesize(codecs, dtype.itemSizeBytes()), v2KeyEncoding, separator);
+        try {
+            return ZarrV3Metadata.create(
+                    shape,
+                    chunks,
+                    dtype,
+                    fillValue,
+                    withTypesize(codecs, dtype.itemSizeBytes()),
+                    v2KeyEncoding,
+                    separator);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException("cannot write " + url + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -271,7 +281,11 @@ public final class ZarrFormat implements Serializable {
         io.cubed.storage.StoreSupplier supplier = io.cubed.storage.fs.Stores.supplier(url, options);
         if (version == 2) {
             return ZarrArray.withMetadata(
-                    url, supplier, v2Metadata(grid.shape(), grid.chunkShape(), dtype), java.util.Map.of());
+                    url,
+                    supplier,
+                    v2Options(url, grid.shape(), grid.chunkShape(), dtype, false)
+                            .toMetadata(),
+                    java.util.Map.of());
         }
         return new ZarrV3Array(url, supplier, v3Metadata(url, grid.shape(), grid.chunkShape(), dtype));
     }
@@ -283,9 +297,18 @@ public final class ZarrFormat implements Serializable {
             compressor.requireUsable(url);
         }
         if (version == 2) {
-            return ZarrArray.create(url, v2Options(grid.shape(), grid.chunkShape(), dtype, overwrite), options);
+            return ZarrArray.create(url, v2Options(url, grid.shape(), grid.chunkShape(), dtype, overwrite), options);
         }
         return ZarrV3Array.create(url, v3Metadata(url, grid.shape(), grid.chunkShape(), dtype), overwrite, options);
+    }
+
+    /** {@link #v2Options(long[], int[], DType, boolean)}, its refusal (a fill value of another type) naming {@code url}. */
+    private ZarrCreateOptions v2Options(String url, long[] shape, int[] chunks, DType dtype, boolean overwrite) {
+        try {
+            return v2Options(shape, chunks, dtype, overwrite);
+        } catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException("cannot write " + url + ": " + e.getMessage(), e);
+        }
     }
 
     private ZarrCreateOptions v2Options(long[] shape, int[] chunks, DType dtype, boolean overwrite) {

@@ -57,13 +57,15 @@ public final class ZarrV2Metadata implements Serializable {
 
     /**
      * Metadata for a new array that Cubed writes: little-endian, C order. {@code compressor} may be null (no
-     * compression), {@code fillValue} may be null (zarr's "no fill value", read back as zeros).
+     * compression), {@code fillValue} may be null (zarr's "no fill value", read back as zeros); a fill value the dtype
+     * cannot hold (300 for int8, 1.5 for an integer type) is an {@link io.cubed.error.InvalidArgumentException}.
      */
     public static ZarrV2Metadata create(
             long[] shape, int[] chunks, DType dtype, Compressor compressor, Scalar fillValue, String separator) {
         checkSeparator(separator, "new array");
+        Scalar fill = FillValues.forNewArray(fillValue, dtype);
         return new ZarrV2Metadata(
-                shape, chunks, ZarrDataType.littleEndian(dtype), compressor, fillValue, Order.C, separator);
+                shape, chunks, ZarrDataType.littleEndian(dtype), compressor, fill, Order.C, separator);
     }
 
     /** Parses {@code .zarray} bytes; {@code where} (its URL) goes into every error message. */

@@ -85,15 +85,17 @@ public final class ZarrV3Metadata implements Serializable {
         if (!".".equals(separator) && !"/".equals(separator)) {
             throw new InvalidArgumentException("chunk key separator must be \".\" or \"/\", got '" + separator + "'");
         }
-        Scalar fill = fillValue == null ? Scalar.zero() : fillValue;
+        Scalar given = fillValue == null ? Scalar.zero() : fillValue;
         try {
             V3Codec.checkOrder(codecs, "new array");
             V3ArrayParser.checkCodecs(codecs, chunks, dtype, "new array");
             // What zarr.json will say must be a fill value of the data type (a readable document), not 200 for int8.
-            V3DataTypes.fillValue(V3DataTypes.fillToJson(fill, dtype), dtype, "new array");
+            V3DataTypes.fillValue(V3DataTypes.fillToJson(given, dtype), dtype, "new array");
         } catch (StorageException e) {
             throw new InvalidArgumentException(e.getMessage(), e);
         }
+        // And the value itself, not only its JSON: 1.5 or NaN would be written as the integer 1 or 0.
+        Scalar fill = FillValues.forNewArray(given, dtype);
         return new ZarrV3Metadata(
                 shape, chunks, dtype, fill, codecs, new V3ChunkKeyEncoding(v2KeyEncoding, separator), "{}", null);
     }

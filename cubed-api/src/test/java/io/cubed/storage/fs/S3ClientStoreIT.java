@@ -150,6 +150,30 @@ class S3ClientStoreIT extends StoreContract {
                 .hasMessageContaining("403");
     }
 
+    /**
+     * {@code s3a://bucket//run/x.zarr/} is the place {@code s3a://bucket/run/x.zarr} (as S3A's Path reads it): a Zarr
+     * array written through one spelling reads back through the other, and S3 holds it under the normalised keys.
+     */
+    @Test
+    void aUrlWithRepeatedAndTrailingSlashesIsThePlaceS3AReads() {
+        String run = "slashes-" + RUN.incrementAndGet();
+        String spelled = "s3a://" + BUCKET + "//" + run + "//x.zarr/";
+        io.cubed.storage.zarr.ZarrArray written = io.cubed.storage.zarr.ZarrArray.create(
+                spelled,
+                io.cubed.storage.zarr.ZarrCreateOptions.builder(
+                                new long[] {4}, new int[] {2}, io.cubed.dtype.DType.INT32)
+                        .compressor(null)
+                        .build(),
+                server.options());
+        written.writeChunk(io.cubed.chunk.Chunk.wrap(io.cubed.dtype.DType.INT32, new int[] {2}, new int[] {7, 8}), 0);
+        io.cubed.storage.zarr.ZarrArray read =
+                io.cubed.storage.zarr.ZarrArray.open(server.url(run + "/x.zarr"), server.options());
+        assertThat(read.readRegion(new long[] {0}, new int[] {4}).toLongArray()).containsExactly(7, 8, 0, 0);
+        Store bucket = Stores.open("s3a://" + BUCKET, server.options());
+        assertThat(bucket.exists(run + "/x.zarr/.zarray")).isTrue();
+        assertThat(bucket.exists(run + "/x.zarr/0")).isTrue();
+    }
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void anUnreachableEndpointFailsQuicklyNamingTheUri() throws Exception {

@@ -42,8 +42,18 @@ final class Http1 {
 
     private static final int HEAD_LIMIT = 64 * 1024;
 
+    /** Pieces a request body is written in, so that a server that stops taking it is noticed. */
+    private static final int WRITE_PIECE_BYTES = 64 * 1024;
+
+    /**
+     * Closes the connection of a request past its deadline, or whose body the server stopped taking: a blocked socket
+     * write has no timeout of its own, and {@code SO_TIMEOUT} bounds one read, not a whole answer.
+     */
+    private static final java.util.concurrent.ScheduledThreadPoolExecutor WATCHDOG = watchdog();
+
     private final int connectTimeoutMillis;
     private final int readTimeoutMillis;
+    private final long requestTimeoutMillis;
     private final InetSocketAddress proxy;
     private volatile SSLSocketFactory ssl;
     private final Map<String, ConcurrentLinkedDeque<Connection>> idle = new ConcurrentHashMap<>();
@@ -66,10 +76,78 @@ final class Http1 {
         }
     }
 
-    Http1(Duration connectTimeout, Duration readTimeout, InetSocketAddress proxy) {
+    /**
+     * A client whose connections are made within {@code connectTimeout}, whose requests wait at most {@code
+     * readTimeout} for the server to take or send a byte, and take at most {@code requestTimeout} each in all, from
+     * connecting to the answer's last byte ({@link Duration#ZERO}: no limit).
+     */
+    Http1(Duration connectTimeout, Duration readTimeout, Duration requestTimeout, InetSocketAddress proxy) {
         this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
         this.readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, readTimeout.toMillis());
+        this.requestTimeoutMillis = requestTimeout.toMillis();
         this.proxy = proxy;
+    }
+
+    private static java.util.concurrent.ScheduledThreadPoolExecutor watchdog() {
+        java.util.concurrent.ScheduledThreadPoolExecutor w =
+                new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+                    Thread t = new Thread(r, "cubed-s3-watchdog");
+                    t.setDaemon(true);
+                    return t;
+                });
+        w.setRemoveOnCancelPolicy(true);
+        return w;
+    }
+
+    /**
+     * A request that took too long: no byte from the server, or none taken by it, for the read timeout, or the whole
+     * request past the request timeout. The message names the endpoint, the request, how long it waited and the
+     * setting that bounds it. A timeout, so transient: the request may be made again.
+     */
+    static final class Timeout extends SocketTimeoutException {
+        private static final long serialVersionUID = 1L;
+
+        Timeout(String message, Throwable cause) {
+            super(message);
+            initCause(cause);
+        }
+    }
+
+    /** What a request is doing, for the watchdog and for the message of its timeout. */
+    private static final class Watch {
+        final long startNanos = System.nanoTime();
+        final long deadlineNanos;
+        /** When the server last took a piece of the body; 0 once the request is sent. */
+        volatile long writeProgressNanos;
+        /** Why the watchdog closed the connection, or null. */
+        volatile String expired;
+        /** Whether the answer has been read: the connection is no longer the watchdog's to close. */
+        boolean done;
+        /** The connection the request is on now (a second one when the first turned out stale). */
+        Connection connection;
+
+        volatile java.util.concurrent.ScheduledFuture<?> check;
+
+        Watch(long requestTimeoutMillis) {
+            this.deadlineNanos = requestTimeoutMillis > 0
+                    ? startNanos + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis)
+                    : Long.MAX_VALUE;
+        }
+
+        long remainingMillis() {
+            return deadlineNanos == Long.MAX_VALUE
+                    ? Long.MAX_VALUE
+                    : Math.max(
+                            1, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+        }
+    }
+
+    /** "500 ms", "2 s", "3.5 s": a duration as the messages show it. */
+    static String show(long millis) {
+        if (millis < 1000) {
+            return millis + " ms";
+        }
+        return (millis % 1000 == 0 ? String.valueOf(millis / 1000) : String.valueOf(millis / 1000.0)) + " s";
     }
 
     /**
@@ -90,24 +168,105 @@ final class Http1 {
             int length)
             throws IOException {
         String key = scheme + "://" + host + ":" + port;
+        Watch watch = new Watch(requestTimeoutMillis);
         Connection c = pooled(key);
         boolean reused = c != null;
-        while (true) {
-            if (c == null) {
-                c = open(scheme, host, port);
-            }
-            try {
-                return exchangeOn(c, key, host, port, method, target, headers, body, offset, length);
-            } catch (StaleConnection e) {
-                c.close();
-                if (!reused) {
-                    throw (IOException) e.getCause();
+        try {
+            while (true) {
+                if (c == null) {
+                    c = open(scheme, host, port, watch);
                 }
-                // The server had closed the kept-alive connection: once more, on a new one.
-                reused = false;
-                c = null;
+                try {
+                    return exchangeOn(c, key, host, port, method, target, headers, body, offset, length, watch);
+                } catch (StaleConnection e) {
+                    c.close();
+                    if (!reused || watch.expired != null) {
+                        throw (IOException) e.getCause();
+                    }
+                    // The server had closed the kept-alive connection: once more, on a new one.
+                    reused = false;
+                    c = null;
+                }
+            }
+        } catch (IOException e) {
+            throw timedOut(e, watch, key, method, target);
+        } finally {
+            // Whatever happened, the watchdog is done with this request: a check running now sees it and schedules no
+            // other, and the last one scheduled is cancelled.
+            synchronized (watch) {
+                watch.done = true;
+            }
+            java.util.concurrent.ScheduledFuture<?> f = watch.check;
+            if (f != null) {
+                f.cancel(false);
             }
         }
+    }
+
+    /**
+     * {@code e} as the {@link Timeout} it is when the request timed out (its message saying where, what and how long),
+     * else {@code e} itself.
+     */
+    private IOException timedOut(IOException e, Watch watch, String endpoint, String method, String target) {
+        IOException cause = e instanceof StaleConnection && e.getCause() instanceof IOException io ? io : e;
+        String expired = watch.expired;
+        String request = method + " " + target + " to " + endpoint;
+        if (expired != null) {
+            return new Timeout(request + ": " + expired, cause);
+        }
+        if (cause instanceof SocketTimeoutException && !(cause instanceof Timeout)) {
+            if (cause.getMessage() != null && cause.getMessage().startsWith("timed out connecting")) {
+                return cause;
+            }
+            return new Timeout(
+                    request + ": no answer for " + show(readTimeoutMillis) + " (fs.s3a.connection.timeout, the longest"
+                            + " wait for a byte from the server); it accepted the connection but sent nothing more",
+                    cause);
+        }
+        return e;
+    }
+
+    /**
+     * Keeps an eye on the connection of {@code watch}: closes it at the request's deadline, or when the server has
+     * taken nothing of the body for the read timeout. Called holding {@code watch}'s lock, as every check runs.
+     */
+    private void guard(Watch watch) {
+        long now = System.nanoTime();
+        long at = watch.deadlineNanos;
+        long w = watch.writeProgressNanos;
+        if (w != 0) {
+            at = Math.min(at, w + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis));
+        }
+        if (at == Long.MAX_VALUE) {
+            watch.check = null;
+            return;
+        }
+        watch.check = WATCHDOG.schedule(
+                () -> {
+                    synchronized (watch) {
+                        if (watch.done) {
+                            return;
+                        }
+                        long t = System.nanoTime();
+                        long progress = watch.writeProgressNanos;
+                        if (t - watch.deadlineNanos >= 0) {
+                            watch.expired = "it did not complete within " + show(requestTimeoutMillis)
+                                    + " (fs.s3a.connection.request.timeout, the longest a request may take)";
+                            watch.connection.close();
+                        } else if (progress != 0
+                                && t - progress
+                                        >= java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis)) {
+                            watch.expired = "the server took none of the request body for " + show(readTimeoutMillis)
+                                    + " (fs.s3a.connection.timeout, the longest wait for the server to take or send a"
+                                    + " byte)";
+                            watch.connection.close();
+                        } else {
+                            guard(watch);
+                        }
+                    }
+                },
+                Math.max(0, at - now),
+                java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
     /** A pooled connection still fresh enough to reuse, or null. */
@@ -136,7 +295,8 @@ final class Http1 {
             List<Map.Entry<String, String>> headers,
             byte[] body,
             int offset,
-            int length)
+            int length,
+            Watch watch)
             throws IOException {
         StringBuilder head = new StringBuilder(512);
         String requestTarget = proxy != null && !c.tls ? "http://" + hostHeader(host, port, false) + target : target;
@@ -150,6 +310,15 @@ final class Http1 {
         }
         head.append("\r\n");
         byte[] headBytes = head.toString().getBytes(StandardCharsets.UTF_8);
+        synchronized (watch) {
+            java.util.concurrent.ScheduledFuture<?> previous = watch.check;
+            if (previous != null) {
+                previous.cancel(false);
+            }
+            watch.connection = c;
+            watch.writeProgressNanos = System.nanoTime();
+            guard(watch);
+        }
         try {
             if (body != null && length > 0 && length <= 16 * 1024) {
                 byte[] all = new byte[headBytes.length + length];
@@ -158,13 +327,17 @@ final class Http1 {
                 c.out.write(all);
             } else {
                 c.out.write(headBytes);
-                if (body != null && length > 0) {
-                    c.out.write(body, offset, length);
+                for (int done = 0; body != null && done < length; done += WRITE_PIECE_BYTES) {
+                    c.out.write(body, offset + done, Math.min(WRITE_PIECE_BYTES, length - done));
+                    watch.writeProgressNanos = System.nanoTime();
                 }
             }
             c.out.flush();
         } catch (IOException e) {
             throw new StaleConnection(e);
+        } finally {
+            // Sent (or failed): from here on the read timeout bounds each read, the watchdog only the deadline.
+            watch.writeProgressNanos = 0;
         }
         Response r;
         try {
@@ -175,7 +348,11 @@ final class Http1 {
             c.close();
             throw e;
         }
-        if (c.reusable) {
+        synchronized (watch) {
+            // Answered: the watchdog leaves the connection alone from now on (closed already if it expired).
+            watch.done = true;
+        }
+        if (c.reusable && watch.expired == null) {
             c.idleSince = System.nanoTime();
             idle.computeIfAbsent(key, k -> new ConcurrentLinkedDeque<>()).addFirst(c);
         } else {
@@ -255,7 +432,7 @@ final class Http1 {
         return new Response(code, headers, body);
     }
 
-    private Connection open(String scheme, String host, int port) throws IOException {
+    private Connection open(String scheme, String host, int port, Watch watch) throws IOException {
         boolean tls = scheme.equals("https");
         Socket s = new Socket();
         try {
@@ -263,7 +440,7 @@ final class Http1 {
             s.setSoTimeout(readTimeoutMillis);
             InetSocketAddress to = proxy != null ? proxy : new InetSocketAddress(host, port);
             try {
-                s.connect(to, connectTimeoutMillis);
+                s.connect(to, (int) Math.min(connectTimeoutMillis, watch.remainingMillis()));
             } catch (java.net.ConnectException | java.net.SocketTimeoutException | java.net.UnknownHostException e) {
                 // The same kind (retries tell transient failures by it), saying where it could not connect.
                 String where =

@@ -26,7 +26,7 @@ final class InstanceCredentials implements CredentialSource {
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     private final Map<String, String> env;
-    private final Http1 http = new Http1(Duration.ofSeconds(1), Duration.ofSeconds(2), null);
+    private final Http1 http = new Http1(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ZERO, null);
     private Credentials cached;
     private Instant expires = Instant.MIN;
 

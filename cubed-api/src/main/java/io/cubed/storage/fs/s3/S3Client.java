@@ -180,7 +180,13 @@ final class S3Client {
                     : parsePort(port);
             proxy = InetSocketAddress.createUnresolved(proxyHost, p);
         }
-        this.http = new Http1(settings.millis("connection.establish.timeout", 50_000), timeout, proxy);
+        // S3A's names and defaults (Hadoop 3.3.4): a request has no time limit of its own unless one is set, and a
+        // request timeout without a unit is in seconds.
+        this.http = new Http1(
+                settings.millis("connection.establish.timeout", 50_000),
+                timeout,
+                settings.seconds("connection.request.timeout", 0),
+                proxy);
         this.everyRequest = new LinkedHashMap<>();
         this.putsOnly = new LinkedHashMap<>();
         encryptionHeaders(settings, everyRequest, putsOnly);

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  *
  * <p>Read here: {@code endpoint} (a host, or a URL with its scheme; default AWS), {@code endpoint.region}, {@code
  * path.style.access}, {@code connection.ssl.enabled}, {@code connection.establish.timeout} and {@code
- * connection.timeout} (ms), the credentials ({@link CredentialSource}), server-side encryption ({@code
+ * connection.timeout} (ms), {@code connection.request.timeout} (s), the credentials ({@link CredentialSource}), server-side encryption ({@code
  * encryption.algorithm} or the older {@code server-side-encryption-algorithm}: {@code AES256}/{@code SSE-S3}, {@code
  * SSE-KMS} and {@code SSE-C}, with {@code encryption.key}), {@code acl.default}, {@code requester.pays.enabled},
  * {@code proxy.host} and {@code proxy.port}, and {@code user.agent.prefix}.
@@ -71,18 +71,30 @@ final class S3Settings {
 
     /** A duration in ms, or with Hadoop's units ({@code 50ms}, {@code 2s}, {@code 1m}). */
     Duration millis(String name, long fallback) {
+        return duration(name, Duration.ofMillis(fallback), "ms");
+    }
+
+    /**
+     * A duration in seconds, or with Hadoop's units ({@code 500ms}, {@code 2s}, {@code 1m}), for the settings S3A reads
+     * in seconds ({@code connection.request.timeout} in Hadoop 3.3.4).
+     */
+    Duration seconds(String name, long fallback) {
+        return duration(name, Duration.ofSeconds(fallback), "s");
+    }
+
+    private Duration duration(String name, Duration fallback, String unitless) {
         String v = get(name);
         if (v == null || v.isEmpty()) {
-            return Duration.ofMillis(fallback);
+            return fallback;
         }
         Matcher m = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?", Pattern.CASE_INSENSITIVE)
                 .matcher(v);
         if (!m.matches()) {
             throw new InvalidArgumentException(
-                    "fs.s3a." + name + " must be a duration in ms (or 2s, 1m), got '" + v + "'");
+                    "fs.s3a." + name + " must be a duration in " + unitless + " (or 500ms, 2s, 1m), got '" + v + "'");
         }
         long n = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "ms" : m.group(2).toLowerCase(Locale.ROOT);
+        String unit = m.group(2) == null ? unitless : m.group(2).toLowerCase(Locale.ROOT);
         return switch (unit) {
             case "s" -> Duration.ofSeconds(n);
             case "m" -> Duration.ofMinutes(n);

@@ -81,12 +81,10 @@ public final class S3Store implements Store {
         }
         String scheme = uri.substring(0, colon);
         String rest = uri.substring(colon + 3);
-        while (rest.endsWith("/")) {
-            rest = rest.substring(0, rest.length() - 1);
-        }
         int slash = rest.indexOf('/');
         String bucket = slash < 0 ? rest : rest.substring(0, slash);
-        String prefix = slash < 0 ? "" : rest.substring(slash + 1);
+        // As S3A's Path reads it: s3a://bucket//x/ is the prefix x, not a refused key "/x".
+        String prefix = slash < 0 ? "" : StoreKeys.normalizedPath(rest.substring(slash), uri);
         if (bucket.isEmpty()) {
             throw new InvalidArgumentException("'" + uri + "' names no bucket: " + scheme + "://BUCKET/path");
         }
