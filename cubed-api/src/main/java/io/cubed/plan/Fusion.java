@@ -237,11 +237,18 @@ final class Fusion {
     }
 
     /**
-     * Projected memory of one task of {@code c} with {@code fusedPreds} computed inside it: {@code c}'s own figure
-     * with their outputs held in memory (no buffer copies), plus the largest working set of computing one of their
-     * chunks (the predecessor's projected memory without the reserve and without its own output chunk).
+     * Projected memory of one task of {@code c} with {@code fusedPreds} computed inside it. Where the task computes them
+     * chunk by chunk: {@code c}'s own figure with their outputs held in memory (no buffer copies), plus the largest
+     * working set of computing one of their chunks (the predecessor's projected memory without the reserve and without
+     * its own output chunk). Where an elementwise chain runs tile by tile ({@link TiledChains}): what the tiles hold,
+     * for a chain ending in {@code c}, or, for a chain whose tiles {@code c} takes box by box (a reduction's first
+     * round), {@code c}'s own figure with the chain's tiles in place of its output chunk.
      */
     private long memory(OpNode c, List<OpNode> fusedPreds, long reserved, Function<ArrayNode, BufferCopies> copiesOf) {
+        long tiled = TiledChains.elementwiseRoot(c, fusedPreds, this::predecessors, projected, reserved, copiesOf);
+        if (tiled >= 0) {
+            return tiled;
+        }
         Set<OpNode> inTask = new HashSet<>(fusedPreds);
         long base = Plan.projectedMemBytes(
                 c,
@@ -249,6 +256,18 @@ final class Fusion {
                 a -> a.op() != null && inTask.contains(a.op()) ? new BufferCopies(0, 0) : copiesOf.apply(a));
         long transientPeak = 0;
         for (OpNode p : fusedPreds) {
+            if (c.inputs().get(0).op() == p && c.function().readsInBoxes(0)) {
+                long boxed = TiledChains.boxedInput(p, this::predecessors, projected, reserved, copiesOf);
+                if (boxed >= 0) {
+                    // The chain's output chunk is never assembled: its tiles go to c as they are computed. The chunk
+                    // c's extra memory counts as read before and not yet freed is, likewise, the chain's leaves.
+                    int stale = c.function().inputChunksInExtra(0);
+                    base -= c.inputs().get(0).chunkBytes() * (c.chunksHeld(0) + stale);
+                    base += stale * TiledChains.boxedLeafBytes(p, this::predecessors);
+                    transientPeak = Math.max(transientPeak, boxed);
+                    continue;
+                }
+            }
             long own = projected.get(p) - reserved;
             for (ArrayNode out : p.outputs()) {
                 own -= out.chunkBytes() * (1 + copiesOf.apply(out).write());
