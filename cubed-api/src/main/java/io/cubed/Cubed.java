@@ -32,7 +32,8 @@ public final class Cubed {
     /**
      * Largest array {@link #asarray} takes with {@code spec}, in bytes: half of what a task may use ({@code allowedMem −
      * reservedMem}), since the data travels inside every task that reads it, where it is held beside the chunk taken
-     * from it. Bigger data belongs in Zarr ({@link #fromArray} writes it there).
+     * from it, and counts whole in those tasks' projected memory. Bigger data belongs in Zarr ({@link #fromArray} writes
+     * it there).
      */
     public static long asarrayLimitBytes(Spec spec) {
         return spec.inTaskDataLimitBytes();

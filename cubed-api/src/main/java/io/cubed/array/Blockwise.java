@@ -57,7 +57,7 @@ public final class Blockwise {
     /** As {@link #mapBlocks(BlockFunction, MapBlocksOptions, CubedArray...)}, naming the operation {@code name}. */
     static CubedArray mapBlocks(String name, BlockFunction fn, MapBlocksOptions options, List<CubedArray> arrays) {
         ChunkFunction function = fn instanceof ElementwiseBlockFunction e
-                ? new ElementwiseBlocksChunkFunction(e)
+                ? new ElementwiseBlocksChunkFunction(e, options.tileMemBytes())
                 : new MapBlocksChunkFunction(fn);
         return mapBlocks(name, function, List.of(options.dtype()), options, arrays)
                 .get(0);
@@ -349,7 +349,8 @@ public final class Blockwise {
     }
 
     /** Runs one of this package's elementwise chunk functions as the primitive's elementwise function. */
-    private record ElementwiseBlocksChunkFunction(ElementwiseBlockFunction fn) implements ElementwiseChunkFunction {
+    private record ElementwiseBlocksChunkFunction(ElementwiseBlockFunction fn, long tileWorkingBytes)
+            implements ElementwiseChunkFunction {
         @Override
         public Chunk applyElementwise(Chunk[] blocks) {
             return fn.apply(blocks);

@@ -31,7 +31,9 @@ final class ElementwiseOps {
         DType rt = f.resultType(t);
         long elements = chunkElements(List.of(x));
         long scratch = io.cubed.chunk.Elementwise.unaryScratchBytes(f, t, elements);
-        return Blockwise.mapBlocks(f.pythonName(), new UnaryBlocks(f), options(rt, scratch), List.of(x))
+        long tile = tileElements(elements);
+        long onTile = tileBytes(io.cubed.chunk.Elementwise.unaryScratchBytes(f, t, tile), rt, tile, elements);
+        return Blockwise.mapBlocks(f.pythonName(), new UnaryBlocks(f), options(rt, scratch, onTile), List.of(x))
                 .withDimsOf(x);
     }
 
@@ -51,15 +53,25 @@ final class ElementwiseOps {
                     + " promote to " + pt + ", but the Array API standard requires "
                     + f.domain().description());
         }
-        long scratch = io.cubed.chunk.Elementwise.binaryScratchBytes(
-                f,
-                a.dtype(),
-                b.dtype(),
-                chunkElements(List.of(a)),
-                chunkElements(List.of(b)),
-                chunkElements(List.of(a, b)));
+        long aElements = chunkElements(List.of(a));
+        long bElements = chunkElements(List.of(b));
+        long out = chunkElements(List.of(a, b));
+        long scratch =
+                io.cubed.chunk.Elementwise.binaryScratchBytes(f, a.dtype(), b.dtype(), aElements, bElements, out);
+        long tile = tileElements(out);
+        long onTile = tileBytes(
+                io.cubed.chunk.Elementwise.binaryScratchBytes(
+                        f,
+                        a.dtype(),
+                        b.dtype(),
+                        operandOnTile(aElements, out, tile),
+                        operandOnTile(bElements, out, tile),
+                        tile),
+                f.resultType(pt),
+                tile,
+                out);
         return Blockwise.mapBlocks(
-                        f.pythonName(), new BinaryBlocks(f), options(f.resultType(pt), scratch), List.of(a, b))
+                        f.pythonName(), new BinaryBlocks(f), options(f.resultType(pt), scratch, onTile), List.of(a, b))
                 .withDimsOf(a, b);
     }
 
@@ -78,11 +90,18 @@ final class ElementwiseOps {
     private static CubedArray withScalar(BinaryFunction f, CubedArray x, Scalar s, DType rt, BlockFunction fn) {
         long n = chunkElements(List.of(x));
         DType working = DTypes.resultTypeWithScalar(x.dtype(), s.form());
-        long scratch = io.cubed.chunk.Elementwise.astypeScratchBytes(x.dtype(), working, n)
-                + (x.dtype() == working ? 0 : n * working.itemSizeBytes())
-                + io.cubed.chunk.Elementwise.binaryScratchBytes(f, working, working, n, 1, n);
-        return Blockwise.mapBlocks(f.pythonName(), fn, options(rt, scratch), List.of(x))
+        long scratch = withScalarScratch(f, x.dtype(), working, n);
+        long tile = tileElements(n);
+        long onTile = tileBytes(withScalarScratch(f, x.dtype(), working, tile), rt, tile, n);
+        return Blockwise.mapBlocks(f.pythonName(), fn, options(rt, scratch, onTile), List.of(x))
                 .withDimsOf(x);
+    }
+
+    /** What {@code f(x, scalar)} allocates on {@code n} elements of type {@code t} beyond its result. */
+    private static long withScalarScratch(BinaryFunction f, DType t, DType working, long n) {
+        return io.cubed.chunk.Elementwise.astypeScratchBytes(t, working, n)
+                + (t == working ? 0 : n * working.itemSizeBytes())
+                + io.cubed.chunk.Elementwise.binaryScratchBytes(f, working, working, n, 1, n);
     }
 
     /**
@@ -117,10 +136,24 @@ final class ElementwiseOps {
         long scratch =
                 2 * io.cubed.chunk.Elementwise.binaryScratchBytes(BinaryFunction.MAXIMUM, x.dtype(), x.dtype(), n, n, n)
                         + 2 * n * x.dtype().itemSizeBytes();
+        long tile = tileElements(n);
+        long boundOnTile = tile;
+        for (int j = 1; j < inputs.size(); j++) {
+            long e = operandOnTile(chunkElements(List.of(inputs.get(j))), n, tile);
+            boundOnTile = e == tile ? boundOnTile : e;
+        }
+        long onTile = tileBytes(
+                2
+                                * io.cubed.chunk.Elementwise.binaryScratchBytes(
+                                        BinaryFunction.MAXIMUM, x.dtype(), x.dtype(), tile, boundOnTile, tile)
+                        + 2 * tile * x.dtype().itemSizeBytes(),
+                x.dtype(),
+                tile,
+                n);
         return Blockwise.mapBlocks(
                         "clip",
                         new ClipBlocks(min != null, max != null, null, null),
-                        options(x.dtype(), scratch),
+                        options(x.dtype(), scratch, onTile),
                         inputs)
                 .withDimsOf(x, min, max);
     }
@@ -129,12 +162,18 @@ final class ElementwiseOps {
     static CubedArray clip(CubedArray x, Scalar min, Scalar max) {
         checkScalarBounds(x, min, max);
         long n = chunkElements(List.of(x));
-        long scratch =
-                2 * io.cubed.chunk.Elementwise.binaryScratchBytes(BinaryFunction.MAXIMUM, x.dtype(), x.dtype(), n, 1, n)
-                        + 2 * n * x.dtype().itemSizeBytes();
+        long scratch = scalarClipScratch(x.dtype(), n);
+        long tile = tileElements(n);
+        long onTile = tileBytes(scalarClipScratch(x.dtype(), tile), x.dtype(), tile, n);
         return Blockwise.mapBlocks(
-                        "clip", new ClipBlocks(false, false, min, max), options(x.dtype(), scratch), List.of(x))
+                        "clip", new ClipBlocks(false, false, min, max), options(x.dtype(), scratch, onTile), List.of(x))
                 .withDimsOf(x);
+    }
+
+    /** What {@code clip} with scalar bounds allocates on {@code n} elements of type {@code t} beyond its result. */
+    private static long scalarClipScratch(DType t, long n) {
+        return 2 * io.cubed.chunk.Elementwise.binaryScratchBytes(BinaryFunction.MAXIMUM, t, t, n, 1, n)
+                + 2 * n * t.itemSizeBytes();
     }
 
     /** {@link Elementwise#astype}: no operation at all when the type is already {@code dtype}. */
@@ -149,7 +188,9 @@ final class ElementwiseOps {
         }
         long n = chunkElements(List.of(x));
         long scratch = io.cubed.chunk.Elementwise.astypeScratchBytes(x.dtype(), dtype, n);
-        return Blockwise.mapBlocks("astype", new AstypeBlocks(dtype), options(dtype, scratch), List.of(x))
+        long tile = tileElements(n);
+        long onTile = tileBytes(io.cubed.chunk.Elementwise.astypeScratchBytes(x.dtype(), dtype, tile), dtype, tile, n);
+        return Blockwise.mapBlocks("astype", new AstypeBlocks(dtype), options(dtype, scratch, onTile), List.of(x))
                 .withDimsOf(x);
     }
 
@@ -280,8 +321,43 @@ final class ElementwiseOps {
         return n;
     }
 
-    private static MapBlocksOptions options(DType dtype, long scratchBytes) {
-        return MapBlocksOptions.builder(dtype).extraMemBytes(scratchBytes).build();
+    private static MapBlocksOptions options(DType dtype, long scratchBytes, long tileBytes) {
+        return MapBlocksOptions.builder(dtype)
+                .extraMemBytes(scratchBytes)
+                .tileMemBytes(tileBytes)
+                .build();
+    }
+
+    /** The elements of the largest tile of an output chunk of {@code chunkElements} elements. */
+    static long tileElements(long chunkElements) {
+        return Math.max(1, Math.min(chunkElements, io.cubed.primitive.ElementwiseChunkFunction.tileElements()));
+    }
+
+    /**
+     * The elements an operand of {@code operandElements} per chunk has on a tile of {@code tile} elements of an output
+     * chunk of {@code outElements}: the tile's, one (a scalar), or, for an operand broadcast against the output, fewer
+     * than the tile's (at most its own chunk's), which the kernels expand to the tile; the scratch formulas count that
+     * expansion only for an operand of fewer elements than the result.
+     */
+    static long operandOnTile(long operandElements, long outElements, long tile) {
+        if (operandElements == outElements) {
+            return tile;
+        }
+        if (operandElements == 1) {
+            return 1;
+        }
+        return Math.max(1, Math.min(operandElements, tile - 1));
+    }
+
+    /**
+     * What one elementwise operation holds on the tiles of a chunk ({@link
+     * io.cubed.primitive.ElementwiseChunkFunction#tileWorkingBytes}): the kernel's working arrays {@code scratchOnTile}
+     * and its {@code resultType} result on a tile of {@code tile} elements; twice when the chunk ({@code
+     * chunkElements}) has several tiles, since they come in two lengths (the last along the tiled axis may be shorter)
+     * and the tile arrays of both are kept.
+     */
+    static long tileBytes(long scratchOnTile, DType resultType, long tile, long chunkElements) {
+        return (chunkElements > tile ? 2 : 1) * (scratchOnTile + tile * resultType.itemSizeBytes());
     }
 
     private static String describe(CubedArray x) {

@@ -15,6 +15,7 @@ public final class MapBlocksOptions {
     private final long[] outputShape;
     private final int[] outputChunks;
     private final long extraMemBytes;
+    private final long tileMemBytes;
 
     private MapBlocksOptions(Builder b) {
         this.dtype = b.dtype;
@@ -23,6 +24,7 @@ public final class MapBlocksOptions {
         this.outputShape = b.outputShape == null ? null : b.outputShape.clone();
         this.outputChunks = b.outputChunks == null ? null : b.outputChunks.clone();
         this.extraMemBytes = b.extraMemBytes;
+        this.tileMemBytes = b.tileMemBytes;
     }
 
     /** Options producing {@code dtype}. */
@@ -54,6 +56,14 @@ public final class MapBlocksOptions {
         return extraMemBytes;
     }
 
+    /**
+     * For this package's elementwise functions: what one evaluation on the tiles of a chunk holds besides its operands
+     * ({@link io.cubed.primitive.ElementwiseChunkFunction#tileWorkingBytes}); −1 when not given.
+     */
+    long tileMemBytes() {
+        return tileMemBytes;
+    }
+
     /** Builder of {@link MapBlocksOptions}. */
     public static final class Builder {
         private final DType dtype;
@@ -62,6 +72,7 @@ public final class MapBlocksOptions {
         private long[] outputShape;
         private int[] outputChunks;
         private long extraMemBytes;
+        private long tileMemBytes = -1;
 
         private Builder(DType dtype) {
             this.dtype = Objects.requireNonNull(dtype, "dtype");
@@ -92,6 +103,12 @@ public final class MapBlocksOptions {
         /** Memory in bytes the function needs per task beyond its input and output chunks. */
         public Builder extraMemBytes(long bytes) {
             this.extraMemBytes = bytes;
+            return this;
+        }
+
+        /** What an elementwise function holds on the tiles of a chunk ({@link MapBlocksOptions#tileMemBytes}). */
+        Builder tileMemBytes(long bytes) {
+            this.tileMemBytes = bytes;
             return this;
         }
 

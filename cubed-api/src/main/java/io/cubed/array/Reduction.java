@@ -325,7 +325,8 @@ public final class Reduction {
     /**
      * Memory a round's task needs beyond the chunks it holds and writes: one more chunk of each input (the chunk read
      * before may not be freed yet, as Cubed counts), two states (the running state and the one being merged in), and
-     * the row buffers the kernels convert runs of elements in.
+     * the row buffers the kernels convert runs of elements in. {@code PartialReduceFunction#inputChunksInExtra} says
+     * so to the plan.
      */
     private static long extraMemBytes(List<ArrayNode> inputs, Reducer reducer, long stateElements, int[] chunk) {
         long extra = 0;

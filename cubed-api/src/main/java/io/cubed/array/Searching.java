@@ -45,10 +45,14 @@ public final class Searching {
         Layout.broadcastShape("where", List.of(condition, x1, x2));
         long out = ElementwiseOps.chunkElements(List.of(condition, x1, x2));
         long scratch = out * (1 + 3L * t.itemSizeBytes());
+        long tile = ElementwiseOps.tileElements(out);
         return Blockwise.mapBlocks(
                 "where",
                 new WhereBlocks(t),
-                MapBlocksOptions.builder(t).extraMemBytes(scratch).build(),
+                MapBlocksOptions.builder(t)
+                        .extraMemBytes(scratch)
+                        .tileMemBytes(ElementwiseOps.tileBytes(tile * (1 + 3L * t.itemSizeBytes()), t, tile, out))
+                        .build(),
                 List.of(condition, x1, x2));
     }
 

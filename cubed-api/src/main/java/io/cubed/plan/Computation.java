@@ -161,10 +161,16 @@ public final class Computation {
         for (Map.Entry<OpNode, Long> e : projected.entrySet()) {
             if (e.getValue() > allowed) {
                 OpNode op = e.getKey();
+                long carried = fusion.carriedBytes(op);
                 throw new MemoryBudgetExceededException("Projected blockwise memory (" + MemorySize.format(e.getValue())
                         + ") exceeds allowedMem (" + spec.allowedMem() + "), including reservedMem ("
                         + spec.reservedMem() + ") for " + op.id() + " " + op.name()
-                        + ": use smaller chunks or a larger allowedMem");
+                        + (carried == 0
+                                ? ""
+                                : ", of which " + MemorySize.format(carried) + " (" + carried
+                                        + " bytes) is data its tasks carry (asarray data, take's indices)")
+                        + ": use smaller chunks or a larger allowedMem"
+                        + (carried == 0 ? "" : ", or store the data in Zarr (Cubed.fromArray)"));
             }
         }
     }

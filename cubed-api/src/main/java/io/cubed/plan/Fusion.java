@@ -47,6 +47,9 @@ final class Fusion {
     private final Set<OpNode> fused = new HashSet<>();
     private final Map<OpNode, List<OpNode>> predecessors = new HashMap<>();
     private final Map<OpNode, Long> projected = new HashMap<>();
+    /** Projected memory per task without the data its task function carries ({@link Plan#carriedBytes}). */
+    private final Map<OpNode, Long> working = new HashMap<>();
+
     private final Map<OpNode, Long> unfusedProjected = new HashMap<>();
     /** Estimated chunks of stored or virtual arrays one task reads, through its fused predecessors. */
     private final Map<OpNode, Long> blocks = new HashMap<>();
@@ -74,10 +77,11 @@ final class Fusion {
         }
         Map<OpNode, Set<ArrayNode>> sources = new HashMap<>();
         for (OpNode c : plan.ops()) {
-            unfusedProjected.put(c, Plan.projectedMemBytes(c, reserved, copiesOf));
+            unfusedProjected.put(c, Plan.projectedMemBytes(c, reserved, copiesOf) + Plan.carriedBytes(c));
             List<OpNode> accepted = new ArrayList<>();
             Set<ArrayNode> src = new LinkedHashSet<>(c.inputs());
-            long mem = memory(c, accepted, reserved, copiesOf);
+            long work = memory(c, accepted, reserved, copiesOf);
+            long mem = work + carried(c, accepted);
             for (int j = 0; j < c.inputs().size(); j++) {
                 ArrayNode a = c.inputs().get(j);
                 OpNode p = a.op();
@@ -91,7 +95,8 @@ final class Fusion {
                     Set<ArrayNode> trialSrc = new LinkedHashSet<>(src);
                     trialSrc.remove(a);
                     trialSrc.addAll(sources.getOrDefault(p, Set.copyOf(p.inputs())));
-                    long trialMem = memory(c, trial, reserved, copiesOf);
+                    long trialWork = memory(c, trial, reserved, copiesOf);
+                    long trialMem = trialWork + carried(c, trial);
                     boolean always = options.alwaysFuse().contains(a);
                     long trialBlocks = inputBlocks(c, trial);
                     if (trialMem > allowed) {
@@ -105,6 +110,7 @@ final class Fusion {
                     } else {
                         accepted = trial;
                         src = trialSrc;
+                        work = trialWork;
                         mem = trialMem;
                         fused.add(p);
                         decide("fused " + describe(p) + " into " + describe(c));
@@ -116,6 +122,7 @@ final class Fusion {
             predecessors.put(c, accepted);
             sources.put(c, src);
             projected.put(c, mem);
+            working.put(c, work);
             blocks.put(c, inputBlocks(c, accepted));
         }
     }
@@ -237,11 +244,19 @@ final class Fusion {
     }
 
     /**
-     * Projected memory of one task of {@code c} with {@code fusedPreds} computed inside it: {@code c}'s own figure
-     * with their outputs held in memory (no buffer copies), plus the largest working set of computing one of their
-     * chunks (the predecessor's projected memory without the reserve and without its own output chunk).
+     * Projected memory of one task of {@code c} with {@code fusedPreds} computed inside it. Where the task computes them
+     * chunk by chunk: {@code c}'s own figure with their outputs held in memory (no buffer copies), plus the largest
+     * working set of computing one of their chunks (the predecessor's projected memory without the reserve and without
+     * its own output chunk). Where an elementwise chain runs tile by tile ({@link TiledChains}): what the tiles hold,
+     * for a chain ending in {@code c}, or, for a chain whose tiles {@code c} takes box by box (a reduction's first
+     * round), {@code c}'s own figure with the chain's tiles in place of its output chunk. Without the data the task
+     * function carries ({@link #carried}), which is held for the whole task and added once.
      */
     private long memory(OpNode c, List<OpNode> fusedPreds, long reserved, Function<ArrayNode, BufferCopies> copiesOf) {
+        long tiled = TiledChains.elementwiseRoot(c, fusedPreds, this::predecessors, working, reserved, copiesOf);
+        if (tiled >= 0) {
+            return tiled;
+        }
         Set<OpNode> inTask = new HashSet<>(fusedPreds);
         long base = Plan.projectedMemBytes(
                 c,
@@ -249,13 +264,41 @@ final class Fusion {
                 a -> a.op() != null && inTask.contains(a.op()) ? new BufferCopies(0, 0) : copiesOf.apply(a));
         long transientPeak = 0;
         for (OpNode p : fusedPreds) {
-            long own = projected.get(p) - reserved;
+            if (c.inputs().get(0).op() == p && c.function().readsInBoxes(0)) {
+                long boxed = TiledChains.boxedInput(p, this::predecessors, working, reserved, copiesOf);
+                if (boxed >= 0) {
+                    // The chain's output chunk is never assembled: its tiles go to c as they are computed. The chunk
+                    // c's extra memory counts as read before and not yet freed is, likewise, the chain's leaves.
+                    int stale = c.function().inputChunksInExtra(0);
+                    base -= c.inputs().get(0).chunkBytes() * (c.chunksHeld(0) + stale);
+                    base += stale * TiledChains.boxedLeafBytes(p, this::predecessors);
+                    transientPeak = Math.max(transientPeak, boxed);
+                    continue;
+                }
+            }
+            long own = working.get(p) - reserved;
             for (ArrayNode out : p.outputs()) {
                 own -= out.chunkBytes() * (1 + copiesOf.apply(out).write());
             }
             transientPeak = Math.max(transientPeak, own);
         }
         return base + transientPeak;
+    }
+
+    /**
+     * Bytes of data carried by the task function of {@code c} with {@code fusedPreds} (and theirs) inside it, each
+     * carrier once: they are all held while the task runs, not one after another as fused chunks are computed.
+     */
+    private long carried(OpNode c, List<OpNode> fusedPreds) {
+        List<OpNode> inTask = new ArrayList<>();
+        inTask.add(c);
+        List<OpNode> todo = new ArrayList<>(fusedPreds);
+        while (!todo.isEmpty()) {
+            OpNode p = todo.remove(todo.size() - 1);
+            inTask.add(p);
+            todo.addAll(predecessors(p));
+        }
+        return Plan.carriedBytes(inTask);
     }
 
     private void decide(String decision) {
@@ -280,6 +323,14 @@ final class Fusion {
     /** Projected memory per task of each operation, fused figures for the operations that run. */
     Map<OpNode, Long> projected() {
         return projected;
+    }
+
+    /**
+     * Bytes of data the task function of {@code op} carries, with the operations fused into it ({@link
+     * Plan#carriedBytes}); part of {@link #projected()}.
+     */
+    long carriedBytes(OpNode op) {
+        return projected.get(op) - working.get(op);
     }
 
     /** Projected memory per task of each operation as if nothing were fused. */

@@ -88,6 +88,37 @@ public final class Plan {
     }
 
     /**
+     * Bytes of data the task function of {@code op} carries: take's index lists (in its key or chunk function) and the
+     * data of the {@code asarray} arrays it reads. Every JVM running a task of {@code op} holds them whole while it
+     * runs, so they belong in the task's projected memory beside the chunks.
+     */
+    public static long carriedBytes(OpNode op) {
+        return carriedBytes(List.of(op));
+    }
+
+    /**
+     * As {@link #carriedBytes(OpNode)} for operations that run in one task (an operation and those fused into it),
+     * each carrier (function or array) counted once, as one task function holds it once.
+     */
+    static long carriedBytes(Collection<OpNode> ops) {
+        Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        long total = 0;
+        for (OpNode op : ops) {
+            for (Object f : new Object[] {op.keyFunction(), op.function()}) {
+                if (f instanceof io.cubed.primitive.CarriedData d && seen.add(f)) {
+                    total = Math.addExact(total, d.carriedBytes());
+                }
+            }
+            for (ArrayNode in : op.inputs()) {
+                if (in.source() != null && seen.add(in.source())) {
+                    total = Math.addExact(total, in.source().carriedBytes());
+                }
+            }
+        }
+        return total;
+    }
+
+    /**
      * A table of the operations: id, name, tasks, projected memory per task, bytes written, and the output arrays;
      * {@code projected} gives each operation's projected memory.
      */

@@ -52,7 +52,8 @@ public final class Spec {
 
     /**
      * The most bytes of data a plan may carry inside its tasks (an {@code asarray}, a list of indices): half of what a
-     * task may use ({@code allowedMem − reservedMem}), since every task reading it holds it whole beside its chunk.
+     * task may use ({@code allowedMem − reservedMem}), since every task reading it holds it whole beside its chunk. The
+     * plan counts it whole in the projected memory of the operations that carry it ({@link Plan#carriedBytes}).
      */
     public long inTaskDataLimitBytes() {
         return Math.max(0, allowedMem().bytes() - reservedMem().bytes()) / 2;

@@ -21,6 +21,11 @@ public interface AxisMap extends Serializable {
         return Math.max(1, Math.min(inChunks, outLength));
     }
 
+    /** Bytes of the lists this map carries (take's indices, a concatenation's offsets); 0 for a few numbers. */
+    default long carriedBytes() {
+        return 0;
+    }
+
     /** {@code start + step·j} when it lies in {@code [0, length)}, else {@code -1}. */
     static AxisMap affine(long start, long step, long length) {
         return new Affine(start, step, length);
@@ -174,6 +179,11 @@ public interface AxisMap extends Serializable {
         }
 
         @Override
+        public long carriedBytes() {
+            return 8L * offsets.length;
+        }
+
+        @Override
         public long index(long outIndex) {
             int lo = 0;
             int hi = offsets.length;
@@ -196,6 +206,11 @@ public interface AxisMap extends Serializable {
 
         ListMap(long[] indices) {
             this.indices = indices.clone();
+        }
+
+        @Override
+        public long carriedBytes() {
+            return 8L * indices.length;
         }
 
         @Override

@@ -15,6 +15,24 @@ public interface ChunkFunction extends Serializable {
     Chunk[] apply(ChunkArgs args, long[] outputCoords);
 
     /**
+     * Whether every task takes the chunks of input {@code input} box by box ({@link ChunkArgs#readInBoxes}), never
+     * holding one whole: a fused elementwise chain feeding that input then hands over its tiles and never assembles
+     * its output chunk, which the plan counts ({@code io.cubed.plan.Fusion}). False unless a function says so.
+     */
+    default boolean readsInBoxes(int input) {
+        return false;
+    }
+
+    /**
+     * How many chunks of input {@code input} the operation's extra memory counts beside the ones it holds (a reduction
+     * round counts one more, read before and perhaps not yet freed). Where such chunks are never made, as when a
+     * fused chain hands them over tile by tile ({@link #readsInBoxes}), the plan counts the chain's leaves instead.
+     */
+    default int inputChunksInExtra(int input) {
+        return 0;
+    }
+
+    /**
      * Computes every output chunk of {@code region} and hands each to {@code sink} as soon as it is complete. The
      * default computes a single chunk with {@link #apply} and refuses larger regions.
      */

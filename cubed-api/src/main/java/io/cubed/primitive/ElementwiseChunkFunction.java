@@ -16,6 +16,25 @@ public interface ElementwiseChunkFunction extends ChunkFunction {
      */
     Chunk applyElementwise(Chunk[] blocks);
 
+    /**
+     * The most elements a tile of a fused chain has ({@link ElementwiseTiles}: {@code -Dcubed.elementwise.tileElements},
+     * 8192 by default); a chunk of fewer elements is one tile.
+     */
+    static int tileElements() {
+        return ElementwiseTiles.TILE_ELEMENTS;
+    }
+
+    /**
+     * Bytes one evaluation of this function on the tiles of one chunk holds at most besides its operands: its result
+     * tile and the kernel's working arrays on a tile of at most {@link #tileElements()} elements (or of the whole
+     * chunk, if smaller), for both tile lengths a chunk's tiles take ({@link io.cubed.chunk.TileArrays} keeps the
+     * arrays of each). The plan counts it for each operation of a chain computed tile by tile. −1 when not known: a
+     * chain with such an operation is projected as if computed chunk by chunk.
+     */
+    default long tileWorkingBytes() {
+        return -1;
+    }
+
     /** Evaluates this function and the elementwise operations fused into it (see {@link ElementwiseTiles}). */
     @Override
     default Chunk[] apply(ChunkArgs args, long[] outputCoords) {

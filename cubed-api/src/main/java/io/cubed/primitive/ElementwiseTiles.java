@@ -26,10 +26,12 @@ import java.util.concurrent.atomic.LongAdder;
  * chunk, and of every leaf that is not broadcast along the tiled axes (those are passed whole to every tile).
  *
  * <p>Memory: the expression holds all its leaves at once, where computing chunk by chunk holds the chunks along one
- * path of the expression. The tiles run only when the leaves take no more than the plan's figure for computing the
- * expression chunk by chunk (each fused operation's inputs and output, as {@link io.cubed.plan} projects a fused task,
- * without the kernels' scratch), so they never need more memory than the projection; a wide expression (many leaves,
- * few levels) is computed chunk by chunk.
+ * path of the expression. The tiles run only when the leaves take no more than computing the expression chunk by chunk
+ * would hold (each fused operation's inputs and output, without the kernels' scratch); a wide expression (many leaves,
+ * few levels) is computed chunk by chunk. The rule is decided on the arrays' regular chunk shapes, not on the shapes of
+ * the task's (edge) chunk, so every task of an operation decides alike, and the plan ({@code io.cubed.plan.Fusion})
+ * decides the same way and projects what the tiles hold: the leaves, the output chunk and each operation's {@link
+ * ElementwiseChunkFunction#tileWorkingBytes}.
  */
 final class ElementwiseTiles {
     /**
@@ -56,7 +58,8 @@ final class ElementwiseTiles {
     /** {@code f} applied to the chunks of {@code args}, with the elementwise operations fused into it. */
     static Chunk apply(ElementwiseChunkFunction f, ChunkArgs args) {
         int[] shape = outputShape(args);
-        Node root = shape == null ? null : build(f, args, shape, null, null);
+        int[] regular = regularShape(args);
+        Node root = shape == null || regular == null ? null : build(f, args, shape, regular, null, null);
         if (root == null || root.leafBytes() > root.chunkwiseBytes() || Chunk.elementCount(shape) == 0) {
             return f.applyElementwise(args.singleChunks());
         }
@@ -87,10 +90,14 @@ final class ElementwiseTiles {
             String name,
             DType dtype,
             ChunkStore.BoxSink sink) {
-        if (shape.length == 0 || Chunk.elementCount(shape) == 0 || !Arrays.equals(outputShape(args), shape)) {
+        int[] regular = regularShape(args);
+        if (shape.length == 0
+                || Chunk.elementCount(shape) == 0
+                || !Arrays.equals(outputShape(args), shape)
+                || regular == null) {
             return false;
         }
-        Node root = build(f, args, shape, name, dtype);
+        Node root = build(f, args, shape, regular, name, dtype);
         if (root.leafBytes() > root.chunkwiseBytes()) {
             return false;
         }
@@ -118,19 +125,31 @@ final class ElementwiseTiles {
         return out;
     }
 
+    /** The broadcast of the regular chunk shapes of the arrays {@code args} reads, or null if they clash. */
+    private static int[] regularShape(ChunkArgs args) {
+        int[] out = new int[0];
+        for (int j = 0; j < args.size() && out != null; j++) {
+            out = io.cubed.chunk.Broadcast.shapeOrNull(out, args.input(j).grid().chunkShape());
+        }
+        return out;
+    }
+
     /**
-     * The expression of {@code f} on {@code args} with output chunk {@code shape}: fused elementwise inputs of that
-     * shape become child nodes, the others leaves. {@code name} and {@code dtype} are those of a fused operation (null
-     * for the root), checked against what its tiles return.
+     * The expression of {@code f} on {@code args} with output chunk {@code shape} (of an array whose regular chunk
+     * shape is {@code regular}): fused elementwise inputs of that shape, regular and actual, become child nodes, the
+     * others leaves. {@code name} and {@code dtype} are those of a fused operation (null for the root), checked against
+     * what its tiles return.
      */
-    private static Node build(ElementwiseChunkFunction f, ChunkArgs args, int[] shape, String name, DType dtype) {
-        Node node = new Node(f, args, shape, name, dtype);
+    private static Node build(
+            ElementwiseChunkFunction f, ChunkArgs args, int[] shape, int[] regular, String name, DType dtype) {
+        Node node = new Node(f, args, shape, regular, name, dtype);
         for (int j = 0; j < args.size(); j++) {
             long[] key = args.key(j, 0);
             ChunkStore in = args.input(j);
             if (in instanceof ComputedChunkStore c
                     && c.function() instanceof ElementwiseChunkFunction cf
                     && c.outputIndex() == 0
+                    && Arrays.equals(c.grid().chunkShape(), regular)
                     && Arrays.equals(c.grid().chunkShapeAt(key), shape)) {
                 long[][][] keys = c.keyFunction().inputKeys(key);
                 boolean single = keys.length == c.inputs().length;
@@ -138,7 +157,7 @@ final class ElementwiseTiles {
                     single &= k.length == 1;
                 }
                 if (single) {
-                    node.children[j] = build(cf, new ChunkArgs(c.inputs(), keys), shape, c.name(), c.dtype());
+                    node.children[j] = build(cf, new ChunkArgs(c.inputs(), keys), shape, regular, c.name(), c.dtype());
                     continue;
                 }
             }
@@ -152,16 +171,20 @@ final class ElementwiseTiles {
         final ElementwiseChunkFunction f;
         final ChunkArgs args;
         final int[] shape;
+        /** The regular chunk shape of the array this node computes: the memory rule is decided on it. */
+        final int[] regular;
+
         final String name;
         final DType dtype;
         final Node[] children;
         final int[][] leafShapes;
         final Leaf[] leaves;
 
-        Node(ElementwiseChunkFunction f, ChunkArgs args, int[] shape, String name, DType dtype) {
+        Node(ElementwiseChunkFunction f, ChunkArgs args, int[] shape, int[] regular, String name, DType dtype) {
             this.f = f;
             this.args = args;
             this.shape = shape;
+            this.regular = regular;
             this.name = name;
             this.dtype = dtype;
             this.children = new Node[args.size()];
@@ -178,26 +201,29 @@ final class ElementwiseTiles {
             return false;
         }
 
-        /** Bytes of this operation's output chunk (its type is known for fused operations only). */
+        /** Bytes of a regular chunk of this operation's output (its type is known for fused operations only). */
         long outBytes() {
-            return (long) Chunk.elementCount(shape) * dtype.itemSizeBytes();
+            return (long) Chunk.elementCount(regular) * dtype.itemSizeBytes();
         }
 
-        /** Bytes of every leaf chunk of the expression below this node. */
+        /** Bytes of a regular chunk of the array leaf {@code j} reads. */
+        private long regularLeafBytes(int j) {
+            return (long) Chunk.elementCount(args.input(j).grid().chunkShape())
+                    * args.input(j).dtype().itemSizeBytes();
+        }
+
+        /** Bytes of every leaf of the expression below this node, on regular chunks. */
         long leafBytes() {
             long total = 0;
             for (int j = 0; j < children.length; j++) {
-                total += children[j] != null
-                        ? children[j].leafBytes()
-                        : (long) Chunk.elementCount(leafShapes[j])
-                                * args.input(j).dtype().itemSizeBytes();
+                total += children[j] != null ? children[j].leafBytes() : regularLeafBytes(j);
             }
             return total;
         }
 
         /**
-         * The memory the plan projects for computing this node chunk by chunk, without its own output and without
-         * kernel scratch: its input chunks, plus the most that computing one fused input needs besides its output.
+         * What computing this node chunk by chunk holds, on regular chunks, without its own output and without kernel
+         * scratch: its input chunks, plus the most that computing one fused input needs besides its output.
          */
         long chunkwiseBytes() {
             long inputs = 0;
@@ -207,8 +233,7 @@ final class ElementwiseTiles {
                     inputs += children[j].outBytes();
                     peak = Math.max(peak, children[j].chunkwiseBytes());
                 } else {
-                    inputs += (long) Chunk.elementCount(leafShapes[j])
-                            * args.input(j).dtype().itemSizeBytes();
+                    inputs += regularLeafBytes(j);
                 }
             }
             return inputs + peak;

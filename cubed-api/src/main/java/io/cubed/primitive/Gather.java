@@ -22,7 +22,7 @@ import java.util.List;
  * plus index lists of the output chunk's lengths ({@link #extraMemBytes}). Flip, roll, tile, repeat, pad, broadcast,
  * expand/squeeze, permute, concat and stack are all gathers.
  */
-public final class Gather implements KeyFunction, ChunkFunction {
+public final class Gather implements KeyFunction, ChunkFunction, CarriedData {
     private static final long serialVersionUID = 1L;
 
     private final DType dtype;
@@ -138,6 +138,21 @@ public final class Gather implements KeyFunction, ChunkFunction {
      * plus {@code 24 + 8·ndim} per key, for an upper bound of the chunks an output chunk touches) and the index lists
      * (12 bytes per output position per input axis, 8 per output position per output axis).
      */
+    /**
+     * Bytes of the lists this gather carries inside its tasks (its key and chunk function): take's index lists and a
+     * concatenation's offsets, held whole by every JVM running one of its tasks.
+     */
+    @Override
+    public long carriedBytes() {
+        long total = selector == null ? 0 : selector.carriedBytes();
+        for (AxisMap[] m : maps) {
+            for (AxisMap a : m) {
+                total += a == null ? 0 : a.carriedBytes();
+            }
+        }
+        return total;
+    }
+
     public long extraMemBytes() {
         int[] len = out.chunkShape();
         long total = 0;

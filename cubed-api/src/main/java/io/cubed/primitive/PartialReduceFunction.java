@@ -66,6 +66,18 @@ public final class PartialReduceFunction implements StreamingChunkFunction {
         return first && groupAxis < 0;
     }
 
+    /** A first round without groups whose reducer takes boxes reads its input box by box ({@link #apply}). */
+    @Override
+    public boolean readsInBoxes(int input) {
+        return input == 0 && streamsOneInput() && reducer.acceptsBoxes();
+    }
+
+    /** One: every round's extra memory counts one more chunk of each input ({@code Reduction}). */
+    @Override
+    public int inputChunksInExtra(int input) {
+        return 1;
+    }
+
     @Override
     public Fold start(long[] outputCoords) {
         if (!streamsOneInput()) {

@@ -279,6 +279,15 @@ public interface ChunkStore extends Serializable {
      */
     BufferCopies bufferCopies();
 
+    /**
+     * Bytes of data this array carries inside the task functions that read it ({@code asarray}'s data), which every
+     * JVM running such a task holds whole while it runs; 0 for arrays whose chunks are read or generated from a few
+     * numbers (the default). Plans count it in the projected memory of the operations that read the array.
+     */
+    default long carriedBytes() {
+        return 0;
+    }
+
     /** True for arrays generated inside the tasks that read them (never stored). */
     default boolean isVirtual() {
         return false;

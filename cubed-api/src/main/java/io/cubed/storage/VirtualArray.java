@@ -305,6 +305,12 @@ public abstract class VirtualArray implements ChunkStore {
             this.data = data;
         }
 
+        /** The whole array travels with the tasks that read it. */
+        @Override
+        public long carriedBytes() {
+            return (long) data.size() * data.dtype().itemSizeBytes();
+        }
+
         @Override
         Chunk generate(long[] offset, int[] shape) {
             Chunk c = Chunk.allocate(dtype(), shape);

@@ -360,9 +360,10 @@ class LinalgComposablesTest {
         CubedArray diag = LinearAlgebra.diagonal(x);
         assertThat(diag.chunkShape()).containsExactly(3);
         assertThat(diag.node().op().chunksHeld(0)).isEqualTo(1);
-        // reserved 0 + one input chunk (in the task: no read copy) + output chunk (1 + 1 write copy).
+        // reserved 0 + one input chunk (in the task: no read copy) + output chunk (1 + 1 write copy), and the 12 x 12
+        // float64 asarray the task function carries.
         Computation c = Computation.prepare(spec, List.of(diag.node()), Map.of());
-        assertThat(c.projectedMemBytes().get(diag.node().op())).isEqualTo(9 * 8 + 2 * 3 * 8);
+        assertThat(c.projectedMemBytes().get(diag.node().op())).isEqualTo(9 * 8 + 2 * 3 * 8 + 12 * 12 * 8);
         AtomicLong read = new AtomicLong();
         Callback bytes = new Callback() {
             @Override

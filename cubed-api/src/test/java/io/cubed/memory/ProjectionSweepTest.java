@@ -649,6 +649,11 @@ class ProjectionSweepTest {
                 k -> 2.5,
                 0);
         check("zeros_like+x", Elementwise.add(Creation.zerosLike(xa), xa), k -> a[k], 0);
+        // Data carried inside the task function: the projection counts the whole 6.4 MB asarray beside the chunks. In
+        // this JVM it is live before any task starts, so the measure (above the live heap at a task's start) does
+        // not see it.
+        CubedArray carried = Cubed.asarray(Chunk.wrap(DType.FLOAT64, new int[] {R, C}, a), spec, CH, CH);
+        check("asarray (6.4 MB) + x", Elementwise.add(carried, xa), k -> 2 * a[k], 0);
     }
 
     @Test
