@@ -1,6 +1,7 @@
 package io.cubed.primitive;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -139,17 +140,22 @@ final class RechunkChainSearch {
         long bestCost = Long.MAX_VALUE;
         int[] index = new int[nd];
         int[] w = new int[nd];
+        RechunkCosts.Through through = costs.through(left, right, candidates);
         while (true) {
             for (int i = 0; i < nd; i++) {
                 w[i] = (int) candidates[i][index[i]];
             }
-            List<RechunkStage> stages = costs.stages(costs.dedupe(List.of(left, w, right)));
-            if ((mayMerge || stages.size() == 2) && costs.allFit(stages, budget)) {
-                long cost = costs.time(stages);
-                if (cost < bestCost) {
-                    bestCost = cost;
-                    best = w.clone();
-                }
+            long cost;
+            if (Arrays.equals(w, l) || Arrays.equals(w, r)) {
+                // The intermediate merges with a neighbour: the chain has fewer stages.
+                List<RechunkStage> stages = costs.stages(costs.dedupe(List.of(left, w, right)));
+                cost = (mayMerge || stages.size() == 2) && costs.allFit(stages, budget) ? costs.time(stages) : -1;
+            } else {
+                cost = through.time(index, budget);
+            }
+            if (cost >= 0 && cost < bestCost) {
+                bestCost = cost;
+                best = w.clone();
             }
             int axis = nd - 1;
             while (axis >= 0 && ++index[axis] == candidates[axis].length) {

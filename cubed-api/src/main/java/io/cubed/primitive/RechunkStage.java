@@ -42,23 +42,51 @@ public final class RechunkStage {
         long w = 1;
         long fi = 1;
         long fo = 1;
+        long[] f = new long[AXIS_FACTORS];
         for (int i = 0; i < nd; i++) {
-            long n = Math.max(1, shape[i]);
-            long p = Math.min(inputChunks[i], n);
-            long q = Math.min(outputChunks[i], n);
-            region[i] = (int) regionAlong(n, p, q);
-            outputsPerTaskAlong[i] = (int) ceilDiv(region[i], q);
-            t = saturatedMultiply(t, ceilDiv(shape[i], region[i]));
-            r = saturatedMultiply(r, ceilDiv(shape[i], p));
-            w = saturatedMultiply(w, ceilDiv(shape[i], q));
-            fi = saturatedMultiply(fi, ceilDiv(region[i], p));
-            fo = saturatedMultiply(fo, outputsPerTaskAlong[i]);
+            axisFactors(shape[i], inputChunks[i], outputChunks[i], f);
+            region[i] = (int) f[REGION];
+            outputsPerTaskAlong[i] = (int) f[FAN_OUT];
+            t = saturatedMultiply(t, f[TASKS]);
+            r = saturatedMultiply(r, f[READS]);
+            w = saturatedMultiply(w, f[WRITES]);
+            fi = saturatedMultiply(fi, f[FAN_IN]);
+            fo = saturatedMultiply(fo, f[FAN_OUT]);
         }
         this.tasks = t;
         this.reads = r;
         this.writes = w;
         this.fanIn = fi;
         this.fanOut = fo;
+    }
+
+    /** Indexes into {@link #axisFactors}'s result. */
+    static final int REGION = 0;
+
+    static final int TASKS = 1;
+    static final int READS = 2;
+    static final int WRITES = 3;
+    static final int FAN_IN = 4;
+    static final int FAN_OUT = 5;
+    static final int AXIS_FACTORS = 6;
+
+    /**
+     * A stage's factors along one axis of {@code length} elements, from input chunks of {@code in} to output chunks of
+     * {@code out} elements, into {@code f}: the copy region's length ({@link #REGION}, as an {@code int}), and the
+     * axis's factor of the tasks, reads, writes, fan-in and fan-out (each stage figure is the product of its factors
+     * over the axes, all at least 1 for a non-empty array, so any order of multiplying saturates alike).
+     */
+    static void axisFactors(long length, int in, int out, long[] f) {
+        long n = Math.max(1, length);
+        long p = Math.min(in, n);
+        long q = Math.min(out, n);
+        int region = (int) regionAlong(n, p, q);
+        f[REGION] = region;
+        f[TASKS] = ceilDiv(length, region);
+        f[READS] = ceilDiv(length, p);
+        f[WRITES] = ceilDiv(length, q);
+        f[FAN_IN] = ceilDiv(region, p);
+        f[FAN_OUT] = (int) ceilDiv(region, q);
     }
 
     /**
@@ -137,6 +165,11 @@ public final class RechunkStage {
     }
 
     private long nbytes() {
+        return nbytes(shape, itemsize);
+    }
+
+    /** Bytes of an array of {@code shape} elements of {@code itemsize} bytes, saturated. */
+    static long nbytes(long[] shape, int itemsize) {
         long n = itemsize;
         for (long s : shape) {
             n = saturatedMultiply(n, s);
@@ -198,9 +231,14 @@ public final class RechunkStage {
      * input chunk, the region buffer, the keys and the output chunk.
      */
     public long taskBytes() {
+        return taskBytes(inputChunkBytes(), regionBufferBytes(), keyBytes(), outputChunkBytes(), copies);
+    }
+
+    /** {@link ProjectedMemory#rechunkTask} of these bytes, {@code Long.MAX_VALUE} where it overflows. */
+    static long taskBytes(
+            long inputChunkBytes, long regionBufferBytes, long keyBytes, long outputChunkBytes, BufferCopies copies) {
         try {
-            return ProjectedMemory.rechunkTask(
-                    inputChunkBytes(), regionBufferBytes(), keyBytes(), outputChunkBytes(), copies);
+            return ProjectedMemory.rechunkTask(inputChunkBytes, regionBufferBytes, keyBytes, outputChunkBytes, copies);
         } catch (ArithmeticException e) {
             return Long.MAX_VALUE;
         }
