@@ -33,11 +33,7 @@ final class FillValues {
                     if (json instanceof Boolean) {
                         return Scalar.ofBoolean((Boolean) json);
                     }
-                    BigInteger b = integer(json);
-                    if (b.signum() < 0 || b.compareTo(BigInteger.ONE) > 0) {
-                        throw new IllegalArgumentException("a bool fill value is true or false (or 0 or 1)");
-                    }
-                    return Scalar.ofBoolean(b.signum() != 0);
+                    return bool(integer(json));
                 case SIGNED:
                 case UNSIGNED:
                     return inRange(integer(json), dtype);
@@ -73,11 +69,7 @@ final class FillValues {
             }
             switch (dtype.kind()) {
                 case BOOL:
-                    BigInteger b = exactInteger(fill);
-                    if (b.signum() < 0 || b.compareTo(BigInteger.ONE) > 0) {
-                        throw new IllegalArgumentException("a bool fill value is true or false (or 0 or 1)");
-                    }
-                    return Scalar.ofBoolean(b.signum() != 0);
+                    return bool(exactInteger(fill));
                 case SIGNED:
                 case UNSIGNED:
                     return inRange(exactInteger(fill), dtype);
@@ -112,6 +104,14 @@ final class FillValues {
             throw new IllegalArgumentException("expected an integer");
         }
         return new BigDecimal(d).toBigIntegerExact();
+    }
+
+    /** A bool fill value given as a number: 0 or 1. */
+    private static Scalar bool(BigInteger b) {
+        if (b.signum() < 0 || b.compareTo(BigInteger.ONE) > 0) {
+            throw new IllegalArgumentException("a bool fill value is true or false (or 0 or 1)");
+        }
+        return Scalar.ofBoolean(b.signum() != 0);
     }
 
     /** {@code v} as a scalar of the integer type {@code dtype}; refuses a value outside its range. */
