@@ -41,7 +41,11 @@ final class HeapFit {
      * started with ({@code -Xms}, below which no collector shrinks it), a heap that an earlier, larger computation in
      * this JVM grew, a full collection returns the rest (the collector shrinks the heap after it to {@code
      * MaxHeapFreeRatio}), so that the process's memory follows the plan that runs rather than the largest one before
-     * it. Skipped where {@code System.gc()} does not collect in full.
+     * it. Skipped where {@code System.gc()} does not collect in full, and when the heap has not grown since the last
+     * such collection left it: the collector shrinks a heap only to {@code MaxHeapFreeRatio} of what is live, so in a
+     * JVM holding much besides the plan (a notebook's data, a test suite) the heap stays above the plan's bound, and
+     * collecting again before every computation would return nothing and cost a full collection each time (in the
+     * test suite's JVM, 7 a second, 130 ms each: most of the time of its small computations).
      */
     static void fit(int threads, ExecutionPlan plan) {
         if (plan.numTasks() == 0 || !ExplicitGc.FULL) {
@@ -50,8 +54,10 @@ final class HeapFit {
         java.lang.management.MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         java.lang.management.MemoryUsage heap = memory.getHeapMemoryUsage();
         HeapBound bound = bound(threads, plan);
-        if (heap.getCommitted() > Math.max(heap.getInit(), bound.bytes())) {
+        if (heap.getCommitted() > Math.max(heap.getInit(), bound.bytes())
+                && heap.getCommitted() > COMMITTED_AFTER_FIT.get()) {
             System.gc();
+            COMMITTED_AFTER_FIT.set(memory.getHeapMemoryUsage().getCommitted());
             if (LOG.isDebugEnabled()) {
                 LOG.debug(
                         "{}: heap {} committed over the plan's {}; after a full collection {}",
@@ -63,6 +69,13 @@ final class HeapFit {
             }
         }
     }
+
+    /**
+     * The heap committed right after {@link #fit}'s last collection (0 before the first): a heap no larger than that
+     * has not grown since, and a collection would return nothing more.
+     */
+    private static final java.util.concurrent.atomic.AtomicLong COMMITTED_AFTER_FIT =
+            new java.util.concurrent.atomic.AtomicLong();
 
     /** Whether {@code System.gc()} runs a full, stop-the-world collection in this JVM. */
     private static final class ExplicitGc {

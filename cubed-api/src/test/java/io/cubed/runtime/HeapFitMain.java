@@ -15,6 +15,10 @@ final class HeapFitMain {
     static volatile Object sink;
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("repeat")) {
+            repeat();
+            return;
+        }
         LocalExecutor executor = new LocalExecutor(2, 1);
         java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(2);
         TaskFunction large = i -> {
@@ -57,5 +61,43 @@ final class HeapFitMain {
         }
         System.out.println(
                 "heap " + committedBefore + " " + committedAfter + " " + bound + " " + rssBefore + " " + rssAfter);
+    }
+
+    /**
+     * 300 MB held live (as a notebook's data would be), the heap grown beyond it by garbage, then 20 computations of 1
+     * MB tasks; prints {@code full} with the full collections during those 20 and the committed heap after them.
+     */
+    static void repeat() {
+        long[][] live = new long[30][];
+        for (int k = 0; k < live.length; k++) {
+            live[k] = new long[1_250_000]; // 10 MB each
+        }
+        sink = live;
+        for (int k = 0; k < 60; k++) {
+            sink2 = new long[1_250_000];
+        }
+        LocalExecutor executor = new LocalExecutor(2, 1);
+        ExecutionPlan small = new ExecutionPlan(
+                "small", List.of(new Stage("op-001", "small", 4, i -> TaskIo.NONE, 1_000_000L, List.of())));
+        long before = fullCollections();
+        for (int k = 0; k < 20; k++) {
+            executor.execute(small, List.of());
+        }
+        long committed =
+                ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
+        System.out.println("full " + (fullCollections() - before) + " " + committed + " " + live.length);
+    }
+
+    static volatile Object sink2;
+
+    /** Full collections so far: G1's "G1 Old Generation" counts them (System.gc() included). */
+    private static long fullCollections() {
+        long n = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc.getName().equals("G1 Old Generation")) {
+                n += gc.getCollectionCount();
+            }
+        }
+        return n;
     }
 }

@@ -74,6 +74,37 @@ class HeapFitTest {
     }
 
     /**
+     * In a JVM holding 300 MB live besides the plans (G1 keeps up to {@code MaxHeapFreeRatio} of a heap free, so no
+     * collection brings it down to a 1 MB plan's bound): the first computation collects once, and the 19 after it,
+     * finding a heap no larger than that collection left, do not collect again.
+     */
+    @Test
+    void aHeapThatACollectionCannotShrinkIsNotCollectedBeforeEveryComputation() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(
+                        java,
+                        "-Xms32m",
+                        "-Xmx2g",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        HeapFitMain.class.getName(),
+                        "repeat")
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        String[] f = out.lines()
+                .filter(l -> l.startsWith("full "))
+                .findFirst()
+                .orElseThrow()
+                .split(" ");
+        // the 300 MB are still live, so the heap is well above the plans' bound of a few MB over the baseline
+        assertThat(Long.parseLong(f[2])).as(out).isGreaterThan(300 * MB);
+        assertThat(Long.parseLong(f[1])).as(out).isEqualTo(1);
+    }
+
+    /**
      * Runs {@link HeapFitMain} with {@code -Xms32m -Xmx1g} and {@code gcOptions}; returns the committed heap before
      * and after the second plan, its bound, and the resident set before and after it, in bytes.
      */
