@@ -57,15 +57,15 @@ final class HeapFit {
         if (heap.getCommitted() > Math.max(heap.getInit(), bound.bytes())
                 && heap.getCommitted() > COMMITTED_AFTER_FIT.get()) {
             System.gc();
-            COMMITTED_AFTER_FIT.set(memory.getHeapMemoryUsage().getCommitted());
+            long after = memory.getHeapMemoryUsage().getCommitted();
+            COMMITTED_AFTER_FIT.set(after);
             if (LOG.isDebugEnabled()) {
                 LOG.debug(
                         "{}: heap {} committed over the plan's {}; after a full collection {}",
                         plan.computeId(),
                         io.cubed.memory.MemorySize.format(heap.getCommitted()),
                         bound,
-                        io.cubed.memory.MemorySize.format(
-                                memory.getHeapMemoryUsage().getCommitted()));
+                        io.cubed.memory.MemorySize.format(after));
             }
         }
     }
