@@ -27,6 +27,11 @@ public record BufferCopies(int read, int write) implements Serializable {
         return extra == 0 ? this : new BufferCopies(read + extra, write + extra);
     }
 
+    /** These copies plus {@code extra}'s, while reading and while writing. */
+    public BufferCopies plus(BufferCopies extra) {
+        return new BufferCopies(read + extra.read, write + extra.write);
+    }
+
     /** The copies for a store that is, or is not, an object store. */
     public static BufferCopies forStore(boolean objectStore) {
         return objectStore ? OBJECT_STORE : FILE_SYSTEM;

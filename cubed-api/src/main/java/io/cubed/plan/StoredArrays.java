@@ -56,7 +56,7 @@ final class StoredArrays {
             ZarrFormat targetFormat,
             ZarrFormat intermediateFormat) {
         BufferCopies workCopies = copiesOf(spec.workDir(), spec).plus(intermediateFormat.codecCopies());
-        Map<String, BufferCopies> byUrl = new HashMap<>();
+        Map<String, io.cubed.storage.Store> stores = new HashMap<>();
         return a -> {
             if (a.source() != null) {
                 return a.source().bufferCopies();
@@ -66,8 +66,11 @@ final class StoredArrays {
                 return workCopies;
             }
             // Arrays hold their codec's buffers too (none for Zarr v2 Blosc or no compressor).
-            BufferCopies store = byUrl.computeIfAbsent(url, u -> copiesOf(u, spec));
-            return store.plus(targets.contains(a) ? targetFormat.codecCopies() : intermediateFormat.codecCopies());
+            io.cubed.storage.Store store = stores.computeIfAbsent(
+                    url, u -> Stores.supplier(u, spec.storeOptions()).open());
+            ZarrFormat format = targets.contains(a) ? targetFormat : intermediateFormat;
+            return BufferCopies.forStore(store.isObjectStore())
+                    .plus(format.codecCopies(a.grid().chunkShape(), store.putsInPieces()));
         };
     }
 

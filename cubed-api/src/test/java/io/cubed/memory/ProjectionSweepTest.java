@@ -121,6 +121,11 @@ class ProjectionSweepTest {
      * the measurement does not look, at whatever moments the samples fall.
      */
     static Map<String, Long> sample(CubedArray x) {
+        return sample(cb -> x.compute(cb));
+    }
+
+    /** As {@link #sample(CubedArray)}, for any computation given its callback (a {@code toZarr}, say). */
+    static Map<String, Long> sample(java.util.function.Consumer<Callback> computation) {
         java.util.concurrent.atomic.AtomicReference<String> running =
                 new java.util.concurrent.atomic.AtomicReference<>();
         Map<String, Long> peaks = new java.util.concurrent.ConcurrentHashMap<>();
@@ -145,7 +150,7 @@ class ProjectionSweepTest {
         SWITCH.current = new LocalExecutor(1, 1, 0);
         sampler.start();
         try {
-            x.compute(new Callback() {
+            computation.accept(new Callback() {
                 @Override
                 public void onOperationStart(OperationStart e) {
                     running.set(e.stage().id());
@@ -985,6 +990,24 @@ class ProjectionSweepTest {
             check("V3 " + kind + " rechunk", Manipulation.rechunk(x, 200, C), k -> a[k], 0);
             check("V3 " + kind + " flip", Manipulation.flip(x), k -> a[R * C - 1 - k], 0);
             check("V3 " + kind + " slice", Indexing.index(x, slice(650L, 760L), all()), k -> a[650 * C + k], 0);
+        }
+        // Written as shards of (CH, CH) holding inner chunks of (CH / 2, CH / 2), bytes + zstd: to a local file each
+        // inner chunk goes out as it is encoded.
+        CubedArray y = Elementwise.negative(xa);
+        String url = dir.resolve("v3-sharded-out.zarr").toString();
+        io.cubed.array.ComputeOptions sharded = io.cubed.array.ComputeOptions.builder()
+                .zarrFormat(io.cubed.storage.zarr.ZarrFormat.v3Sharded(CH / 2, CH / 2))
+                .build();
+        record(
+                "V3 sharded write",
+                cb -> y.toZarr(url, sharded, cb),
+                SAMPLE
+                        ? sample(cb ->
+                                y.toZarr(dir.resolve("v3-sharded-sampled.zarr").toString(), sharded, cb))
+                        : Map.of());
+        double[] back = Cubed.fromZarr(url, spec).compute().doubles();
+        for (int k = 0; k < R * C; k++) {
+            assertThat(back[k]).as("element %d", k).isEqualTo(-a[k]);
         }
     }
 

@@ -167,6 +167,78 @@ final class ChunkBytes {
     }
 
     /**
+     * A sink that converts the decoded runs of a C-order block of {@code extent} (an inner chunk of a shard) into its
+     * place at {@code offset} in {@code chunk}, stored in byte order {@code order}: the block's rows (runs along the last
+     * axis) are contiguous in the chunk, so each run is split at row ends and handed to {@link #sinkInto} of the chunk
+     * at the row's position there. The block must lie within the chunk.
+     */
+    static RawBytesSink sinkIntoRegion(Chunk chunk, ByteOrder order, int[] offset, int[] extent) {
+        int nd = extent.length;
+        int[] shape = chunk.shape();
+        if (nd == 0 || nd != shape.length) {
+            return sinkInto(chunk, order);
+        }
+        for (int a = 0; a < nd; a++) {
+            if (offset[a] < 0 || extent[a] < 0 || offset[a] + extent[a] > shape[a]) {
+                throw new IndexOutOfBoundsException("a block of " + java.util.Arrays.toString(extent) + " at "
+                        + java.util.Arrays.toString(offset) + " lies outside a chunk of "
+                        + java.util.Arrays.toString(shape));
+            }
+        }
+        RawBytesSink whole = sinkInto(chunk, order);
+        int item = chunk.dtype().itemSizeBytes();
+        int rowBytes = extent[nd - 1] * item;
+        long[] strides = new long[nd];
+        strides[nd - 1] = item;
+        for (int a = nd - 2; a >= 0; a--) {
+            strides[a] = strides[a + 1] * shape[a + 1];
+        }
+        long size = (long) rowBytes * Chunk.elementCount(java.util.Arrays.copyOf(extent, nd - 1));
+        return new RawBytesSink() {
+            /** Where row {@code row} of the block starts in the chunk's bytes. */
+            private int rowStart(int row) {
+                long at = offset[nd - 1] * strides[nd - 1];
+                for (int a = nd - 2; a >= 0; a--) {
+                    at += (offset[a] + row % extent[a]) * strides[a];
+                    row /= extent[a];
+                }
+                return Math.toIntExact(at);
+            }
+
+            @Override
+            public void accept(int at, byte[] src, int srcOff, int length) {
+                if (at < 0 || length < 0 || at + (long) length > size) {
+                    throw new IndexOutOfBoundsException(
+                            "bytes [" + at + ", " + (at + length) + ") of a " + size + "-byte block");
+                }
+                while (length > 0) {
+                    int row = at / rowBytes;
+                    int inRow = at % rowBytes;
+                    int n = Math.min(length, rowBytes - inRow);
+                    whole.accept(rowStart(row) + inRow, src, srcOff, n);
+                    at += n;
+                    srcOff += n;
+                    length -= n;
+                }
+            }
+
+            /** The chunk's own array, for a run within one row of the block. */
+            @Override
+            public Doubles doublesFor(int at, int length) {
+                if (rowBytes == 0 || at / rowBytes != (at + length - 1) / rowBytes) {
+                    return null;
+                }
+                return whole.doublesFor(rowStart(at / rowBytes) + at % rowBytes, length);
+            }
+
+            @Override
+            public void acceptedAsDoubles(int at, int length) {
+                whole.acceptedAsDoubles(rowStart(at / rowBytes) + at % rowBytes, length);
+            }
+        };
+    }
+
+    /**
      * Writes slots {@code [slot, slot + n)} of {@code data}, the array of a {@code dtype} chunk, into {@code dst} at its
      * position in byte order {@code order}, one bulk conversion, and moves its position past them.
      */

@@ -8,7 +8,6 @@ import io.cubed.error.StorageException;
 import io.cubed.memory.HeapProbe;
 import io.cubed.storage.zarr.blosc.BloscCodec;
 import io.cubed.storage.zarr.codec.Codec;
-import java.io.ByteArrayOutputStream;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -339,22 +338,92 @@ final class V3Codecs {
         int[] inner = s.chunkShapeArray();
         Chunk shard = Chunk.full(dtype, fill, shardShape);
         int[] pos = new int[per.length];
+        boolean measured = false;
         for (int k = 0; k < count; k++) {
             long off = index[2 * k];
             long len = index[2 * k + 1];
             if (!(off == EMPTY && len == EMPTY)) {
                 checkRange(off, len, bytes.length, k, where);
-                byte[] part = Arrays.copyOfRange(bytes, (int) off, (int) (off + len));
-                Chunk c = decode(s.codecs(), part, dtype, inner, fill, where + " inner chunk " + Arrays.toString(pos));
                 int[] dst = new int[per.length];
                 for (int a = 0; a < per.length; a++) {
                     dst[a] = pos[a] * inner[a];
                 }
-                Chunk.copyRegion(c, new int[inner.length], shard, dst, inner);
+                decodeInner(
+                        s.codecs(),
+                        bytes,
+                        (int) off,
+                        (int) len,
+                        shard,
+                        dst,
+                        inner,
+                        fill,
+                        where + " inner chunk " + Arrays.toString(pos),
+                        !measured);
+                measured = true;
             }
             next(pos, per);
         }
         return shard;
+    }
+
+    /**
+     * Decodes the inner chunk stored at {@code bytes[off, off + len)} into its place {@code dst} in {@code shard}. A
+     * chain of {@code bytes} alone is converted straight from the shard's bytes, and one of {@code bytes} then a
+     * compressor decompressed straight into the shard (the compressed bytes copied out, and, for a compressor that does
+     * not decode in order, its decompressed bytes): no decoded inner chunk. Other chains (transposes, checksums, nested
+     * shards) decode the inner chunk whole and copy it in. {@link #shardCopies} counts what each holds; with {@code
+     * checkpoint} (the first inner chunk of a shard: the others hold as much) the heap is checkpointed ({@link
+     * HeapProbe}) while it is held.
+     */
+    private static void decodeInner(
+            List<V3Codec> codecs,
+            byte[] bytes,
+            int off,
+            int len,
+            Chunk shard,
+            int[] dst,
+            int[] inner,
+            Scalar fill,
+            String where,
+            boolean checkpoint) {
+        DType dtype = shard.dtype();
+        long innerBytes = (long) Chunk.elementCount(inner) * dtype.itemSizeBytes();
+        try {
+            if (codecs.size() == 1 && codecs.get(0) instanceof V3Codec.Bytes b) {
+                if (len != innerBytes) {
+                    throw new CorruptDataException("corrupt chunk " + where + ": it has " + len + " bytes but a chunk"
+                            + " of " + Arrays.toString(inner) + " " + dtype + " has " + innerBytes);
+                }
+                ChunkBytes.sinkIntoRegion(shard, b.byteOrder(), dst, inner).accept(0, bytes, off, len);
+                return;
+            }
+            V3Codec.Bytes b = bytesThenCompressor(codecs);
+            if (b != null) {
+                byte[] part = Arrays.copyOfRange(bytes, off, off + len);
+                byteCodec(codecs.get(1))
+                        .decode(
+                                part,
+                                len,
+                                Math.toIntExact(innerBytes),
+                                ChunkBytes.sinkIntoRegion(shard, b.byteOrder(), dst, inner));
+                if (checkpoint) {
+                    HeapProbe.checkpoint();
+                    Reference.reachabilityFence(part);
+                }
+                return;
+            }
+        } catch (CorruptDataException e) {
+            throw e;
+        } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException | ArithmeticException e) {
+            throw new CorruptDataException("corrupt chunk " + where + ": " + e.getMessage(), e);
+        }
+        byte[] part = Arrays.copyOfRange(bytes, off, off + len);
+        Chunk c = decode(codecs, part, dtype, inner, fill, where);
+        if (checkpoint) {
+            HeapProbe.checkpoint();
+            Reference.reachabilityFence(part);
+        }
+        Chunk.copyRegion(c, new int[inner.length], shard, dst, inner);
     }
 
     static void checkRange(long off, long len, long shardBytes, int k, String where) {
@@ -375,51 +444,171 @@ final class V3Codecs {
         }
     }
 
-    /** Encodes a shard; returns null when every inner chunk equals the fill value (the shard need not be stored). */
+    /**
+     * Encodes a shard into one array of its exact size; null when every inner chunk equals the fill value (the shard
+     * need not be stored). Holds, besides the shard, one inner chunk at a time with its encoding's temporaries, the
+     * encoded inner chunks and the result; {@link #writeShard} streams instead where it can.
+     */
     private static byte[] encodeShard(V3Codec.Sharding s, Chunk shard, Scalar fill) {
-        int[] shardShape = shard.shape();
-        int[] per = chunksPerShard(s, shardShape, "sharding_indexed");
+        int[] per = chunksPerShard(s, shard.shape(), "sharding_indexed");
         int count = Chunk.elementCount(per);
         int idxSize = indexSize(s, count);
-        int[] inner = s.chunkShapeArray();
         long[] index = new long[2 * count];
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        long base = s.indexAtEnd() ? 0 : idxSize;
-        int[] pos = new int[per.length];
-        boolean any = false;
+        byte[][] parts = new byte[count][];
+        long offset = s.indexAtEnd() ? 0 : idxSize;
+        InnerChunks inner = new InnerChunks(s, shard, per);
         for (int k = 0; k < count; k++) {
-            Chunk c = Chunk.allocate(shard.dtype(), inner);
-            int[] src = new int[per.length];
-            for (int a = 0; a < per.length; a++) {
-                src[a] = pos[a] * inner[a];
-            }
-            Chunk.copyRegion(shard, src, c, new int[inner.length], inner);
-            if (c.isAll(fill)) {
+            Chunk c = inner.next(fill);
+            if (c == null) {
                 index[2 * k] = EMPTY;
                 index[2 * k + 1] = EMPTY;
             } else {
                 byte[] enc = encode(s.codecs(), c, fill);
-                index[2 * k] = base + body.size();
+                parts[k] = enc;
+                index[2 * k] = offset;
                 index[2 * k + 1] = enc.length;
-                body.writeBytes(enc);
-                any = true;
+                offset += enc.length;
             }
-            next(pos, per);
         }
-        if (!any) {
+        if (!inner.any) {
             return null;
         }
+        byte[] idx = encodeIndex(s, per, index);
+        long total = offset + (s.indexAtEnd() ? idx.length : 0);
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new StorageException("a shard of " + total + " bytes is larger than one array can hold (2 GiB):"
+                    + " choose smaller shards");
+        }
+        byte[] out = new byte[(int) total];
+        // The encoded inner chunks and the shard's bytes: the most this encoding holds besides the shard.
+        HeapProbe.checkpoint();
+        int at = 0;
+        if (!s.indexAtEnd()) {
+            System.arraycopy(idx, 0, out, 0, idx.length);
+            at = idx.length;
+        }
+        for (int k = 0; k < count; k++) {
+            if (parts[k] != null) {
+                System.arraycopy(parts[k], 0, out, at, parts[k].length);
+                at += parts[k].length;
+                parts[k] = null;
+            }
+        }
+        if (s.indexAtEnd()) {
+            System.arraycopy(idx, 0, out, at, idx.length);
+        }
+        return out;
+    }
+
+    /**
+     * Writes the shard {@code shard}, which must not be all {@code fill} (such a shard is not stored), to {@code out}:
+     * each inner chunk that is not all fill, as it is encoded, then the index, which must come at the end ({@link
+     * V3Codec.Sharding#indexAtEnd}). Holds, besides the shard, one inner chunk and its encoding's temporaries: a chain
+     * of {@code bytes} is written from the inner chunk's elements, and one of {@code bytes} then a compressor that
+     * encodes in order (zstd) compressed from them as it goes.
+     */
+    static void writeShard(V3Codec.Sharding s, Chunk shard, Scalar fill, java.nio.channels.WritableByteChannel out)
+            throws java.io.IOException {
+        if (!s.indexAtEnd()) {
+            throw new IllegalArgumentException("a shard whose index comes first cannot be written as it is encoded");
+        }
+        int[] per = chunksPerShard(s, shard.shape(), "sharding_indexed");
+        int count = Chunk.elementCount(per);
+        long[] index = new long[2 * count];
+        long[] written = {0};
+        java.nio.channels.WritableByteChannel counted = new java.nio.channels.WritableByteChannel() {
+            @Override
+            public int write(ByteBuffer src) throws java.io.IOException {
+                int n = out.write(src);
+                written[0] += n;
+                return n;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return out.isOpen();
+            }
+
+            @Override
+            public void close() {}
+        };
+        InnerChunks inner = new InnerChunks(s, shard, per);
+        V3Codec.Bytes bytes = s.codecs().size() == 1 && s.codecs().get(0) instanceof V3Codec.Bytes b ? b : null;
+        V3Codec.Bytes compressed = bytesThenCompressor(s.codecs());
+        boolean measured = false;
+        for (int k = 0; k < count; k++) {
+            Chunk c = inner.next(fill);
+            if (c == null) {
+                index[2 * k] = EMPTY;
+                index[2 * k + 1] = EMPTY;
+                continue;
+            }
+            long start = written[0];
+            if (bytes != null) {
+                ChunkBytes.writeInSlices(ChunkBytes.view(c, bytes.byteOrder()), counted);
+            } else if (compressed != null && byteCodec(s.codecs().get(1)).encodesInOrder()) {
+                byteCodec(s.codecs().get(1)).encode(ChunkBytes.view(c, compressed.byteOrder()), counted);
+            } else {
+                writeFully(counted, encode(s.codecs(), c, fill));
+            }
+            index[2 * k] = start;
+            index[2 * k + 1] = written[0] - start;
+            if (!measured) {
+                // The shard and one inner chunk: what this write holds (the others hold as much).
+                HeapProbe.checkpoint();
+                measured = true;
+            }
+        }
+        writeFully(out, encodeIndex(s, per, index));
+    }
+
+    private static void writeFully(java.nio.channels.WritableByteChannel out, byte[] bytes) throws java.io.IOException {
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        while (b.hasRemaining()) {
+            out.write(b);
+        }
+    }
+
+    /** The encoded index of a shard of {@code per} inner chunks from its (offset, nbytes) pairs. */
+    private static byte[] encodeIndex(V3Codec.Sharding s, int[] per, long[] index) {
         int[] idxShape = Arrays.copyOf(per, per.length + 1);
         idxShape[per.length] = 2;
-        byte[] idx = encode(s.indexCodecs(), Chunk.wrap(DType.UINT64, idxShape, index), Scalar.zero());
-        ByteArrayOutputStream out = new ByteArrayOutputStream(body.size() + idx.length);
-        if (!s.indexAtEnd()) {
-            out.writeBytes(idx);
+        return encode(s.indexCodecs(), Chunk.wrap(DType.UINT64, idxShape, index), Scalar.zero());
+    }
+
+    /**
+     * The inner chunks of a shard in C order of its inner grid, each copied into one array used for all of them (an
+     * inner chunk is encoded before the next is taken).
+     */
+    private static final class InnerChunks {
+        private final Chunk shard;
+        private final int[] per;
+        private final int[] shape;
+        private final int[] pos;
+        private final Chunk c;
+        boolean any;
+
+        InnerChunks(V3Codec.Sharding s, Chunk shard, int[] per) {
+            this.shard = shard;
+            this.per = per;
+            this.shape = s.chunkShapeArray();
+            this.pos = new int[per.length];
+            this.c = Chunk.allocate(shard.dtype(), shape);
         }
-        out.writeBytes(body.toByteArray());
-        if (s.indexAtEnd()) {
-            out.writeBytes(idx);
+
+        /** The next inner chunk, or null when all its elements are {@code fill} (an empty entry of the index). */
+        Chunk next(Scalar fill) {
+            int[] src = new int[per.length];
+            for (int a = 0; a < per.length; a++) {
+                src[a] = pos[a] * shape[a];
+            }
+            V3Codecs.next(pos, per);
+            Chunk.copyRegion(shard, src, c, new int[shape.length], shape);
+            if (c.isAll(fill)) {
+                return null;
+            }
+            any = true;
+            return c;
         }
-        return out.toByteArray();
     }
 }

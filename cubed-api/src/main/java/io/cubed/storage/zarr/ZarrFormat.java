@@ -274,6 +274,70 @@ public final class ZarrFormat implements Serializable {
     }
 
     /**
+     * The chunk-sized buffers the codecs of this format hold besides the stored bytes and the chunk, reading and
+     * writing chunks of {@code chunkShape} on a store that does or does not {@linkplain
+     * io.cubed.storage.Store#putsInPieces write pieces as they come}: {@link #codecCopies()} for both, but for a
+     * sharded Zarr v3 chain, whose figures depend on how many inner chunks a shard holds ({@link #v3ShardCopies}).
+     */
+    public io.cubed.memory.BufferCopies codecCopies(int[] chunkShape, boolean putsInPieces) {
+        if (version == 3 && codecs.size() == 1 && codecs.get(0) instanceof V3Codec.Sharding s) {
+            return v3ShardCopies(s, chunkShape, putsInPieces);
+        }
+        int c = codecCopies();
+        return new io.cubed.memory.BufferCopies(c, c);
+    }
+
+    /**
+     * The copies a task holds besides the stored shard and the decoded shard, reading and writing a shard of {@code
+     * shardShape} with {@code s}, counted in inner chunks and rounded up to whole shards (V3Codecs.decodeInner and
+     * writeShard say what each chain holds):
+     *
+     * <ul>
+     *   <li>reading, per inner chunk decoded straight into the shard: nothing for {@code bytes} alone, its compressed
+     *       bytes for {@code bytes} then a compressor that decodes in order (zstd), those and its decompressed bytes for
+     *       another compressor, and those and the decoded inner chunk for other chains;
+     *   <li>writing as a stream (index at the end, a store that writes pieces: a local file): one inner chunk, and for
+     *       a chain other than {@code bytes} alone or with an in-order compressor its element bytes, compressed bytes
+     *       and checksummed copy; the shard's stored bytes are never held, so the copy the store's figure counts for
+     *       them covers the first shard's worth;
+     *   <li>writing into one array (elsewhere): one inner chunk, with, unless {@code bytes} alone, its element bytes and
+     *       compressed bytes (in an array, whatever the compressor), and the encoded inner chunks gathered (a stored
+     *       shard) besides that array.
+     * </ul>
+     */
+    static io.cubed.memory.BufferCopies v3ShardCopies(V3Codec.Sharding s, int[] shardShape, boolean putsInPieces) {
+        List<V3Codec> inner = s.codecs();
+        boolean bytesOnly = inner.size() == 1 && inner.get(0) instanceof V3Codec.Bytes;
+        V3Codec.Bytes compressed = V3Codecs.bytesThenCompressor(inner);
+        boolean inOrderDecode =
+                compressed != null && V3Codecs.byteCodec(inner.get(1)).decodesInOrder();
+        boolean inOrderEncode =
+                compressed != null && V3Codecs.byteCodec(inner.get(1)).encodesInOrder();
+        int readInner = bytesOnly ? 0 : inOrderDecode ? 1 : compressed != null ? 2 : 3;
+        int writeInner = bytesOnly || inOrderEncode ? 1 : 4;
+        long shardElements = 1;
+        long innerElements = 1;
+        int[] innerShape = s.chunkShapeArray();
+        for (int a = 0; a < shardShape.length; a++) {
+            shardElements *= shardShape[a];
+            innerElements *= a < innerShape.length ? innerShape[a] : 1;
+        }
+        int read = wholeShards(readInner, innerElements, shardElements);
+        int write = s.indexAtEnd() && putsInPieces
+                ? Math.max(0, wholeShards(writeInner, innerElements, shardElements) - 1)
+                : 1 + wholeShards(bytesOnly ? 1 : 4, innerElements, shardElements);
+        return new io.cubed.memory.BufferCopies(read, write);
+    }
+
+    /** {@code count} inner chunks of {@code innerElements} in whole shards of {@code shardElements}, rounded up. */
+    private static int wholeShards(int count, long innerElements, long shardElements) {
+        if (count == 0 || shardElements == 0) {
+            return 0;
+        }
+        return (int) ((count * innerElements + shardElements - 1) / shardElements);
+    }
+
+    /**
      * The array {@link #create} would make at {@code url}, without writing or reading anything: for the checks a command
      * makes before it writes (its tasks' projected memory, say), so that a refused command leaves no array behind.
      */

@@ -280,6 +280,23 @@ public final class ZarrV3Array extends ZarrArrayCore {
             }
             return;
         }
+        V3Codec.Sharding sharding = metadata.shardingOnly();
+        if (sharding != null && sharding.indexAtEnd() && store().putsInPieces()) {
+            // A shard whose index comes last, to a store that writes pieces as they come (a local file): each inner
+            // chunk goes to it as it is encoded, never the shard's bytes whole.
+            if (full.isAll(fillValue())) {
+                store().delete(key);
+            } else {
+                store().put(key, out -> {
+                    try {
+                        V3Codecs.writeShard(sharding, full, fillValue(), out);
+                    } catch (RuntimeException e) {
+                        throw new StorageException("cannot encode chunk " + where + ": " + e.getMessage(), e);
+                    }
+                });
+            }
+            return;
+        }
         byte[] stored;
         try {
             // Checkpoints the heap (HeapProbe) once encoded, before the put: the chunk, its bytes, the encoded bytes.
@@ -438,7 +455,12 @@ public final class ZarrV3Array extends ZarrArrayCore {
 
     @Override
     public BufferCopies bufferCopies() {
-        return BufferCopies.forStore(store().isObjectStore()).plus(ZarrFormat.v3CodecCopies(metadata.codecs()));
+        Store store = store();
+        BufferCopies forStore = BufferCopies.forStore(store.isObjectStore());
+        V3Codec.Sharding s = metadata.shardingOnly();
+        return s == null
+                ? forStore.plus(ZarrFormat.v3CodecCopies(metadata.codecs()))
+                : forStore.plus(ZarrFormat.v3ShardCopies(s, metadata.chunks(), store.putsInPieces()));
     }
 
     @Override

@@ -122,6 +122,66 @@ class ZarrV3ArrayTest {
         }
     }
 
+    /**
+     * A shard goes to a local file as its inner chunks are encoded, and to other stores (memory, object stores) as one
+     * array: both give the same bytes, chunk by chunk, whole and edge, with inner chunks of the fill value left out of
+     * the index; and both read back as written, with inner chunks decoded straight into the shard.
+     */
+    @ParameterizedTest
+    @MethodSource("chains")
+    void shardsStreamedToFilesAreTheBytesOfShardsEncodedWhole(List<V3Codec> codecs) throws IOException {
+        for (DType dtype : List.of(DType.FLOAT64, DType.INT32)) {
+            List<V3Codec> chain = codecs;
+            if (dtype == DType.INT32 && codecs.get(codecs.size() - 1) instanceof V3Codec.Blosc) {
+                chain = List.of(
+                        new V3Codec.Bytes(false), new V3Codec.Blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 4, 0));
+            }
+            ZarrV3Metadata m = ZarrV3Metadata.create(
+                    new long[] {10, 13}, new int[] {4, 6}, dtype, Scalar.zero(), chain, true, "/");
+            String name = "same-" + dtype + "-" + Math.abs(codecs.hashCode());
+            String file = tmp.resolve(name).toString();
+            String memory = "memory://" + getClass().getSimpleName() + "-" + java.util.UUID.randomUUID() + "/" + name;
+            ZarrV3Array local = ZarrV3Array.create(file, m, false, StoreOptions.empty());
+            ZarrV3Array inMemory = ZarrV3Array.create(memory, m, false, StoreOptions.empty());
+            Chunk data = values(dtype, 10, 13);
+            // Blocks of fill values: an inner chunk of (2, 3) at the corner (empty in its shard), and the whole second
+            // chunk (a shard not stored).
+            for (int i = 0; i < 4; i++) {
+                for (int j = 0; j < 12; j++) {
+                    if (j >= 3 && j < 6 || i >= 2 && j < 6) {
+                        continue;
+                    }
+                    if (dtype == DType.FLOAT64) {
+                        data.doubles()[i * 13 + j] = 0;
+                    } else {
+                        data.ints()[i * 13 + j] = 0;
+                    }
+                }
+            }
+            ChunkGrid g = local.grid();
+            io.cubed.storage.Store files = io.cubed.storage.fs.Stores.open(file, StoreOptions.empty());
+            io.cubed.storage.Store memories = io.cubed.storage.fs.Stores.open(memory, StoreOptions.empty());
+            for (long i = 0; i < g.numChunks(); i++) {
+                long[] c = g.chunkCoordsOf(i);
+                Chunk part = ZarrTestValues.region(data, g.chunkOffset(c), g.chunkShapeAt(c));
+                local.writeChunk(part, c);
+                inMemory.writeChunk(part, c);
+                String key = m.chunkKey(c);
+                assertThat(files.get(key)).as("chunk %s", key).isEqualTo(memories.get(key));
+            }
+            assertSameValues(
+                    ChunkStores.readRegion(
+                            ZarrV3Array.open(file, StoreOptions.empty()), new long[2], new int[] {10, 13}),
+                    data,
+                    "file " + dtype);
+            assertSameValues(
+                    ChunkStores.readRegion(
+                            ZarrV3Array.open(memory, StoreOptions.empty()), new long[2], new int[] {10, 13}),
+                    data,
+                    "memory " + dtype);
+        }
+    }
+
     @Test
     void allFillShardIsNotStoredAndEmptyInnerChunksAreNot() throws IOException {
         String url = tmp.resolve("sparse").toString();

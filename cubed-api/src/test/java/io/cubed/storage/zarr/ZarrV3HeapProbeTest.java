@@ -144,9 +144,10 @@ class ZarrV3HeapProbeTest {
         long inner = CHUNK / 4;
         ZarrV3Array a = v3("sharded", ZarrV3Metadata.sharding(new int[] {innerRows, COLS}, List.of()));
         long[] w = measureWrite(a);
-        // The whole shard is encoded: the chunk and the shard's bytes, at one checkpoint (none per inner chunk).
+        // To a local file the shard goes as its inner chunks are encoded: the chunk and one inner chunk, at one
+        // checkpoint (after the first inner chunk; the others hold as much), never the shard's bytes whole.
         assertThat(w[1]).isEqualTo(1);
-        assertThat(w[0]).isGreaterThanOrEqualTo(2 * CHUNK - MB);
+        assertThat(w[0]).isBetween(CHUNK + inner - MB, CHUNK + inner + MB);
         long[] innerRead = median(() -> {
             Chunk c = a.readInnerChunk(3, 0);
             assertThat(c.shape()).containsExactly(innerRows, COLS);
@@ -169,5 +170,58 @@ class ZarrV3HeapProbeTest {
         assertThat(r[0]).isBetween(2 * CHUNK - MB, 2 * CHUNK + 2 * MB);
         assertThat(Arrays.equals(a.innerGrid().chunkShape(), new int[] {innerRows, COLS}))
                 .isTrue();
+    }
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+
+    /** Bytes {@code body} allocates on this thread: the least of three runs (the first may load classes). */
+    private static long allocated(Runnable body) {
+        long least = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            ArrayRecycler.releaseIdle();
+            long before = THREADS.getCurrentThreadAllocatedBytes();
+            body.run();
+            least = Math.min(least, THREADS.getCurrentThreadAllocatedBytes() - before);
+        }
+        return least;
+    }
+
+    /**
+     * A whole shard is read with its inner chunks decoded straight into it: the stored shard and the shard, no inner
+     * chunk decoded on its own (before: each inner chunk's bytes copied out and decoded into an array of its own,
+     * 24 MB allocated for this 8 MB shard of four inner chunks; the projection counted neither); compressed inner
+     * chunks add their compressed bytes and, for gzip, their decompressed bytes. A shard is written to a local file as
+     * its inner chunks are encoded (one inner chunk's array), and elsewhere into one array of its size beside the
+     * encoded inner chunks (before: grown in two ByteArrayOutputStreams and copied out of each, about 60 MB).
+     */
+    @Test
+    void shardsAreDecodedInPlaceAndWrittenWithoutGrowingBuffers() {
+        int innerRows = ROWS / 4;
+        long inner = CHUNK / 4;
+        Chunk data = values();
+        ZarrV3Array plain = v3("plain", ZarrV3Metadata.sharding(new int[] {innerRows, COLS}, List.of()));
+        assertThat(allocated(() -> plain.writeChunk(data, 0, 0))).isBetween(inner, inner + MB);
+        assertThat(allocated(() -> plain.readChunk(0, 0))).isBetween(2 * CHUNK, 2 * CHUNK + MB);
+        assertThat(plain.readChunk(0, 0).doubles()).isEqualTo(data.doubles());
+
+        ZarrV3Array gzip =
+                v3("gzip", ZarrV3Metadata.sharding(new int[] {innerRows, COLS}, List.of(new V3Codec.Gzip(1))));
+        gzip.writeChunk(data, 0, 0);
+        long stored = io.cubed.storage.fs.Stores.open(tmp.resolve("gzip").toString())
+                .size(gzip.metadata().chunkKey(new long[] {0, 0}));
+        // The stored shard, the shard, and per inner chunk its compressed bytes (a quarter of the stored shard) and its
+        // decompressed bytes.
+        assertThat(allocated(() -> gzip.readChunk(0, 0)))
+                .isBetween(CHUNK + 2 * stored, CHUNK + 2 * stored + CHUNK + MB);
+        assertThat(gzip.readChunk(0, 0).doubles()).isEqualTo(data.doubles());
+
+        String memory = "memory://" + getClass().getSimpleName() + "-" + java.util.UUID.randomUUID() + "/plain";
+        ZarrV3Array inMemory = ZarrV3Array.create(memory, plain.metadata(), false, StoreOptions.empty());
+        // The inner chunk, the element bytes of each (gathered: a shard's worth), the shard's array, and the memory
+        // store's own copy of it (an object store's client holds the body once more likewise: BufferCopies).
+        assertThat(allocated(() -> inMemory.writeChunk(data, 0, 0)))
+                .isBetween(3 * CHUNK + inner, 3 * CHUNK + inner + MB);
+        assertThat(inMemory.readChunk(0, 0).doubles()).isEqualTo(data.doubles());
     }
 }
