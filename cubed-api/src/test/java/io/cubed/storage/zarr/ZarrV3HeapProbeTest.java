@@ -193,7 +193,7 @@ class ZarrV3HeapProbeTest {
      * 24 MB allocated for this 8 MB shard of four inner chunks; the projection counted neither); compressed inner
      * chunks add their compressed bytes and, for gzip, their decompressed bytes. A shard is written to a local file as
      * its inner chunks are encoded (one inner chunk's array), and elsewhere into one array of its size beside the
-     * encoded inner chunks (before: grown in two ByteArrayOutputStreams and copied out of each, about 60 MB).
+     * encoded inner chunks (before: grown in two ByteArrayOutputStreams and copied out of each: 57 MB to a local file).
      */
     @Test
     void shardsAreDecodedInPlaceAndWrittenWithoutGrowingBuffers() {
