@@ -3,7 +3,6 @@ package io.cubed.storage.fs;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.storage.StoreKeys;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,14 +55,7 @@ public final class StoreLocation {
         Stores.requireLocation(url);
         String scheme = Stores.schemeOf(url);
         if (scheme == null || scheme.equals("file")) {
-            Path path;
-            try {
-                path = scheme == null ? Path.of(url) : Path.of(URI.create(url));
-            } catch (IllegalArgumentException e) {
-                throw new InvalidArgumentException(
-                        "'" + url + "' is not a local path or file: URI: " + e.getMessage(), e);
-            }
-            return local(url, path);
+            return local(url, Locations.localPath(url));
         }
         if (scheme.equals("memory")) {
             String rest = url.substring(url.indexOf(':') + 1);
@@ -138,14 +130,11 @@ public final class StoreLocation {
     /**
      * This location as one URL: the scheme as given (lower case), the authority and the normalised path for an
      * object-store or Hadoop URL ({@code s3a://bucket/x} for {@code s3a://bucket//x/}); for a local path, the
-     * {@code file:} URI of its resolved absolute path.
+     * {@code file:} URL of its resolved absolute path as {@link Locations#fileUrl} writes it (not percent-encoded).
      */
     public String canonicalUrl() {
         if (scheme.equals("file")) {
-            return Path.of(authority, segments.toArray(new String[0]))
-                    .toUri()
-                    .toString()
-                    .replaceFirst("(?<!:/)/$", "");
+            return Locations.fileUrl(Path.of(authority, segments.toArray(new String[0])));
         }
         return shownScheme + "://" + authority + (segments.isEmpty() ? "" : "/" + String.join("/", segments));
     }
