@@ -212,6 +212,7 @@ class LocationSpellingsTest {
         assertThat(saved.get(2)).isEqualTo(dir + "/out:1.zarr");
         assertThat(saved.get(saved.indexOf("--work-dir") + 1))
                 .isEqualTo(tmp.resolve("rel work").toString());
+        assertThat(ok("resume", plan.toString()).out()).containsPattern("tasks: 0 run, [1-9]\\d* skipped");
     }
 
     @Test
