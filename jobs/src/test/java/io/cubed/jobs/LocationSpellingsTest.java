@@ -71,12 +71,17 @@ class LocationSpellingsTest {
     }
 
     private static String python(String mode, Path path) throws Exception {
-        Process p = new ProcessBuilder(PYTHON, "-c", SCRIPT, mode, path.toString())
+        return python(mode, path.toString());
+    }
+
+    /** Runs the script on {@code location}, a path or a URL zarr-python opens through fsspec. */
+    private static String python(String mode, String location) throws Exception {
+        Process p = new ProcessBuilder(PYTHON, "-c", SCRIPT, mode, location)
                 .redirectErrorStream(true)
                 .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("python %s %s: %s", mode, path, out).isZero();
+        assertThat(p.exitValue()).as("python %s %s: %s", mode, location, out).isZero();
         return out;
     }
 
@@ -117,6 +122,17 @@ class LocationSpellingsTest {
         pythonReads(dir.resolve("api #out%41.zarr"), List.of(4L, 6L));
         assertThat(dir.resolve("api #outA.zarr")).doesNotExist();
         assertThat(dir.resolve("work dir")).isDirectory();
+
+        // One file: URL string, given to zarr-python (fsspec) and to Cubed, names one array.
+        String url = "file://" + dir + "/py url%41 #1.zarr";
+        python("write", url);
+        assertThat(dir.resolve("py url%41 #1.zarr")).isDirectory();
+        assertThat(Cubed.fromZarr(url, spec).compute().toLongArray()).containsExactly(toArray(expected(0)));
+        Cubed.fromZarr(url, spec).toZarr(url.replace("#1", "#2"));
+        Map<?, ?> back =
+                (Map<?, ?>) Json.parse(python("read", url.replace("#1", "#2")).strip());
+        assertThat(back.get("values")).isEqualTo(expected(0));
+        assertThat(dir.resolve("py url%41 #2.zarr")).isDirectory();
 
         // A group's members with a space, '%41' and '#' in their names, in a group named by a file: URL.
         python("group", dir.resolve("grp.zarr"));
