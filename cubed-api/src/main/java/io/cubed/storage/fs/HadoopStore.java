@@ -36,9 +36,11 @@ import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * A {@link Store} on any Hadoop {@code FileSystem}: {@code s3a://}, {@code hdfs://}, {@code abfss://}, {@code gs://},
- * {@code file://}. The Hadoop configuration is built from the store options (every option is set on it as is), on top
- * of Hadoop's defaults; each store opens its own {@code FileSystem} instance, so stores with different options on the
- * same bucket or cluster do not share one (Hadoop's {@code FileSystem.get} cache ignores the configuration).
+ * {@code file://}, its location read by Hadoop's own {@code new Path(String)} (the path's characters literally, as
+ * {@link Locations} says for every store). The Hadoop configuration is built from the store options (every option is
+ * set on it as is), on top of Hadoop's defaults; each store opens its own {@code FileSystem} instance, so stores with
+ * different options on the same bucket or cluster do not share one (Hadoop's {@code FileSystem.get} cache ignores the
+ * configuration).
  *
  * <p>Atomic puts: object stores ({@code s3a}, {@code gs}, {@code abfs(s)}, {@code wasb(s)}, {@code oss}) publish an
  * object only when its single upload completes, so values are written directly; on file systems a temporary file is

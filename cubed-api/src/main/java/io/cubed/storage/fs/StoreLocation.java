@@ -12,10 +12,11 @@ import java.util.Objects;
 
 /**
  * Where a store URL points, in one spelling, so that two URLs can be compared: the same place, one inside the other,
- * or apart. A local path or {@code file:} URI becomes an absolute path with symbolic links resolved (as far as the path
- * exists) and {@code .}, {@code ..}, repeated and trailing slashes removed; an object-store or Hadoop URL keeps its
- * scheme (lower case, with {@code s3}/{@code s3a}/{@code s3n}, {@code abfs}/{@code abfss} and {@code wasb}/{@code
- * wasbs} taken as one), its authority (bucket, container or name node) and its normalised path.
+ * or apart, each read as {@link Locations} says (after the scheme and authority, the characters literally). A local
+ * path or {@code file:} URI becomes an absolute path with symbolic links resolved (as far as the path exists) and
+ * {@code .}, {@code ..}, repeated and trailing slashes removed; an object-store or Hadoop URL keeps its scheme (lower
+ * case, with {@code s3}/{@code s3a}/{@code s3n}, {@code abfs}/{@code abfss} and {@code wasb}/{@code wasbs} taken as
+ * one), its authority (bucket, container or name node) and its normalised path.
  *
  * <p>Comparisons lean towards "the same": a Hadoop URL without an authority ({@code hdfs:///data}) may name the default
  * file system of any authority, so it overlaps every URL of its scheme with the same path. A false "overlap" costs the
