@@ -231,6 +231,20 @@ class LocationSpellingsTest {
         assertThat(ok("resume", plan.toString()).out()).containsPattern("tasks: 0 run, [1-9]\\d* skipped");
     }
 
+    /** A location that names no local path is refused before anything runs, naming it and what is wrong. */
+    @Test
+    void anUnreadableLocationIsAUsageErrorSayingWhy() {
+        CliRun relative = CliRun.of("info", "file:data/x.zarr");
+        assertThat(relative.code()).as(relative.err()).isEqualTo(2);
+        assertThat(relative.err())
+                .contains("'file:data/x.zarr' has the relative path 'data/x.zarr'")
+                .contains("needs an absolute path");
+        CliRun host = CliRun.of("copy", "file://nas" + dir + "/x.zarr", dir + "/y.zarr");
+        assertThat(host.code()).as(host.err()).isEqualTo(2);
+        assertThat(host.err()).contains("names the host 'nas'");
+        assertThat(dir.resolve("y.zarr")).doesNotExist();
+    }
+
     @Test
     void resumeIdsReadLocalSpellingsAsOnePlace() {
         String canonical = Resume.canonicalUrl(dir + "/x.zarr");
