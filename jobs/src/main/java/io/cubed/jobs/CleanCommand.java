@@ -140,17 +140,11 @@ final class CleanCommand implements Callable<Integer> {
      * clean nothing and say so, as if all were well. (The default work directory may not exist yet: nothing to clean.)
      */
     private static void requireLocalDirectory(String workDir) {
-        if (workDir == null || (workDir.contains("://") && !workDir.startsWith("file:"))) {
+        if (workDir == null || workDir.isBlank() || !io.cubed.storage.fs.Locations.isLocal(workDir)) {
             return;
         }
-        java.nio.file.Path p;
-        try {
-            p = workDir.startsWith("file:")
-                    ? java.nio.file.Path.of(java.net.URI.create(workDir))
-                    : java.nio.file.Path.of(workDir);
-        } catch (IllegalArgumentException e) {
-            return; // Not a path this check reads; the store says what is wrong with it.
-        }
+        // The directory every other entry point opens for this location (Locations: characters taken literally).
+        java.nio.file.Path p = io.cubed.storage.fs.Locations.localPath(workDir);
         if (java.nio.file.Files.isRegularFile(p)) {
             throw new InvalidArgumentException("clean: --work-dir " + workDir + " is a file, not a directory");
         }

@@ -223,7 +223,7 @@ public class RechunkCommand implements Callable<Integer> {
                 "--reserved-mem",
                 Long.toString(spec.reservedMem().bytes()),
                 "--work-dir",
-                spec.workDir(),
+                absolute(spec.workDir()),
                 "--executor",
                 run.config().executor(),
                 "--threads",
@@ -247,11 +247,18 @@ public class RechunkCommand implements Callable<Integer> {
         return args;
     }
 
-    /** A local path made absolute (the resuming process may start elsewhere); URLs as given. */
-    private static String absolute(String url) {
-        return url.contains(":")
-                ? url
-                : Path.of(url).toAbsolutePath().normalize().toString();
+    /**
+     * A local path or {@code file:} URL as an absolute path (the resuming process may start elsewhere), read and
+     * written as {@link io.cubed.storage.fs.Locations} says so that it names the same directory when read back; other
+     * URLs as given.
+     */
+    static String absolute(String url) {
+        return io.cubed.storage.fs.Locations.isLocal(url)
+                ? io.cubed.storage.fs.Locations.localPath(url)
+                        .toAbsolutePath()
+                        .normalize()
+                        .toString()
+                : url;
     }
 
     /** The same plan, operation and array numbers aside (they count up within one JVM). */

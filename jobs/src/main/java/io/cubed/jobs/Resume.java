@@ -1,9 +1,7 @@
 package io.cubed.jobs;
 
 import io.cubed.runtime.Callback;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -39,29 +37,18 @@ final class Resume {
     }
 
     /**
-     * {@code url} in one spelling: a local path (no scheme, or {@code file:}) as an absolute, normalised {@code file:}
-     * URI; any other URL as {@link io.cubed.storage.fs.StoreLocation#canonicalUrl} spells it (scheme in lower case,
+     * {@code url} in one spelling: a local path (no scheme, or {@code file:}) as the {@code file:} URL of its absolute,
+     * normalised path ({@link io.cubed.storage.fs.Locations#fileUrl}: the characters as they are, not percent-encoded);
+     * any other URL as {@link io.cubed.storage.fs.StoreLocation#canonicalUrl} spells it (scheme in lower case,
      * repeated and trailing slashes removed, {@code .} and {@code ..} applied, as Hadoop's {@code Path} reads it).
      */
     static String canonicalUrl(String url) {
-        String u = url.endsWith("/") && url.length() > 1 ? url.substring(0, url.length() - 1) : url;
-        if (u.startsWith("file:")) {
-            return fileUri(Path.of(URI.create(u)));
-        }
-        if (!u.contains("://")) {
-            return fileUri(Path.of(u));
+        if (io.cubed.storage.fs.Locations.isLocal(url)) {
+            // Absolute and normalised, but with links as written (StoreLocation resolves them).
+            return io.cubed.storage.fs.Locations.fileUrl(io.cubed.storage.fs.Locations.localPath(url));
         }
         // s3a://bucket//x/ and s3a://bucket/x are one place (as Hadoop's Path and Cubed's S3 client read them).
-        return io.cubed.storage.fs.StoreLocation.of(u).canonicalUrl();
-    }
-
-    /**
-     * The {@code file:} URI of {@code path}, absolute and normalised, never ending in a slash: {@link Path#toUri}
-     * appends one for a directory that exists, and the output exists on the second run but not on the first.
-     */
-    private static String fileUri(Path path) {
-        String s = path.toAbsolutePath().normalize().toUri().toString();
-        return s.endsWith("/") && !s.endsWith(":///") ? s.substring(0, s.length() - 1) : s;
+        return io.cubed.storage.fs.StoreLocation.of(url).canonicalUrl();
     }
 
     /**

@@ -36,9 +36,11 @@ import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * A {@link Store} on any Hadoop {@code FileSystem}: {@code s3a://}, {@code hdfs://}, {@code abfss://}, {@code gs://},
- * {@code file://}. The Hadoop configuration is built from the store options (every option is set on it as is), on top
- * of Hadoop's defaults; each store opens its own {@code FileSystem} instance, so stores with different options on the
- * same bucket or cluster do not share one (Hadoop's {@code FileSystem.get} cache ignores the configuration).
+ * {@code file://}, its location read by Hadoop's own {@code new Path(String)} (the path's characters literally, as
+ * {@link Locations} says for every store). The Hadoop configuration is built from the store options (every option is
+ * set on it as is), on top of Hadoop's defaults; each store opens its own {@code FileSystem} instance, so stores with
+ * different options on the same bucket or cluster do not share one (Hadoop's {@code FileSystem.get} cache ignores the
+ * configuration).
  *
  * <p>Atomic puts: object stores ({@code s3a}, {@code gs}, {@code abfs(s)}, {@code wasb(s)}, {@code oss}) publish an
  * object only when its single upload completes, so values are written directly; on file systems a temporary file is
@@ -98,8 +100,9 @@ public final class HadoopStore implements Store {
             conf.set(e.getKey(), e.getValue());
         }
         String normalized = uri.endsWith("/") && !uri.endsWith(":///") ? uri.substring(0, uri.length() - 1) : uri;
+        Path rootPath = rootOf(uri);
         try {
-            URI u = new URI(normalized);
+            URI u = rootPath.toUri();
             FileSystem fs = FileSystem.newInstance(u, conf);
             String scheme = fs.getScheme() == null ? "" : fs.getScheme().toLowerCase(Locale.ROOT);
             FileSystem ops = fs instanceof LocalFileSystem ? ((LocalFileSystem) fs).getRaw() : fs;
@@ -109,7 +112,7 @@ public final class HadoopStore implements Store {
                     ops,
                     closeable ? fs : null,
                     conf,
-                    new Path(u),
+                    rootPath,
                     objectStore,
                     Stores.concurrency(options, objectStore ? DEFAULT_OBJECT_STORE_CONCURRENCY : 1));
         } catch (Exception e) {
@@ -125,6 +128,36 @@ public final class HadoopStore implements Store {
             }
             throw new StorageException("cannot open store '" + uri + "' through Hadoop: " + e, e);
         }
+    }
+
+    /**
+     * The root of the store at {@code uri} as Hadoop's {@code new Path(String)} reads it (see {@link Locations}): the
+     * path's characters literally, never percent-decoded; {@code scheme://authority} alone is the root directory of
+     * that file system. A URL Hadoop cannot read, one without a scheme, and one whose {@code ..} climbs above its
+     * root are refused naming the URL.
+     */
+    static Path rootOf(String uri) {
+        Path p;
+        try {
+            p = new Path(uri);
+        } catch (IllegalArgumentException e) {
+            Throwable why = e.getCause() instanceof java.net.URISyntaxException ? e.getCause() : e;
+            throw new InvalidArgumentException(
+                    "cannot open store '" + uri + "': Hadoop cannot read it as a location ("
+                            + (why instanceof java.net.URISyntaxException x ? x.getReason() : why.getMessage()) + ")",
+                    e);
+        }
+        URI u = p.toUri();
+        if (u.getScheme() == null) {
+            throw new InvalidArgumentException("cannot open store '" + uri + "' through Hadoop: it has no scheme"
+                    + " (give a URL such as hdfs://namenode/data/x.zarr or file:///data/x.zarr)");
+        }
+        // Hadoop keeps a '..' that climbs above the root as a name; no file system has such a directory.
+        io.cubed.storage.StoreKeys.normalizedPath(u.getPath(), uri);
+        if (u.getPath().isEmpty()) {
+            return new Path(u.getScheme(), u.getAuthority(), "/");
+        }
+        return p;
     }
 
     /** The connector class whose absence {@code e} reports (Hadoop's "Class … not found", "No FileSystem for scheme"). */

@@ -68,10 +68,12 @@ public final class LocalStore implements Store {
         return concurrency;
     }
 
-    /** The {@code file:} URI of {@code dir} without a trailing slash, whether or not the directory exists yet. */
+    /**
+     * The {@code file:} URL of {@code dir} in the form every entry point reads back as the same directory ({@link
+     * Locations#fileUrl}: the path as it is, not percent-encoded), without a trailing slash.
+     */
     static String uriOf(Path dir) {
-        String u = dir.toUri().toString();
-        return u.endsWith("/") && !u.endsWith(":///") ? u.substring(0, u.length() - 1) : u;
+        return Locations.fileUrl(dir);
     }
 
     /** The directory this store is rooted at. */

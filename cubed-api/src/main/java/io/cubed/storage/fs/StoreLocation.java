@@ -3,7 +3,6 @@ package io.cubed.storage.fs;
 import io.cubed.error.InvalidArgumentException;
 import io.cubed.storage.StoreKeys;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,10 +12,11 @@ import java.util.Objects;
 
 /**
  * Where a store URL points, in one spelling, so that two URLs can be compared: the same place, one inside the other,
- * or apart. A local path or {@code file:} URI becomes an absolute path with symbolic links resolved (as far as the path
- * exists) and {@code .}, {@code ..}, repeated and trailing slashes removed; an object-store or Hadoop URL keeps its
- * scheme (lower case, with {@code s3}/{@code s3a}/{@code s3n}, {@code abfs}/{@code abfss} and {@code wasb}/{@code
- * wasbs} taken as one), its authority (bucket, container or name node) and its normalised path.
+ * or apart, each read as {@link Locations} says (after the scheme and authority, the characters literally). A local
+ * path or {@code file:} URI becomes an absolute path with symbolic links resolved (as far as the path exists) and
+ * {@code .}, {@code ..}, repeated and trailing slashes removed; an object-store or Hadoop URL keeps its scheme (lower
+ * case, with {@code s3}/{@code s3a}/{@code s3n}, {@code abfs}/{@code abfss} and {@code wasb}/{@code wasbs} taken as
+ * one), its authority (bucket, container or name node) and its normalised path.
  *
  * <p>Comparisons lean towards "the same": a Hadoop URL without an authority ({@code hdfs:///data}) may name the default
  * file system of any authority, so it overlaps every URL of its scheme with the same path. A false "overlap" costs the
@@ -56,14 +56,7 @@ public final class StoreLocation {
         Stores.requireLocation(url);
         String scheme = Stores.schemeOf(url);
         if (scheme == null || scheme.equals("file")) {
-            Path path;
-            try {
-                path = scheme == null ? Path.of(url) : Path.of(URI.create(url));
-            } catch (IllegalArgumentException e) {
-                throw new InvalidArgumentException(
-                        "'" + url + "' is not a local path or file: URI: " + e.getMessage(), e);
-            }
-            return local(url, path);
+            return local(url, Locations.localPath(url));
         }
         if (scheme.equals("memory")) {
             String rest = url.substring(url.indexOf(':') + 1);
@@ -138,14 +131,11 @@ public final class StoreLocation {
     /**
      * This location as one URL: the scheme as given (lower case), the authority and the normalised path for an
      * object-store or Hadoop URL ({@code s3a://bucket/x} for {@code s3a://bucket//x/}); for a local path, the
-     * {@code file:} URI of its resolved absolute path.
+     * {@code file:} URL of its resolved absolute path as {@link Locations#fileUrl} writes it (not percent-encoded).
      */
     public String canonicalUrl() {
         if (scheme.equals("file")) {
-            return Path.of(authority, segments.toArray(new String[0]))
-                    .toUri()
-                    .toString()
-                    .replaceFirst("(?<!:/)/$", "");
+            return Locations.fileUrl(Path.of(authority, segments.toArray(new String[0])));
         }
         return shownScheme + "://" + authority + (segments.isEmpty() ? "" : "/" + String.join("/", segments));
     }

@@ -7,14 +7,14 @@ import io.cubed.storage.StoreOptions;
 import io.cubed.storage.StoreSupplier;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Opens a {@link Store} from a URI string: a plain path or {@code file:} URI opens a {@link LocalStore}, {@code
+ * Opens a {@link Store} from a URI string, read as {@link Locations} says (as Hadoop's {@code Path} reads it: the
+ * path's characters taken literally): a plain path or {@code file:} URI opens a {@link LocalStore}, {@code
  * memory://NAME} an {@link InMemoryStore}, {@code s3a://} an {@link io.cubed.storage.fs.s3.S3Store} (Cubed's own S3
  * client, configured from S3A's options; {@value #S3_CLIENT_OPTION}{@code =hadoop} goes through S3A instead), and any
  * other scheme ({@code hdfs}, {@code abfss}, {@code gs}, {@code s3} …) a {@link HadoopStore} through Hadoop's {@code
@@ -50,9 +50,10 @@ public final class Stores {
         Objects.requireNonNull(options, "options");
         String scheme = schemeOf(uri);
         if (scheme == null || scheme.equals("file")) {
-            Path path = localPath(uri, scheme);
+            Path path = Locations.localPath(uri);
             if ("hadoop".equals(options.get(BACKEND_OPTION))) {
-                return openHadoop(scheme == null ? LocalStore.uriOf(path) : uri, options, closeable);
+                // The path in the form Hadoop's Path reads back as the same file (Locations).
+                return openHadoop(Locations.fileUrl(path), options, closeable);
             }
             return new LocalStore(path, concurrency(options, 1));
         }
@@ -119,14 +120,6 @@ public final class Stores {
         }
         throw new InvalidArgumentException(
                 Store.CONCURRENCY_OPTION + " must be a positive number of requests or auto, got '" + v + "'");
-    }
-
-    private static Path localPath(String uri, String scheme) {
-        try {
-            return scheme == null ? Path.of(uri) : Path.of(URI.create(uri));
-        } catch (IllegalArgumentException | FileSystemNotFoundException e) {
-            throw new InvalidArgumentException("'" + uri + "' is not a local path or file: URI: " + e.getMessage(), e);
-        }
     }
 
     private static Store openHadoop(String uri, StoreOptions options, boolean closeable) {

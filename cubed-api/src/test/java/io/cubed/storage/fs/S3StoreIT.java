@@ -202,4 +202,34 @@ class S3StoreIT extends StoreContract {
             assertThat(heads.get()).isGreaterThan(1);
         }
     }
+
+    /**
+     * S3A (through {@link HadoopStore}) and Cubed's S3 client read one URL as one prefix: the characters after the
+     * bucket literally (a space, {@code %41}, {@code #}, {@code ?}, non-ASCII), repeated and trailing slashes and dot
+     * segments as Hadoop's {@code Path} reads them. What one writes, the other reads under the same URL, and the
+     * object's key is the one Hadoop's {@code Path} gives. Before, HadoopStore refused a URL with a space and decoded
+     * {@code %41}.
+     */
+    @Test
+    void s3aAndCubedsClientReadOneUrlAsOnePrefix() {
+        String run = "spell-" + RUN.incrementAndGet();
+        List<String> spellings = List.of("my run/x.zarr", "a%41", "a#b", "a?b", "é 日本", "x//y/", "p/./q/../r");
+        StoreOptions hadoop = s3Options(port).with(Stores.S3_CLIENT_OPTION, "hadoop");
+        StoreOptions cubed = s3Options(port).with(Stores.S3_CLIENT_OPTION, "cubed");
+        for (int i = 0; i < spellings.size(); i++) {
+            String url = "s3a://" + BUCKET + "/" + run + "/" + i + "/" + spellings.get(i);
+            String key = new Path(url).toUri().getPath().substring(1) + "/k";
+            byte[] v = bytes("value " + i);
+            try (Store viaS3a = Stores.open(url, hadoop);
+                    Store viaCubed = Stores.open(url, cubed);
+                    Store bucket = Stores.open("s3a://" + BUCKET, cubed)) {
+                assertThat(io.cubed.storage.RetryingStore.unwrapAll(viaS3a)).isInstanceOf(HadoopStore.class);
+                viaS3a.put("k", v);
+                assertThat(viaCubed.get("k")).as(url).isEqualTo(v);
+                assertThat(bucket.get(key)).as("object " + key).isEqualTo(v);
+                viaCubed.put("k2", v);
+                assertThat(viaS3a.list("")).as(url).containsExactly("k", "k2");
+            }
+        }
+    }
 }
