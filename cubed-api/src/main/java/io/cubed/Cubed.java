@@ -68,8 +68,9 @@ public final class Cubed {
     }
 
     /**
-     * The Zarr array at {@code url} read in larger chunks, each a whole number of stored chunks per axis ({@code -1}:
-     * the whole axis); tasks assemble them from the stored chunks.
+     * The Zarr array at {@code url} read in other chunks, each a whole number of stored chunks per axis ({@code -1}:
+     * the whole axis), or of inner chunks for a sharded Zarr v3 array; tasks assemble them from the stored chunks, or
+     * from inner chunks read with ranged reads (never a whole shard when the chunks are smaller than the shards).
      */
     public static CubedArray fromZarr(String url, Spec spec, int... chunks) {
         ChunkStore stored = Zarr.open(url, spec.storeOptions());

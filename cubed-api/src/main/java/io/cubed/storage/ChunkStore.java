@@ -280,6 +280,24 @@ public interface ChunkStore extends Serializable {
     BufferCopies bufferCopies();
 
     /**
+     * The shape of the smallest boxes this array reads on their own, which a view may regroup into its chunks ({@link
+     * RegroupedChunkStore}): its chunk shape, or a sharded Zarr v3 array's inner chunk shape (read with ranged reads,
+     * never the whole shard).
+     */
+    default int[] readableChunkShape() {
+        return grid().chunkShape();
+    }
+
+    /**
+     * The extra copies, in boxes of {@code regionShape} (a multiple of {@link #readableChunkShape} or the rest of an
+     * axis), that {@link #readRegion} of such a box holds besides the box; {@link #bufferCopies()}'s read copies by
+     * default.
+     */
+    default int regionReadCopies(int[] regionShape) {
+        return bufferCopies().read();
+    }
+
+    /**
      * Bytes of data this array carries inside the task functions that read it ({@code asarray}'s data), which every
      * JVM running such a task holds whole while it runs; 0 for arrays whose chunks are read or generated from a few
      * numbers (the default). Plans count it in the projected memory of the operations that read the array.

@@ -24,8 +24,8 @@ public final class RegroupedChunkStore implements ChunkStore {
     }
 
     /**
-     * {@code source} seen with chunks {@code chunks}, each a multiple of the stored chunk along its axis or the whole
-     * axis.
+     * {@code source} seen with chunks {@code chunks}, each a multiple of its {@linkplain ChunkStore#readableChunkShape
+     * readable chunk} (the stored chunk, or a sharded Zarr v3 array's inner chunk) along its axis, or the whole axis.
      */
     public static ChunkStore of(ChunkStore source, int[] chunks) {
         ChunkGrid stored = source.grid();
@@ -33,16 +33,31 @@ public final class RegroupedChunkStore implements ChunkStore {
             return source;
         }
         ChunkGrid g = ChunkGrid.of(stored.shape(), chunks);
+        int[] readable = source.readableChunkShape();
+        boolean sharded = !Arrays.equals(readable, stored.chunkShape());
         for (int i = 0; i < chunks.length; i++) {
             // A chunk that reaches the end of the axis (-1, the whole axis, or the stored chunk of an axis shorter
             // than it) holds whole stored chunks and the edge one.
-            if (chunks[i] % stored.chunkShape(i) != 0 && chunks[i] < stored.shape(i)) {
+            if (chunks[i] % readable[i] != 0 && chunks[i] < stored.shape(i)) {
                 throw new InvalidArgumentException("chunks " + Arrays.toString(chunks) + " for " + source.url()
-                        + " must be multiples of its stored chunks " + Arrays.toString(stored.chunkShape())
-                        + " (axis " + i + "); use rechunk for other chunkings");
+                        + " must be multiples of its " + (sharded ? "inner chunks " : "stored chunks ")
+                        + Arrays.toString(readable) + " (axis " + i + ")"
+                        + (sharded ? ", the inner chunks of its shards " + Arrays.toString(stored.chunkShape()) : "")
+                        + "; use rechunk for other chunkings");
             }
         }
         return new RegroupedChunkStore(source, g);
+    }
+
+    /** True when each chunk of this view holds whole stored chunks of the source (shards, when sharded). */
+    private boolean wholeStoredChunks() {
+        ChunkGrid stored = source.grid();
+        for (int i = 0; i < grid.ndim(); i++) {
+            if (grid.chunkShape(i) % stored.chunkShape(i) != 0 && grid.chunkShape(i) < stored.shape(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The stored array this view reads. */
@@ -81,12 +96,20 @@ public final class RegroupedChunkStore implements ChunkStore {
         return source.readRegion(grid.chunkOffset(chunkCoords), grid.chunkShapeAt(chunkCoords));
     }
 
-    /** Reads each stored chunk of the view chunk straight into the targets, one at a time. */
+    /**
+     * Reads each stored chunk of the view chunk straight into the targets, one at a time; a view chunk within a shard
+     * is read as a region (its inner chunks with ranged reads) and copied into them.
+     */
     @Override
     public void readChunkInto(long[] chunkCoords, Chunk[] targets, long[][] targetOffsets) {
         grid.checkCoords(chunkCoords);
-        ChunkStores.readBoxInto(
-                source, grid.chunkOffset(chunkCoords), grid.chunkShapeAt(chunkCoords), targets, targetOffsets);
+        long[] offset = grid.chunkOffset(chunkCoords);
+        int[] shape = grid.chunkShapeAt(chunkCoords);
+        if (wholeStoredChunks()) {
+            ChunkStores.readBoxInto(source, offset, shape, targets, targetOffsets);
+        } else {
+            ChunkStores.copyOverlaps(source.readRegion(offset, shape), offset, targets, targetOffsets);
+        }
     }
 
     @Override
@@ -106,8 +129,28 @@ public final class RegroupedChunkStore implements ChunkStore {
         return source.readRegion(offset, shape);
     }
 
+    /**
+     * The source's copies, with the read copies of a region of this view's chunk shape when the source reads regions
+     * otherwise than whole stored chunks (inner chunks of shards): the larger of the two, as a view chunk of whole
+     * shards is read either way.
+     */
     @Override
     public BufferCopies bufferCopies() {
-        return source.bufferCopies();
+        BufferCopies own = source.bufferCopies();
+        if (Arrays.equals(source.readableChunkShape(), source.grid().chunkShape())) {
+            return own;
+        }
+        int region = source.regionReadCopies(grid.chunkShape());
+        return new BufferCopies(wholeStoredChunks() ? Math.max(own.read(), region) : region, own.write());
+    }
+
+    @Override
+    public int[] readableChunkShape() {
+        return source.readableChunkShape();
+    }
+
+    @Override
+    public int regionReadCopies(int[] regionShape) {
+        return source.regionReadCopies(regionShape);
     }
 }

@@ -990,6 +990,12 @@ class ProjectionSweepTest {
             check("V3 " + kind + " rechunk", Manipulation.rechunk(x, 200, C), k -> a[k], 0);
             check("V3 " + kind + " flip", Manipulation.flip(x), k -> a[R * C - 1 - k], 0);
             check("V3 " + kind + " slice", Indexing.index(x, slice(650L, 760L), all()), k -> a[650 * C + k], 0);
+            // Opened in chunks of its inner chunks: read with ranged reads, an inner chunk at a time.
+            check(
+                    "V3 " + kind + " by inner chunks",
+                    Elementwise.negative(Cubed.fromZarr(url, spec, CH / 2, CH / 2)),
+                    k -> -a[k],
+                    0);
         }
         // Written as shards of (CH, CH) holding inner chunks of (CH / 2, CH / 2), bytes + zstd: to a local file each
         // inner chunk goes out as it is encoded.

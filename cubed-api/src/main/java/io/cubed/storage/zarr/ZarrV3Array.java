@@ -453,6 +453,47 @@ public final class ZarrV3Array extends ZarrArrayCore {
         return out;
     }
 
+    /** The inner chunk shape of a sharded array, whose inner chunks are read with ranged reads; else the chunk shape. */
+    @Override
+    public int[] readableChunkShape() {
+        return innerGrid().chunkShape();
+    }
+
+    /**
+     * A region of a sharded array is read an inner chunk at a time ({@link #readRegion}): per inner chunk its stored
+     * bytes (as many copies as the store's reads hold), a compressor's decompressed bytes unless it decodes in order
+     * (zstd), a chain's other temporaries (transposes, checksums, nested shards: one more), the decoded inner chunk,
+     * and its clipped copy at the array's edge; in boxes of {@code regionShape}, rounded up.
+     */
+    @Override
+    public int regionReadCopies(int[] regionShape) {
+        V3Codec.Sharding s = metadata.shardingOnly();
+        if (s == null) {
+            return bufferCopies().read();
+        }
+        List<V3Codec> codecs = s.codecs();
+        boolean bytesOnly = codecs.size() == 1 && codecs.get(0) instanceof V3Codec.Bytes;
+        V3Codec.Bytes compressed = V3Codecs.bytesThenCompressor(codecs);
+        int temps = BufferCopies.forStore(store().isObjectStore()).read() + 1;
+        if (!bytesOnly) {
+            temps += compressed == null ? 2 : V3Codecs.byteCodec(codecs.get(1)).decodesInOrder() ? 0 : 1;
+        }
+        int[] inner = s.chunkShapeArray();
+        long[] shape = metadata.shape();
+        long innerElements = 1;
+        long regionElements = 1;
+        boolean edges = false;
+        for (int a = 0; a < inner.length; a++) {
+            innerElements *= inner[a];
+            regionElements *= Math.max(1, regionShape[a]);
+            edges |= shape[a] % inner[a] != 0;
+        }
+        if (edges) {
+            temps++;
+        }
+        return (int) ((temps * innerElements + regionElements - 1) / regionElements);
+    }
+
     @Override
     public BufferCopies bufferCopies() {
         Store store = store();

@@ -182,6 +182,50 @@ class ZarrV3ArrayTest {
         }
     }
 
+    /**
+     * A sharded array opened with chunks of whole inner chunks ({@code fromZarr(url, spec, chunks)}) is read by its
+     * inner chunks with ranged reads, never a whole shard: 64 x 64 float64 in one shard of 8 x 8 inner chunks, seen in
+     * chunks of (16, 64), four tasks each reading the shard's index and its 16 inner chunks.
+     */
+    @Test
+    void shardedArraysOpenInChunksOfWholeInnerChunks() {
+        String url = tmp.resolve("inner-view").toString();
+        ZarrV3Metadata m = ZarrV3Metadata.create(
+                new long[] {64, 64},
+                new int[] {64, 64},
+                DType.FLOAT64,
+                Scalar.zero(),
+                ZarrV3Metadata.sharding(new int[] {8, 8}, List.of()));
+        Chunk data = Chunk.allocate(DType.FLOAT64, 64, 64);
+        double expected = 0;
+        for (int i = 0; i < 64 * 64; i++) {
+            data.doubles()[i] = i * 0.5 + 1;
+            expected += data.doubles()[i];
+        }
+        ZarrV3Array.create(url, m, false, StoreOptions.empty()).writeChunk(data, 0, 0);
+        CountingStore counting = new CountingStore(io.cubed.storage.fs.Stores.open(url, StoreOptions.empty()));
+        ZarrV3Array a = new ZarrV3Array(url, () -> counting, m);
+        Spec spec = Spec.builder()
+                .workDir(tmp.resolve("inner-view-work").toString())
+                .executor(new LocalExecutor(2, 1))
+                .build();
+        CubedArray x = CubedArray.of(
+                io.cubed.plan.ArrayNode.source(io.cubed.storage.RegroupedChunkStore.of(a, new int[] {16, 64})), spec);
+        assertThat(x.chunkShape()).containsExactly(16, 64);
+        double sum = io.cubed.array.Statistical.sum(x).compute().doubles()[0];
+        assertThat(sum).isEqualTo(expected);
+        assertThat(counting.wholeGets.get()).as("whole-shard reads").isZero();
+        // Each task: the index (64 entries of 16 bytes and a crc32c) and 16 inner chunks of 512 bytes.
+        assertThat(counting.bytesRead.get()).isEqualTo(4 * (64 * 16 + 4 + 16 * 512L));
+        assertSameValues(x.compute(), data, "inner-chunk view");
+        // By URL, and in chunks of one inner chunk.
+        assertSameValues(Cubed.fromZarr(url, spec, 8, 8).compute(), data, "fromZarr in inner chunks");
+        assertThatThrownBy(() -> Cubed.fromZarr(url, spec, 12, 64))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("must be multiples of its inner chunks [8, 8] (axis 0), the inner chunks of its"
+                        + " shards [64, 64]");
+    }
+
     @Test
     void allFillShardIsNotStoredAndEmptyInnerChunksAreNot() throws IOException {
         String url = tmp.resolve("sparse").toString();
