@@ -183,6 +183,11 @@ public final class Computation {
         return plan;
     }
 
+    /** Which operations run inside others' tasks, and the figures they were decided on. */
+    Fusion fusion() {
+        return fusion;
+    }
+
     /** Projected memory per task of each operation that runs (fused operations run inside others), in bytes. */
     public Map<OpNode, Long> projectedMemBytes() {
         return projected;

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  *   <li>have outputs with the same number of chunks per axis, one output chunk per task, and read the same input
  *       chunks in the same order for every output chunk;
  *   <li>fit together in {@code allowedMem}: one input chunk with its read buffers, plus every operation's extra memory
- *       and output chunks.
+ *       and output chunks, plus the data their task functions carry ({@link Plan#carriedBytes}), each carrier once:
+ *       siblings reading one {@code asarray} array hold it once, as one task function does.
  * </ul>
  *
  * Operations are grouped greedily in plan order. The first operation of a group leads it: the stage has its id.
@@ -55,6 +56,7 @@ final class SiblingReads {
             return;
         }
         Map<ArrayNode, List<List<OpNode>>> open = new HashMap<>();
+        // A group's task without the data its operations carry, which is added once per distinct carrier.
         Map<List<OpNode>, Long> memory = new HashMap<>();
         for (OpNode op : plan.ops()) {
             if (!candidate(op, fusion)) {
@@ -62,7 +64,8 @@ final class SiblingReads {
             }
             ArrayNode in = op.inputs().get(0);
             long inputTerm = inputTerm(in, copiesOf);
-            long own = projectedPerOp.get(op) - reserved - inputTerm;
+            long working = projectedPerOp.get(op) - fusion.carriedBytes(op);
+            long own = working - reserved - inputTerm;
             List<List<OpNode>> forInput = open.computeIfAbsent(in, k -> new ArrayList<>());
             boolean placed = false;
             for (List<OpNode> g : forInput) {
@@ -70,14 +73,17 @@ final class SiblingReads {
                 if (!sameReads(first, op)) {
                     continue;
                 }
-                long merged = memory.get(g) + own;
+                List<OpNode> together = new ArrayList<>(g);
+                together.add(op);
+                long groupWorking = memory.get(g) + own;
+                long merged = groupWorking + Plan.carriedBytes(together);
                 if (merged > allowed) {
                     decide("kept " + op.id() + " " + op.name() + " apart from " + first.id() + ": reading " + in.name()
                             + " once for both would need " + merged + " bytes, over allowedMem " + allowed);
                     continue;
                 }
                 g.add(op);
-                memory.put(g, merged);
+                memory.put(g, groupWorking);
                 placed = true;
                 decide("runs " + op.id() + " " + op.name() + " with " + first.id() + " " + first.name() + ", reading "
                         + in.name() + " once");
@@ -87,14 +93,14 @@ final class SiblingReads {
                 List<OpNode> g = new ArrayList<>();
                 g.add(op);
                 forInput.add(g);
-                memory.put(g, projectedPerOp.get(op));
+                memory.put(g, working);
             }
         }
         for (List<List<OpNode>> forInput : open.values()) {
             for (List<OpNode> g : forInput) {
                 if (g.size() > 1) {
                     groups.put(g.get(0), List.copyOf(g));
-                    projected.put(g.get(0), memory.get(g));
+                    projected.put(g.get(0), memory.get(g) + Plan.carriedBytes(g));
                     for (OpNode op : g) {
                         leaderOf.put(op, g.get(0));
                     }

@@ -1,9 +1,9 @@
 package io.cubed.plan;
 
-import io.cubed.chunk.Broadcast;
+import io.cubed.dtype.DType;
 import io.cubed.memory.BufferCopies;
 import io.cubed.primitive.ElementwiseChunkFunction;
-import java.util.Arrays;
+import io.cubed.primitive.TileChain;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +14,11 @@ import java.util.function.Function;
  * io.cubed.primitive.ElementwiseTiles}, docs/fusion.md), in bytes. Such a task reads the chunks the chain starts from
  * (its leaves) and evaluates every operation on tiles of a few thousand elements, so it holds the leaves, the tiles'
  * working arrays and the output chunk, where a chain computed chunk by chunk holds each operation's inputs and output
- * ({@link Fusion}'s figure). The chain is the tree the tiles evaluate: an input of an elementwise operation is a child
- * when an elementwise operation fused into it computes it with the same regular chunk shape, else a leaf (a stored or
- * virtual array, or a fused operation of another kind). Whether the tiles run is decided as the tasks decide it, on
- * the regular chunk shapes: when the leaves take no more bytes than computing the chain chunk by chunk holds (each
- * operation's input chunks plus the most one child holds besides its output).
+ * ({@link Fusion}'s figure). The chain, and whether the tiles run, are the tasks' own ({@link TileChain}, built here
+ * over the plan's operations): an input of an elementwise operation is a child when an elementwise operation fused
+ * into it computes it with the chain's regular chunk shape, else a leaf (a stored or virtual array, or a fused
+ * operation of another kind); the tiles run when the leaves take no more bytes than computing the chain chunk by chunk
+ * holds. The plan projects a chain as its tiles hold it only when it also knows every operation's tile figure.
  */
 final class TiledChains {
     private TiledChains() {}
@@ -42,7 +42,7 @@ final class TiledChains {
         }
         ArrayNode out = c.outputs().get(0);
         Tree t = tree(c, fusedPreds, predecessors);
-        if (t == null || !t.hasChild || !t.runsInTiles() || out.grid().numChunks() == 0) {
+        if (t == null || !t.chain.hasChild() || !t.runsInTiles() || out.grid().numChunks() == 0) {
             return -1;
         }
         long total = reserved + t.held(copiesOf) + t.fusedLeafPeak(projected, reserved, copiesOf);
@@ -75,64 +75,84 @@ final class TiledChains {
 
     /** The bytes of the leaf chunks of the chain ending in {@code p}, as {@link #boxedInput} reads them. */
     static long boxedLeafBytes(OpNode p, Function<OpNode, List<OpNode>> predecessors) {
-        return tree(p, predecessors.apply(p), predecessors).leafBytes();
+        return tree(p, predecessors.apply(p), predecessors).chain.leafBytes();
     }
 
-    /** The tree of {@code op} with {@code inside} fused into it, or null when its tasks would not build one. */
+    /**
+     * The chain its tasks evaluate for {@code op} with {@code inside} fused into it (and their own fused predecessors
+     * below them), or null when they evaluate none.
+     */
+    static TileChain<OpNode> chain(OpNode op, Collection<OpNode> inside, Function<OpNode, List<OpNode>> predecessors) {
+        Tree t = tree(op, inside, predecessors);
+        return t == null ? null : t.chain;
+    }
+
+    /**
+     * The tree of {@code op} with {@code inside} fused into it ({@link TileChain}, the rule the tasks share), or null
+     * when its tasks would not build one.
+     */
     private static Tree tree(OpNode op, Collection<OpNode> inside, Function<OpNode, List<OpNode>> predecessors) {
-        int[] regular = new int[0];
-        for (ArrayNode in : op.inputs()) {
-            regular = Broadcast.shapeOrNull(regular, in.grid().chunkShape());
-            if (regular == null) {
-                return null;
-            }
-        }
-        return build(op, inside, regular, predecessors);
+        PlanView view = new PlanView(op, inside, predecessors);
+        TileChain<OpNode> chain = TileChain.of(op, view);
+        return chain == null ? null : new Tree(chain, view);
     }
 
-    private static Tree build(
-            OpNode op, Collection<OpNode> inside, int[] regular, Function<OpNode, List<OpNode>> predecessors) {
-        if (!singleKeys(op)) {
-            return null;
+    /**
+     * The operations of the plan as the chain sees them: an input joins the chain when an elementwise operation with one
+     * output computes it inside the task ({@code inside} for the root, an operation's own fused predecessors below it).
+     */
+    private record PlanView(OpNode root, Collection<OpNode> inside, Function<OpNode, List<OpNode>> predecessors)
+            implements TileChain.View<OpNode> {
+        @Override
+        public int inputs(OpNode op) {
+            return op.inputs().size();
         }
-        Tree t = new Tree(op, op.inputs().size());
-        for (int j = 0; j < op.inputs().size(); j++) {
-            ArrayNode a = op.inputs().get(j);
-            OpNode p = a.op();
-            boolean fused = p != null && inside.contains(p);
-            if (fused
-                    && p.function() instanceof ElementwiseChunkFunction
-                    && p.outputs().size() == 1
-                    && Arrays.equals(a.grid().chunkShape(), regular)) {
-                Tree child = build(p, predecessors.apply(p), regular, predecessors);
-                if (child == null) {
-                    return null;
-                }
-                t.children[j] = child;
-                t.hasChild = true;
-            } else {
-                t.fusedLeaf[j] = fused;
-            }
-        }
-        return t;
-    }
 
-    /** Whether the first task of {@code op} reads one chunk of each input, as an elementwise task does. */
-    private static boolean singleKeys(OpNode op) {
-        ArrayNode out = op.outputs().get(0);
-        if (out.grid().numChunks() == 0) {
-            return true;
+        @Override
+        public int[] inputChunkShape(OpNode op, int j) {
+            return op.inputs().get(j).grid().chunkShape();
         }
-        long[][][] keys = op.keyFunction().inputKeys(out.grid().chunkCoordsOf(0));
-        if (keys.length != op.inputs().size()) {
-            return false;
+
+        @Override
+        public DType inputDType(OpNode op, int j) {
+            return op.inputs().get(j).dtype();
         }
-        for (long[][] k : keys) {
-            if (k.length != 1) {
+
+        /** Whether the first task of {@code op} reads one chunk of each input, as an elementwise task does. */
+        @Override
+        public boolean readsOneChunkEach(OpNode op) {
+            ArrayNode out = op.outputs().get(0);
+            if (out.grid().numChunks() == 0) {
+                return true;
+            }
+            long[][][] keys = op.keyFunction().inputKeys(out.grid().chunkCoordsOf(0));
+            if (keys.length != op.inputs().size()) {
                 return false;
             }
+            for (long[][] k : keys) {
+                if (k.length != 1) {
+                    return false;
+                }
+            }
+            return true;
         }
-        return true;
+
+        @Override
+        public OpNode fusedElementwise(OpNode op, int j) {
+            OpNode p = op.inputs().get(j).op();
+            boolean fused = p != null && (op == root ? inside : predecessors.apply(op)).contains(p);
+            return fused
+                            && p.function() instanceof ElementwiseChunkFunction
+                            && p.outputs().size() == 1
+                    ? p
+                    : null;
+        }
+
+        /** Whether a fused operation of any kind computes input {@code j} of {@code op} inside the task. */
+        boolean fused(OpNode op, int j) {
+            OpNode p = op.inputs().get(j).op();
+            return p != null && (op == root ? inside : predecessors.apply(op)).contains(p);
+        }
     }
 
     /** One operation of the chain: its inputs are child operations or leaves. */
@@ -142,17 +162,29 @@ final class TiledChains {
         /** For a leaf input: whether a fused operation of another kind computes it inside the task. */
         final boolean[] fusedLeaf;
 
-        boolean hasChild;
+        final TileChain<OpNode> chain;
 
-        Tree(OpNode op, int inputs) {
-            this.op = op;
-            this.children = new Tree[inputs];
-            this.fusedLeaf = new boolean[inputs];
+        Tree(TileChain<OpNode> chain, PlanView view) {
+            this.chain = chain;
+            this.op = chain.op();
+            this.children = new Tree[chain.inputs()];
+            this.fusedLeaf = new boolean[chain.inputs()];
+            for (int j = 0; j < children.length; j++) {
+                if (chain.child(j) != null) {
+                    children[j] = new Tree(chain.child(j), view);
+                } else {
+                    fusedLeaf[j] = view.fused(op, j);
+                }
+            }
         }
 
-        /** The tasks' rule: leaves no larger than the chunk-by-chunk figure, and every tile figure known. */
+        /**
+         * Whether the plan projects the chain as its tiles hold it: when its tasks run it tile by tile ({@link
+         * TileChain#runsInTiles}, their rule) and every operation's tile figure is known; a chain with an operation
+         * whose tile figure is not known keeps the chunk-by-chunk figure.
+         */
         boolean runsInTiles() {
-            return leafBytes() <= chunkwiseBytes() && tileFiguresKnown();
+            return chain.runsInTiles() && tileFiguresKnown();
         }
 
         private boolean tileFiguresKnown() {
@@ -165,28 +197,6 @@ final class TiledChains {
                 }
             }
             return true;
-        }
-
-        long leafBytes() {
-            long total = 0;
-            for (int j = 0; j < children.length; j++) {
-                total += children[j] != null
-                        ? children[j].leafBytes()
-                        : op.inputs().get(j).chunkBytes();
-            }
-            return total;
-        }
-
-        long chunkwiseBytes() {
-            long inputs = 0;
-            long peak = 0;
-            for (int j = 0; j < children.length; j++) {
-                inputs += op.inputs().get(j).chunkBytes();
-                if (children[j] != null) {
-                    peak = Math.max(peak, children[j].chunkwiseBytes());
-                }
-            }
-            return inputs + peak;
         }
 
         /**

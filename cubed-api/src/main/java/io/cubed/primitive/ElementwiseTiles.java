@@ -28,10 +28,10 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Memory: the expression holds all its leaves at once, where computing chunk by chunk holds the chunks along one
  * path of the expression. The tiles run only when the leaves take no more than computing the expression chunk by chunk
  * would hold (each fused operation's inputs and output, without the kernels' scratch); a wide expression (many leaves,
- * few levels) is computed chunk by chunk. The rule is decided on the arrays' regular chunk shapes, not on the shapes of
- * the task's (edge) chunk, so every task of an operation decides alike, and the plan ({@code io.cubed.plan.Fusion})
- * decides the same way and projects what the tiles hold: the leaves, the output chunk and each operation's {@link
- * ElementwiseChunkFunction#tileWorkingBytes}.
+ * few levels) is computed chunk by chunk. The expression and the rule are {@link TileChain}'s, decided on the arrays'
+ * regular chunk shapes, not on the shapes of the task's (edge) chunk, so every task of an operation decides alike; the
+ * plan ({@code io.cubed.plan.TiledChains}) builds the same {@link TileChain} over its operations and projects what the
+ * tiles hold: the leaves, the output chunk and each operation's {@link ElementwiseChunkFunction#tileWorkingBytes}.
  */
 final class ElementwiseTiles {
     /**
@@ -58,13 +58,13 @@ final class ElementwiseTiles {
     /** {@code f} applied to the chunks of {@code args}, with the elementwise operations fused into it. */
     static Chunk apply(ElementwiseChunkFunction f, ChunkArgs args) {
         int[] shape = outputShape(args);
-        int[] regular = regularShape(args);
-        Node root = shape == null || regular == null ? null : build(f, args, shape, regular, null, null);
-        if (root == null || root.leafBytes() > root.chunkwiseBytes() || Chunk.elementCount(shape) == 0) {
+        TileChain<Op> chain = shape == null ? null : chain(f, args, shape, null, null);
+        if (chain == null || !chain.runsInTiles() || Chunk.elementCount(shape) == 0) {
             return f.applyElementwise(args.singleChunks());
         }
+        Node root = new Node(chain, shape);
         boolean streams = root.openStreams();
-        if (!root.inlinesAny() && !streams) {
+        if (!chain.hasChild() && !streams) {
             // One operation on whole chunks: tiles would gain nothing.
             return f.applyElementwise(args.singleChunks());
         }
@@ -90,17 +90,14 @@ final class ElementwiseTiles {
             String name,
             DType dtype,
             ChunkStore.BoxSink sink) {
-        int[] regular = regularShape(args);
-        if (shape.length == 0
-                || Chunk.elementCount(shape) == 0
-                || !Arrays.equals(outputShape(args), shape)
-                || regular == null) {
+        if (shape.length == 0 || Chunk.elementCount(shape) == 0 || !Arrays.equals(outputShape(args), shape)) {
             return false;
         }
-        Node root = build(f, args, shape, regular, name, dtype);
-        if (root.leafBytes() > root.chunkwiseBytes()) {
+        TileChain<Op> chain = chain(f, args, shape, name, dtype);
+        if (chain == null || !chain.runsInTiles()) {
             return false;
         }
+        Node root = new Node(chain, shape);
         root.openStreams();
         root.readLeaves();
         new Tiling(shape).forEachTile(root, (offset, start, tile) -> sink.accept(offset, tile));
@@ -125,45 +122,66 @@ final class ElementwiseTiles {
         return out;
     }
 
-    /** The broadcast of the regular chunk shapes of the arrays {@code args} reads, or null if they clash. */
-    private static int[] regularShape(ChunkArgs args) {
-        int[] out = new int[0];
-        for (int j = 0; j < args.size() && out != null; j++) {
-            out = io.cubed.chunk.Broadcast.shapeOrNull(out, args.input(j).grid().chunkShape());
-        }
-        return out;
+    /**
+     * The chain of {@code f} on {@code args} with output chunk {@code shape} ({@link TileChain}, the rule the plan
+     * shares), or null when the inputs' regular chunk shapes clash; {@code name} and {@code dtype} are those of a fused
+     * operation (null for the root of a task), checked against what its tiles return.
+     */
+    private static TileChain<Op> chain(
+            ElementwiseChunkFunction f, ChunkArgs args, int[] shape, String name, DType dtype) {
+        return TileChain.of(new Op(f, args, name, dtype), new TaskView(shape));
     }
 
     /**
-     * The expression of {@code f} on {@code args} with output chunk {@code shape} (of an array whose regular chunk
-     * shape is {@code regular}): fused elementwise inputs of that shape, regular and actual, become child nodes, the
-     * others leaves. {@code name} and {@code dtype} are those of a fused operation (null for the root), checked against
-     * what its tiles return.
+     * An operation of the chain as a task sees it: its function on the chunks {@code args} names; {@code name} and
+     * {@code dtype} are those of a fused operation (null for the root), checked against what its tiles return.
      */
-    private static Node build(
-            ElementwiseChunkFunction f, ChunkArgs args, int[] shape, int[] regular, String name, DType dtype) {
-        Node node = new Node(f, args, shape, regular, name, dtype);
-        for (int j = 0; j < args.size(); j++) {
-            long[] key = args.key(j, 0);
-            ChunkStore in = args.input(j);
-            if (in instanceof ComputedChunkStore c
-                    && c.function() instanceof ElementwiseChunkFunction cf
-                    && c.outputIndex() == 0
-                    && Arrays.equals(c.grid().chunkShape(), regular)
-                    && Arrays.equals(c.grid().chunkShapeAt(key), shape)) {
-                long[][][] keys = c.keyFunction().inputKeys(key);
-                boolean single = keys.length == c.inputs().length;
-                for (long[][] k : keys) {
-                    single &= k.length == 1;
-                }
-                if (single) {
-                    node.children[j] = build(cf, new ChunkArgs(c.inputs(), keys), shape, regular, c.name(), c.dtype());
-                    continue;
+    private record Op(ElementwiseChunkFunction f, ChunkArgs args, String name, DType dtype) {}
+
+    /**
+     * The operations of a task computing an output chunk of {@code shape}: an input joins the chain when it is a fused
+     * elementwise operation ({@link ComputedChunkStore}) whose chunk for this task has that shape.
+     */
+    private record TaskView(int[] shape) implements TileChain.View<Op> {
+        @Override
+        public int inputs(Op op) {
+            return op.args().size();
+        }
+
+        @Override
+        public int[] inputChunkShape(Op op, int j) {
+            return op.args().input(j).grid().chunkShape();
+        }
+
+        @Override
+        public DType inputDType(Op op, int j) {
+            return op.args().input(j).dtype();
+        }
+
+        @Override
+        public boolean readsOneChunkEach(Op op) {
+            for (int j = 0; j < op.args().size(); j++) {
+                if (op.args().count(j) != 1) {
+                    return false;
                 }
             }
-            node.leafShapes[j] = in.grid().chunkShapeAt(key);
+            return true;
         }
-        return node;
+
+        @Override
+        public Op fusedElementwise(Op op, int j) {
+            long[] key = op.args().key(j, 0);
+            if (op.args().input(j) instanceof ComputedChunkStore c
+                    && c.function() instanceof ElementwiseChunkFunction cf
+                    && c.outputIndex() == 0
+                    && Arrays.equals(c.grid().chunkShapeAt(key), shape)) {
+                long[][][] keys = c.keyFunction().inputKeys(key);
+                if (keys.length == c.inputs().length) {
+                    return new Op(cf, new ChunkArgs(c.inputs(), keys), c.name(), c.dtype());
+                }
+            }
+            return null;
+        }
     }
 
     /** One operation of the expression: its inputs are child operations or leaves (chunks read whole). */
@@ -171,72 +189,30 @@ final class ElementwiseTiles {
         final ElementwiseChunkFunction f;
         final ChunkArgs args;
         final int[] shape;
-        /** The regular chunk shape of the array this node computes: the memory rule is decided on it. */
-        final int[] regular;
-
         final String name;
         final DType dtype;
         final Node[] children;
         final int[][] leafShapes;
         final Leaf[] leaves;
 
-        Node(ElementwiseChunkFunction f, ChunkArgs args, int[] shape, int[] regular, String name, DType dtype) {
-            this.f = f;
-            this.args = args;
+        /** The node of {@code chain} for an output chunk of {@code shape}, with its children's. */
+        Node(TileChain<Op> chain, int[] shape) {
+            Op op = chain.op();
+            this.f = op.f();
+            this.args = op.args();
             this.shape = shape;
-            this.regular = regular;
-            this.name = name;
-            this.dtype = dtype;
+            this.name = op.name();
+            this.dtype = op.dtype();
             this.children = new Node[args.size()];
             this.leafShapes = new int[args.size()][];
             this.leaves = new Leaf[args.size()];
-        }
-
-        boolean inlinesAny() {
-            for (Node c : children) {
-                if (c != null) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /** Bytes of a regular chunk of this operation's output (its type is known for fused operations only). */
-        long outBytes() {
-            return (long) Chunk.elementCount(regular) * dtype.itemSizeBytes();
-        }
-
-        /** Bytes of a regular chunk of the array leaf {@code j} reads. */
-        private long regularLeafBytes(int j) {
-            return (long) Chunk.elementCount(args.input(j).grid().chunkShape())
-                    * args.input(j).dtype().itemSizeBytes();
-        }
-
-        /** Bytes of every leaf of the expression below this node, on regular chunks. */
-        long leafBytes() {
-            long total = 0;
             for (int j = 0; j < children.length; j++) {
-                total += children[j] != null ? children[j].leafBytes() : regularLeafBytes(j);
-            }
-            return total;
-        }
-
-        /**
-         * What computing this node chunk by chunk holds, on regular chunks, without its own output and without kernel
-         * scratch: its input chunks, plus the most that computing one fused input needs besides its output.
-         */
-        long chunkwiseBytes() {
-            long inputs = 0;
-            long peak = 0;
-            for (int j = 0; j < children.length; j++) {
-                if (children[j] != null) {
-                    inputs += children[j].outBytes();
-                    peak = Math.max(peak, children[j].chunkwiseBytes());
+                if (chain.child(j) != null) {
+                    children[j] = new Node(chain.child(j), shape);
                 } else {
-                    inputs += regularLeafBytes(j);
+                    leafShapes[j] = args.input(j).grid().chunkShapeAt(args.key(j, 0));
                 }
             }
-            return inputs + peak;
         }
 
         /**

@@ -85,6 +85,113 @@ class CarriedDataProjectionTest {
     }
 
     @Test
+    void twoAsarraysReadByAFusedChainAreCountedTwice() {
+        Spec spec = spec(100_000_000);
+        CubedArray a = Cubed.asarray(doubles(10_000), spec, 1_000);
+        double[] bd = new double[10_000];
+        for (int k = 0; k < bd.length; k++) {
+            bd[k] = 3.0 * k;
+        }
+        CubedArray b = Cubed.asarray(Chunk.wrap(DType.FLOAT64, new int[] {10_000}, bd), spec, 1_000);
+        // negative(a) fused into add(·, b): one task function carries both arrays, 80 000 bytes each.
+        CubedArray z = Elementwise.add(Elementwise.negative(a), b);
+        Computation fused = Computation.prepare(spec, List.of(z.node()), Map.of(), FusionOptions.defaults());
+        assertThat(fused.isFused(z.node().op().inputs().get(0).op())).isTrue();
+        long chunk = 8_000;
+        long tile = 1_000 * 8;
+        // Both arrays' data; the chain by tiles as in anAsarrayReadByAFusedChainIsCountedOnce (a's and b's chunks with
+        // a tile buffer each, two result tiles, the output chunk with its write copy).
+        assertThat(fused.projectedMemBytes().get(z.node().op()))
+                .isEqualTo(2 * 80_000 + 2 * (chunk + tile) + 2 * tile + 2 * chunk);
+        double[] got = z.compute().doubles();
+        for (int k = 0; k < got.length; k++) {
+            assertThat(got[k]).isEqualTo(-(k * 0.5 - 7) + 3.0 * k);
+        }
+    }
+
+    @Test
+    void anAsarrayReadByTwoStagesIsCountedInEach() {
+        Spec spec = spec(100_000_000);
+        CubedArray a = Cubed.asarray(doubles(10_000), spec, 1_000);
+        // Two operations that run apart (nothing to fuse: a is no operation's output): every task of each carries a.
+        CubedArray y = Elementwise.negative(a);
+        CubedArray z = Elementwise.multiply(Elementwise.negative(a), Elementwise.negative(a));
+        Computation c = Computation.prepare(spec, List.of(y.node(), z.node()), Map.of(), FusionOptions.defaults());
+        long chunk = 8_000;
+        // y's task: a's data, a's chunk (generated: no copies), the output chunk with its write copy.
+        assertThat(c.projectedMemBytes().get(y.node().op())).isEqualTo(80_000 + chunk + 2 * chunk);
+        // z's task, the two negatives fused into the multiplication, reads a twice and carries it once.
+        assertThat(c.projectedMemBytes().get(z.node().op()))
+                .isEqualTo(80_000 + 2 * (chunk + chunk) + 3 * chunk + 2 * chunk);
+        List<Chunk> got = Cubed.compute(List.of(y, z), ComputeOptions.builder().build());
+        for (int k = 0; k < 10_000; k++) {
+            double v = k * 0.5 - 7;
+            assertThat(got.get(0).doubles()[k]).isEqualTo(-v);
+            assertThat(got.get(1).doubles()[k]).isEqualTo(v * v);
+        }
+    }
+
+    @Test
+    void siblingReductionsOfOneAsarrayCarryItOnce() {
+        // sum(a) and mean(a, axis=0) over one asarray run as one stage reading a once: its task function carries a
+        // once. The same plan over ones() of the same grid and type (generated, carrying nothing) is the reference:
+        // the stage's figure differs by a's bytes, once (it was twice: each sibling's figure counted them).
+        Spec spec = spec(100_000_000);
+        int rows = 400;
+        int cols = 50;
+        double[] d = new double[rows * cols];
+        for (int k = 0; k < d.length; k++) {
+            d[k] = (k % 17) - 8;
+        }
+        long data = 8L * rows * cols;
+        CubedArray a = Cubed.asarray(Chunk.wrap(DType.FLOAT64, new int[] {rows, cols}, d), spec, 50, cols);
+        CubedArray ones = Creation.ones(new long[] {rows, cols}, new int[] {50, cols}, DType.FLOAT64, spec);
+        long carried = stageFigure(a, spec);
+        long reference = stageFigure(ones, spec);
+        assertThat(carried - reference).isEqualTo(data);
+
+        // With allowedMem twice the data (the most asarray then takes), the stage with the data once fits, and the
+        // siblings run together; counted twice, the data alone filled allowedMem and they were kept apart. Their values
+        // are those of a plain loop.
+        assertThat(reference + data).isLessThanOrEqualTo(2 * data);
+        Spec tight = spec(2 * data);
+        CubedArray t = Cubed.asarray(Chunk.wrap(DType.FLOAT64, new int[] {rows, cols}, d), tight, 50, cols);
+        CubedArray total = Statistical.sum(t);
+        CubedArray colMean = Statistical.mean(t, ReductionOptions.axis(0));
+        Computation c =
+                Computation.prepare(tight, List.of(total.node(), colMean.node()), Map.of(), FusionOptions.defaults());
+        assertThat(c.fusionDecisions()).anyMatch(s -> s.startsWith("runs ") && s.contains("once"));
+        assertThat(c.statistics().maxProjectedMemBytes()).isEqualTo(reference + data);
+        List<Chunk> got =
+                Cubed.compute(List.of(total, colMean), ComputeOptions.builder().build());
+        double sum = 0;
+        double[] mean = new double[cols];
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                sum += d[i * cols + j];
+                mean[j] += d[i * cols + j];
+            }
+        }
+        assertThat(got.get(0).doubles()[0]).isEqualTo(sum);
+        for (int j = 0; j < cols; j++) {
+            assertThat(got.get(1).doubles()[j]).isCloseTo(mean[j] / rows, org.assertj.core.data.Offset.offset(1e-12));
+        }
+    }
+
+    /** The largest projected task of computing sum(x) and mean(x, axis=0) together, checked to share x's reads. */
+    private static long stageFigure(CubedArray x, Spec spec) {
+        Computation c = Computation.prepare(
+                spec,
+                List.of(
+                        Statistical.sum(x).node(),
+                        Statistical.mean(x, ReductionOptions.axis(0)).node()),
+                Map.of(),
+                FusionOptions.defaults());
+        assertThat(c.fusionDecisions()).anyMatch(s -> s.startsWith("runs ") && s.contains("once"));
+        return c.statistics().maxProjectedMemBytes();
+    }
+
+    @Test
     void takesIndexListCountsInItsProjection() {
         Spec spec = spec(2_000_000);
         CubedArray x = Creation.arange(0, 100_000, 1, 25_000, DType.FLOAT64, spec);
