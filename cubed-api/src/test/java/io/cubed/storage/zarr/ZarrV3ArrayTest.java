@@ -226,6 +226,71 @@ class ZarrV3ArrayTest {
                         + " shards [64, 64]");
     }
 
+    /**
+     * A shard streamed to a local file that fails part-way (the disk full after one and a half inner chunks) leaves the
+     * shard that was there, whole, and no temporary file; the error names the chunk.
+     */
+    @Test
+    void aShardWriteThatFailsPartWayLeavesTheShardBefore() throws IOException {
+        String url = tmp.resolve("failing-shard").toString();
+        ZarrV3Metadata m = ZarrV3Metadata.create(
+                new long[] {64, 64},
+                new int[] {64, 64},
+                DType.FLOAT64,
+                Scalar.zero(),
+                ZarrV3Metadata.sharding(new int[] {32, 32}, List.of()));
+        Chunk before = values(DType.FLOAT64, 64, 64);
+        ZarrV3Array.create(url, m, false, StoreOptions.empty()).writeChunk(before, 0, 0);
+        io.cubed.storage.Store local = io.cubed.storage.fs.Stores.open(url, StoreOptions.empty());
+        long limit = 32 * 32 * 8 * 3 / 2;
+        io.cubed.storage.Store failing = new io.cubed.storage.ForwardingStore(local) {
+            @Override
+            public boolean putsInPieces() {
+                return store.putsInPieces();
+            }
+
+            @Override
+            public void put(String key, ValueWriter value) {
+                store.put(
+                        key,
+                        out -> value.writeTo(new java.nio.channels.WritableByteChannel() {
+                            private long written;
+
+                            @Override
+                            public int write(java.nio.ByteBuffer src) throws IOException {
+                                if (written + src.remaining() > limit) {
+                                    throw new IOException("No space left on device");
+                                }
+                                written += src.remaining();
+                                return out.write(src);
+                            }
+
+                            @Override
+                            public boolean isOpen() {
+                                return out.isOpen();
+                            }
+
+                            @Override
+                            public void close() {}
+                        }));
+            }
+        };
+        assertThat(failing.putsInPieces()).isTrue();
+        ZarrV3Array a = new ZarrV3Array(url, () -> failing, m);
+        Chunk after = Chunk.allocate(DType.FLOAT64, 64, 64);
+        java.util.Arrays.fill(after.doubles(), 3.5);
+        assertThatThrownBy(() -> a.writeChunk(after, 0, 0))
+                .isInstanceOf(io.cubed.error.StorageException.class)
+                .hasMessageContaining("c/0/0")
+                .hasMessageContaining("No space left on device");
+        assertSameValues(ZarrV3Array.open(url, StoreOptions.empty()).readChunk(0, 0), before, "the shard before");
+        try (Stream<Path> files = Files.walk(Path.of(url))) {
+            assertThat(files.filter(Files::isRegularFile)
+                            .map(f -> Path.of(url).relativize(f).toString()))
+                    .containsExactlyInAnyOrder("zarr.json", "c/0/0");
+        }
+    }
+
     @Test
     void allFillShardIsNotStoredAndEmptyInnerChunksAreNot() throws IOException {
         String url = tmp.resolve("sparse").toString();
