@@ -371,7 +371,7 @@ final class V3Codecs {
      * chain of {@code bytes} alone is converted straight from the shard's bytes, and one of {@code bytes} then a
      * compressor decompressed straight into the shard (the compressed bytes copied out, and, for a compressor that does
      * not decode in order, its decompressed bytes): no decoded inner chunk. Other chains (transposes, checksums, nested
-     * shards) decode the inner chunk whole and copy it in. {@link #shardCopies} counts what each holds; with {@code
+     * shards) decode the inner chunk whole and copy it in. {@link ZarrFormat#v3ShardCopies} counts what each holds; with {@code
      * checkpoint} (the first inner chunk of a shard: the others hold as much) the heap is checkpointed ({@link
      * HeapProbe}) while it is held.
      */

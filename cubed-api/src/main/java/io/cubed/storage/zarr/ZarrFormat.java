@@ -309,11 +309,11 @@ public final class ZarrFormat implements Serializable {
         List<V3Codec> inner = s.codecs();
         boolean bytesOnly = inner.size() == 1 && inner.get(0) instanceof V3Codec.Bytes;
         V3Codec.Bytes compressed = V3Codecs.bytesThenCompressor(inner);
-        boolean inOrderDecode =
-                compressed != null && V3Codecs.byteCodec(inner.get(1)).decodesInOrder();
         boolean inOrderEncode =
                 compressed != null && V3Codecs.byteCodec(inner.get(1)).encodesInOrder();
-        int readInner = bytesOnly ? 0 : inOrderDecode ? 1 : compressed != null ? 2 : 3;
+        // Decoded in place: nothing for bytes alone, else the inner chunk's compressed bytes copied out, and what
+        // decoding them holds.
+        int readInner = bytesOnly ? 0 : 1 + innerDecodeTemporaries(inner);
         int writeInner = bytesOnly || inOrderEncode ? 1 : 4;
         long shardElements = 1;
         long innerElements = 1;
@@ -327,6 +327,22 @@ public final class ZarrFormat implements Serializable {
                 ? Math.max(0, wholeShards(writeInner, innerElements, shardElements) - 1)
                 : 1 + wholeShards(bytesOnly ? 1 : 4, innerElements, shardElements);
         return new io.cubed.memory.BufferCopies(read, write);
+    }
+
+    /**
+     * Inner chunks' worth of arrays that decoding one inner chunk of the chain {@code inner} holds besides its stored
+     * bytes and the array it goes into: none for {@code bytes} alone or {@code bytes} then a compressor that decodes in
+     * order (zstd), the decompressed bytes (1) for another compressor, and those and the decoded inner chunk (2) for
+     * other chains (transposes, checksums, nested shards), which decode it on its own.
+     */
+    static int innerDecodeTemporaries(List<V3Codec> inner) {
+        if (inner.size() == 1 && inner.get(0) instanceof V3Codec.Bytes) {
+            return 0;
+        }
+        if (V3Codecs.bytesThenCompressor(inner) == null) {
+            return 2;
+        }
+        return V3Codecs.byteCodec(inner.get(1)).decodesInOrder() ? 0 : 1;
     }
 
     /** {@code count} inner chunks of {@code innerElements} in whole shards of {@code shardElements}, rounded up. */

@@ -471,13 +471,9 @@ public final class ZarrV3Array extends ZarrArrayCore {
         if (s == null) {
             return bufferCopies().read();
         }
-        List<V3Codec> codecs = s.codecs();
-        boolean bytesOnly = codecs.size() == 1 && codecs.get(0) instanceof V3Codec.Bytes;
-        V3Codec.Bytes compressed = V3Codecs.bytesThenCompressor(codecs);
-        int temps = BufferCopies.forStore(store().isObjectStore()).read() + 1;
-        if (!bytesOnly) {
-            temps += compressed == null ? 2 : V3Codecs.byteCodec(codecs.get(1)).decodesInOrder() ? 0 : 1;
-        }
+        int temps = BufferCopies.forStore(store().isObjectStore()).read()
+                + 1
+                + ZarrFormat.innerDecodeTemporaries(s.codecs());
         int[] inner = s.chunkShapeArray();
         long[] shape = metadata.shape();
         long innerElements = 1;
