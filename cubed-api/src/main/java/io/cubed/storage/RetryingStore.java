@@ -228,6 +228,16 @@ public final class RetryingStore implements Store {
     }
 
     @Override
+    public Tail getTail(String key, int length) {
+        return retry("reading " + key, () -> store.getTail(key, length));
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<byte[]> getRangeAsync(String key, long offset, int length) {
+        return retryAsync("reading " + key, () -> store.getRangeAsync(key, offset, length));
+    }
+
+    @Override
     public long size(String key) {
         return retry("reading the size of " + key, () -> store.size(key));
     }

@@ -54,6 +54,48 @@ public interface Store extends AutoCloseable {
      */
     byte[] getRange(String key, long offset, int length);
 
+    /** The last bytes of a value ({@link #getTail}) and the value's whole size. */
+    record Tail(byte[] bytes, long size) {}
+
+    /**
+     * The last {@code length} bytes (at least 1) of the value at {@code key}, or all of it when it is shorter, with its
+     * size; {@code null} when there is none: a Zarr v3 shard's index read without knowing the shard's size. Object
+     * stores answer with one request (a suffix range); the default asks {@link #size} and then {@link #getRange}.
+     */
+    default Tail getTail(String key, int length) {
+        if (length < 1) {
+            throw new IllegalArgumentException("a tail of " + length + " bytes of '" + key + "' in " + uri());
+        }
+        long size = size(key);
+        if (size < 0) {
+            return null;
+        }
+        int n = (int) Math.min(length, size);
+        byte[] b = getRange(key, size - n, n);
+        return b == null ? null : new Tail(b, size);
+    }
+
+    /**
+     * Starts {@link #getRange}; the future completes with the bytes, or null when there is no value, or fails with a
+     * {@link io.cubed.error.StorageException} naming the store and the key. By default on {@link StoreThreads}.
+     */
+    default java.util.concurrent.CompletableFuture<byte[]> getRangeAsync(String key, long offset, int length) {
+        return StoreThreads.supply(() -> getRange(key, offset, length));
+    }
+
+    /** {@code length} bytes from byte {@code offset} of a value. */
+    record Range(long offset, int length) {}
+
+    /**
+     * The bytes of each of {@code ranges} of the value at {@code key}, in their order, or {@code null} when there is no
+     * value: with up to {@link #concurrency()} ranged reads in flight at once ({@link #getRangeAsync}), one after another
+     * on this thread at concurrency 1. Fails with the first failed read's {@link io.cubed.error.StorageException} once
+     * every read has ended.
+     */
+    default List<byte[]> getRanges(String key, List<Range> ranges) {
+        return StoreReads.getRanges(this, key, ranges);
+    }
+
     /**
      * The size in bytes of the value at {@code key}, or {@code -1} when there is none: lets a reader fetch the end of a
      * value (a Zarr v3 shard index) with {@link #getRange}. The default reads the whole value; stores override it.

@@ -72,6 +72,78 @@ final class StoreReads {
         });
     }
 
+    /**
+     * {@link Store#getRanges}: as {@link #getAll}, {@code min(concurrency, ranges)} chains of ranged reads; null when
+     * any read finds no value (the value was deleted, or never was).
+     */
+    static List<byte[]> getRanges(Store store, String key, List<Store.Range> ranges) {
+        int n = ranges.size();
+        byte[][] values = new byte[n][];
+        boolean[] missing = new boolean[1];
+        int lanes = Math.min(store.concurrency(), n);
+        if (lanes <= 1) {
+            for (int i = 0; i < n; i++) {
+                Store.Range r = ranges.get(i);
+                values[i] = store.getRange(key, r.offset(), r.length());
+                if (values[i] == null) {
+                    return null;
+                }
+            }
+            return Arrays.asList(values);
+        }
+        AtomicInteger next = new AtomicInteger();
+        List<CompletableFuture<Void>> chains = new ArrayList<>(lanes);
+        for (int l = 0; l < lanes; l++) {
+            chains.add(rangeChain(store, key, ranges, values, missing, next));
+        }
+        StorageException failure = null;
+        for (CompletableFuture<Void> c : chains) {
+            try {
+                c.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StorageException(
+                        "interrupted while reading " + n + " ranges of '" + key + "' in " + store.uri(), e);
+            } catch (ExecutionException e) {
+                if (failure == null) {
+                    failure = failure(store, e.getCause());
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        synchronized (missing) {
+            return missing[0] ? null : Arrays.asList(values);
+        }
+    }
+
+    /** Reads the next range not yet taken, then the next, until none is left; stops at a failure or a missing value. */
+    private static CompletableFuture<Void> rangeChain(
+            Store store, String key, List<Store.Range> ranges, byte[][] values, boolean[] missing, AtomicInteger next) {
+        int i = next.getAndIncrement();
+        if (i >= ranges.size()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Store.Range r = ranges.get(i);
+        CompletableFuture<byte[]> read;
+        try {
+            read = store.getRangeAsync(key, r.offset(), r.length());
+        } catch (RuntimeException e) {
+            read = CompletableFuture.failedFuture(e);
+        }
+        return read.thenCompose(b -> {
+            if (b == null) {
+                synchronized (missing) {
+                    missing[0] = true;
+                }
+                return CompletableFuture.completedFuture(null);
+            }
+            values[i] = b;
+            return rangeChain(store, key, ranges, values, missing, next);
+        });
+    }
+
     private static StorageException failure(Store store, Throwable cause) {
         Throwable c = cause instanceof CompletionException && cause.getCause() != null ? cause.getCause() : cause;
         return c instanceof StorageException s

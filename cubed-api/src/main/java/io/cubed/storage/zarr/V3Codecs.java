@@ -367,6 +367,25 @@ final class V3Codecs {
     }
 
     /**
+     * Decodes an inner chunk of shape {@code inner}, stored with the chain {@code codecs} at {@code bytes[off, off +
+     * len)}, straight into the box {@code dst .. dst + inner} of {@code target} (a region read's box, which holds it
+     * whole): as each inner chunk of a whole shard is decoded into the shard.
+     */
+    static void decodeInto(
+            List<V3Codec> codecs,
+            byte[] bytes,
+            int off,
+            int len,
+            Chunk target,
+            int[] dst,
+            int[] inner,
+            Scalar fill,
+            String where,
+            boolean checkpoint) {
+        decodeInner(codecs, bytes, off, len, target, dst, inner, fill, where, checkpoint);
+    }
+
+    /**
      * Decodes the inner chunk stored at {@code bytes[off, off + len)} into its place {@code dst} in {@code shard}. A
      * chain of {@code bytes} alone is converted straight from the shard's bytes, and one of {@code bytes} then a
      * compressor decompressed straight into the shard (the compressed bytes copied out, and, for a compressor that does

@@ -8,6 +8,7 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.memory.BufferCopies;
+import io.cubed.memory.HeapProbe;
 import io.cubed.storage.ChunkStores;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreOptions;
@@ -25,8 +26,9 @@ import java.util.Map;
  *
  * <p>For a sharded array ({@code sharding_indexed}) the {@link #grid() chunk grid} Cubed sees is the shard grid: a
  * task writes whole shards, so no two tasks write one shard, and {@link #readChunk} reads a whole shard. {@link
- * #readInnerChunk} and {@link #readRegion} read only the inner chunks they need: the shard index with one ranged read,
- * then each inner chunk's bytes with another, never the whole shard.
+ * #readInnerChunk} and {@link #readRegion} read only the inner chunks they need, never the whole shard: the shard index
+ * with one request, then the inner chunks' bytes with ranged reads (on object stores merged into runs and read
+ * concurrently).
  */
 public final class ZarrV3Array extends ZarrArrayCore {
     private static final long serialVersionUID = 1L;
@@ -205,8 +207,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
         ChunkGrid inner = innerGrid();
         inner.checkCoords(innerCoords);
         int[] innerShape = s.chunkShapeArray();
-        int[] outer = metadata.chunks();
-        int[] per = V3Codecs.chunksPerShard(s, outer, url);
+        int[] per = V3Codecs.chunksPerShard(s, metadata.chunks(), url);
         long[] shardCoords = new long[innerCoords.length];
         int flat = 0;
         for (int a = 0; a < innerCoords.length; a++) {
@@ -217,26 +218,10 @@ public final class ZarrV3Array extends ZarrArrayCore {
         String where = MetadataDocuments.describe(url, key);
         int[] shape = inner.chunkShapeAt(innerCoords);
         long[] index = indexCache.get(key);
-        long shardBytes;
         if (index == null) {
-            shardBytes = store().size(key);
-            if (shardBytes < 0) {
+            index = readShardIndex(s, key, per, where);
+            if (index == null) {
                 return Chunk.full(dtype(), fillValue(), shape);
-            }
-            int idxSize = V3Codecs.indexSize(s, Chunk.elementCount(per));
-            if (shardBytes < idxSize) {
-                throw new StorageException("corrupt shard " + where + ": " + shardBytes + " bytes cannot hold its "
-                        + idxSize + "-byte index");
-            }
-            byte[] idx = store().getRange(key, s.indexAtEnd() ? shardBytes - idxSize : 0, idxSize);
-            if (idx == null) {
-                return Chunk.full(dtype(), fillValue(), shape);
-            }
-            index = V3Codecs.decodeIndex(s, idx, per, where);
-            for (int k = 0; k < index.length / 2; k++) {
-                if (!(index[2 * k] == V3Codecs.EMPTY && index[2 * k + 1] == V3Codecs.EMPTY)) {
-                    V3Codecs.checkRange(index[2 * k], index[2 * k + 1], shardBytes, k, where);
-                }
             }
             indexCache.put(key, index);
         }
@@ -261,6 +246,46 @@ public final class ZarrV3Array extends ZarrArrayCore {
             throw new StorageException("corrupt " + innerWhere + ": " + e.getMessage(), e);
         }
         return EdgeChunks.clipped(full, shape);
+    }
+
+    /**
+     * The index of the shard at {@code key} (offset and length of each inner chunk, {@link V3Codecs#EMPTY} for inner
+     * chunks not stored), each entry checked against the shard's size; null when the shard is not stored. An index at
+     * the end is read with one request that also tells the shard's size ({@link Store#getTail}); one at the start with
+     * a size request and a ranged read.
+     */
+    private long[] readShardIndex(V3Codec.Sharding s, String key, int[] per, String where) {
+        int idxSize = V3Codecs.indexSize(s, Chunk.elementCount(per));
+        long shardBytes;
+        byte[] idx;
+        if (s.indexAtEnd()) {
+            Store.Tail tail = store().getTail(key, idxSize);
+            if (tail == null) {
+                return null;
+            }
+            shardBytes = tail.size();
+            idx = tail.bytes();
+        } else {
+            shardBytes = store().size(key);
+            if (shardBytes < 0) {
+                return null;
+            }
+            idx = shardBytes < idxSize ? null : store().getRange(key, 0, idxSize);
+            if (idx == null && shardBytes >= idxSize) {
+                return null;
+            }
+        }
+        if (shardBytes < idxSize) {
+            throw new StorageException(
+                    "corrupt shard " + where + ": " + shardBytes + " bytes cannot hold its " + idxSize + "-byte index");
+        }
+        long[] index = V3Codecs.decodeIndex(s, idx, per, where);
+        for (int k = 0; k < index.length / 2; k++) {
+            if (!(index[2 * k] == V3Codecs.EMPTY && index[2 * k + 1] == V3Codecs.EMPTY)) {
+                V3Codecs.checkRange(index[2 * k], index[2 * k + 1], shardBytes, k, where);
+            }
+        }
+        return index;
     }
 
     @Override
@@ -398,13 +423,20 @@ public final class ZarrV3Array extends ZarrArrayCore {
         OrderedPuts.put(store(), key, where, inOrderCompressor(), raw, raw);
     }
 
-    /** Reads a box of elements; a sharded array reads only the inner chunks the box touches (ranged reads). */
+    /**
+     * Reads a box of elements; a sharded array reads only the inner chunks the box touches, with ranged reads: per
+     * shard its index ({@link #readShardIndex}), then the inner chunks' bytes. On stores where requests wait for the
+     * network ({@link #readsRegionsInBatches}) the inner chunks' byte ranges are merged where they lie close in the
+     * shard ({@link #MERGE_GAP_BYTES}) and read with up to the store's concurrency in flight, in batches of at most the
+     * box's bytes; elsewhere one inner chunk at a time. Inner chunks that lie whole inside the box are decoded straight
+     * into it.
+     */
     @Override
     public Chunk readRegion(long[] offset, int[] shape) {
-        if (metadata.shardingOnly() == null) {
+        V3Codec.Sharding s = metadata.shardingOnly();
+        if (s == null) {
             return ChunkStores.readRegion(this, offset, shape);
         }
-        ChunkGrid inner = innerGrid();
         int nd = shape.length;
         long[] arrayShape = metadata.shape();
         for (int a = 0; a < nd; a++) {
@@ -417,40 +449,227 @@ public final class ZarrV3Array extends ZarrArrayCore {
         if (out.size() == 0) {
             return out;
         }
-        int[] cs = inner.chunkShape();
-        long[] first = new long[nd];
-        long[] last = new long[nd];
-        for (int a = 0; a < nd; a++) {
-            first[a] = offset[a] / cs[a];
-            last[a] = (offset[a] + shape[a] - 1) / cs[a];
+        new RegionRead(s, offset, out).run();
+        return out;
+    }
+
+    /**
+     * Byte gap between two inner chunks wanted from one shard below which they are read with one request, the gap's
+     * bytes read and dropped: at cloud latency a request costs about as much time as a megabyte's transfer.
+     */
+    static final int MERGE_GAP_BYTES = 1 << 20;
+
+    /**
+     * Whether region reads gather inner chunks into batches of merged ranges read concurrently: on object stores and
+     * stores with several requests in flight, where each request waits for the network; on local disk a request costs
+     * no waiting, and one inner chunk at a time holds the least.
+     */
+    private boolean readsRegionsInBatches() {
+        Store store = store();
+        return store.isObjectStore() || store.concurrency() > 1;
+    }
+
+    /** One {@link #readRegion} of a sharded array into {@code out}, whose first element is at {@code offset}. */
+    private final class RegionRead {
+        private final V3Codec.Sharding s;
+        private final long[] offset;
+        private final Chunk out;
+        private final int[] innerShape;
+        private final int[] per;
+        private final int nd;
+        private Chunk fillInner;
+
+        RegionRead(V3Codec.Sharding s, long[] offset, Chunk out) {
+            this.s = s;
+            this.offset = offset;
+            this.out = out;
+            this.innerShape = s.chunkShapeArray();
+            this.per = V3Codecs.chunksPerShard(s, metadata.chunks(), url);
+            this.nd = offset.length;
         }
-        Map<String, long[]> indexCache = new HashMap<>();
-        long[] c = first.clone();
-        while (true) {
-            Chunk part = readInnerChunk(c.clone(), indexCache);
+
+        /** An inner chunk wanted, at {@code coords} of the inner grid, stored at {@code [off, off + len)}. */
+        private record Piece(long[] coords, long off, int len) {}
+
+        void run() {
+            long[] first = new long[nd];
+            long[] last = new long[nd];
+            long[] firstShard = new long[nd];
+            long[] lastShard = new long[nd];
+            for (int a = 0; a < nd; a++) {
+                first[a] = offset[a] / innerShape[a];
+                last[a] = (offset[a] + out.shape(a) - 1) / innerShape[a];
+                firstShard[a] = first[a] / per[a];
+                lastShard[a] = last[a] / per[a];
+            }
+            long[] shard = firstShard.clone();
+            do {
+                long[] lo = new long[nd];
+                long[] hi = new long[nd];
+                for (int a = 0; a < nd; a++) {
+                    lo[a] = Math.max(first[a], shard[a] * per[a]);
+                    hi[a] = Math.min(last[a], shard[a] * per[a] + per[a] - 1);
+                }
+                readShard(shard, lo, hi);
+            } while (next(shard, firstShard, lastShard));
+        }
+
+        /** Reads the inner chunks {@code lo..hi} (inclusive) of the shard at {@code shard} into the box. */
+        private void readShard(long[] shard, long[] lo, long[] hi) {
+            String key = metadata.chunkKey(shard);
+            String where = MetadataDocuments.describe(url, key);
+            long[] index = readShardIndex(s, key, per, where);
+            List<Piece> pieces = new java.util.ArrayList<>();
+            long[] c = lo.clone();
+            do {
+                int flat = 0;
+                for (int a = 0; a < nd; a++) {
+                    flat = flat * per[a] + (int) (c[a] - shard[a] * per[a]);
+                }
+                if (index == null || (index[2 * flat] == V3Codecs.EMPTY && index[2 * flat + 1] == V3Codecs.EMPTY)) {
+                    place(c, fillInner());
+                } else {
+                    pieces.add(new Piece(c.clone(), index[2 * flat], (int) index[2 * flat + 1]));
+                }
+            } while (next(c, lo, hi));
+            if (pieces.isEmpty()) {
+                return;
+            }
+            if (!readsRegionsInBatches()) {
+                for (Piece p : pieces) {
+                    byte[] bytes = store().getRange(key, p.off(), p.len());
+                    if (bytes == null) {
+                        throw new StorageException("shard " + where + " disappeared while it was read");
+                    }
+                    decode(p, bytes, 0, where, true);
+                }
+                return;
+            }
+            pieces.sort(java.util.Comparator.comparingLong(Piece::off));
+            long cap = Math.max(out.nbytes(), (long) Chunk.elementCount(innerShape) * dtype().itemSizeBytes());
+            int from = 0;
+            while (from < pieces.size()) {
+                // One batch: merged ranges of at most cap bytes in all (a single larger inner chunk on its own).
+                List<Store.Range> ranges = new java.util.ArrayList<>();
+                List<int[]> members = new java.util.ArrayList<>();
+                long batchBytes = 0;
+                int k = from;
+                while (k < pieces.size()) {
+                    Piece p = pieces.get(k);
+                    long runStart = p.off();
+                    long runEnd = p.off() + p.len();
+                    int runFirst = k;
+                    k++;
+                    while (k < pieces.size()) {
+                        Piece q = pieces.get(k);
+                        long end = Math.max(runEnd, q.off() + q.len());
+                        if (q.off() - runEnd > MERGE_GAP_BYTES || batchBytes + (end - runStart) > cap) {
+                            break;
+                        }
+                        runEnd = end;
+                        k++;
+                    }
+                    if (!ranges.isEmpty() && batchBytes + (runEnd - runStart) > cap) {
+                        k = runFirst;
+                        break;
+                    }
+                    ranges.add(new Store.Range(runStart, Math.toIntExact(runEnd - runStart)));
+                    members.add(new int[] {runFirst, k});
+                    batchBytes += runEnd - runStart;
+                    if (batchBytes >= cap) {
+                        break;
+                    }
+                }
+                List<byte[]> got = store().getRanges(key, ranges);
+                if (got == null) {
+                    throw new StorageException("shard " + where + " disappeared while it was read");
+                }
+                boolean checkpoint = true;
+                for (int r = 0; r < ranges.size(); r++) {
+                    byte[] bytes = got.get(r);
+                    got.set(r, null);
+                    for (int m = members.get(r)[0]; m < members.get(r)[1]; m++) {
+                        Piece p = pieces.get(m);
+                        decode(p, bytes, Math.toIntExact(p.off() - ranges.get(r).offset()), where, checkpoint);
+                        checkpoint = false;
+                    }
+                }
+                from = k;
+            }
+        }
+
+        /**
+         * Decodes inner chunk {@code p}, whose bytes start at {@code at} in {@code bytes}, into the box: straight into
+         * it when the inner chunk lies whole inside, else decoded on its own and its overlap copied.
+         */
+        private void decode(Piece p, byte[] bytes, int at, String where, boolean checkpoint) {
+            String innerWhere = where + " inner chunk " + Arrays.toString(p.coords());
+            int[] dst = new int[nd];
+            boolean inside = true;
+            for (int a = 0; a < nd; a++) {
+                long start = p.coords()[a] * innerShape[a];
+                inside &= start >= offset[a] && start + innerShape[a] <= offset[a] + out.shape(a);
+                dst[a] = (int) (start - offset[a]);
+            }
+            try {
+                Chunk full = null;
+                if (inside) {
+                    V3Codecs.decodeInto(
+                            s.codecs(), bytes, at, p.len(), out, dst, innerShape, fillValue(), innerWhere, false);
+                } else {
+                    byte[] part =
+                            at == 0 && bytes.length == p.len() ? bytes : Arrays.copyOfRange(bytes, at, at + p.len());
+                    full = V3Codecs.decode(s.codecs(), part, dtype(), innerShape, fillValue(), innerWhere);
+                    place(p.coords(), full);
+                }
+                if (checkpoint) {
+                    // The first inner chunk of a read or batch, with the bytes read and any decoded inner chunk.
+                    HeapProbe.checkpoint();
+                    java.lang.ref.Reference.reachabilityFence(full);
+                }
+                java.lang.ref.Reference.reachabilityFence(bytes);
+            } catch (StorageException e) {
+                throw e.getMessage().contains(where) ? e : new StorageException(innerWhere + ": " + e.getMessage(), e);
+            } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+                throw new StorageException("corrupt " + innerWhere + ": " + e.getMessage(), e);
+            }
+        }
+
+        /** Copies the part of {@code inner} (the full inner chunk at {@code coords}) that lies in the box. */
+        private void place(long[] coords, Chunk inner) {
             int[] src = new int[nd];
             int[] dst = new int[nd];
             int[] ext = new int[nd];
             for (int a = 0; a < nd; a++) {
-                long start = c[a] * cs[a];
+                long start = coords[a] * innerShape[a];
                 long lo = Math.max(start, offset[a]);
-                long hi = Math.min(start + part.shape(a), offset[a] + shape[a]);
+                long hi = Math.min(start + innerShape[a], offset[a] + out.shape(a));
                 src[a] = (int) (lo - start);
                 dst[a] = (int) (lo - offset[a]);
                 ext[a] = (int) (hi - lo);
             }
-            Chunk.copyRegion(part, src, out, dst, ext);
-            int a = nd - 1;
-            while (a >= 0 && c[a] == last[a]) {
-                c[a] = first[a];
-                a--;
-            }
-            if (a < 0) {
-                break;
-            }
-            c[a]++;
+            Chunk.copyRegion(inner, src, out, dst, ext);
         }
-        return out;
+
+        /** A full inner chunk of the fill value, made once: for inner chunks and shards not stored. */
+        private Chunk fillInner() {
+            if (fillInner == null) {
+                fillInner = Chunk.full(dtype(), fillValue(), innerShape);
+            }
+            return fillInner;
+        }
+    }
+
+    /** Steps {@code c} to the next coordinates of the box {@code lo..hi} (inclusive) in C order; false past its end. */
+    private static boolean next(long[] c, long[] lo, long[] hi) {
+        for (int a = c.length - 1; a >= 0; a--) {
+            if (c[a] < hi[a]) {
+                c[a]++;
+                return true;
+            }
+            c[a] = lo[a];
+        }
+        return false;
     }
 
     /** The inner chunk shape of a sharded array, whose inner chunks are read with ranged reads; else the chunk shape. */
@@ -460,10 +679,13 @@ public final class ZarrV3Array extends ZarrArrayCore {
     }
 
     /**
-     * A region of a sharded array is read an inner chunk at a time ({@link #readRegion}): per inner chunk its stored
-     * bytes (as many copies as the store's reads hold), a compressor's decompressed bytes unless it decodes in order
-     * (zstd), a chain's other temporaries (transposes, checksums, nested shards: one more), the decoded inner chunk,
-     * and its clipped copy at the array's edge; in boxes of {@code regionShape}, rounded up.
+     * What a region read of a sharded array ({@link #readRegion}) holds besides the box, in boxes of {@code regionShape}
+     * rounded up: the stored bytes it has read (as many copies as the store's reads hold), which are one inner chunk's
+     * where inner chunks are read one at a time and up to the box's bytes (at least an inner chunk's) where they are
+     * read in batches ({@link #readsRegionsInBatches}); and per inner chunk decoded, its stored bytes copied out or the
+     * inner chunk decoded on its own (one), a compressor's decompressed bytes unless it decodes in order (zstd), a
+     * chain's other temporaries (transposes, checksums, nested shards: one more), and at the array's edge the decoded
+     * inner chunk whose overlap is copied.
      */
     @Override
     public int regionReadCopies(int[] regionShape) {
@@ -471,9 +693,8 @@ public final class ZarrV3Array extends ZarrArrayCore {
         if (s == null) {
             return bufferCopies().read();
         }
-        int temps = BufferCopies.forStore(store().isObjectStore()).read()
-                + 1
-                + ZarrFormat.innerDecodeTemporaries(s.codecs());
+        int storeCopies = BufferCopies.forStore(store().isObjectStore()).read();
+        int perInner = 1 + ZarrFormat.innerDecodeTemporaries(s.codecs());
         int[] inner = s.chunkShapeArray();
         long[] shape = metadata.shape();
         long innerElements = 1;
@@ -485,9 +706,11 @@ public final class ZarrV3Array extends ZarrArrayCore {
             edges |= shape[a] % inner[a] != 0;
         }
         if (edges) {
-            temps++;
+            perInner++;
         }
-        return (int) ((temps * innerElements + regionElements - 1) / regionElements);
+        long stored = storeCopies * (readsRegionsInBatches() ? Math.max(regionElements, innerElements) : innerElements);
+        long held = stored + perInner * innerElements;
+        return (int) ((held + regionElements - 1) / regionElements);
     }
 
     @Override

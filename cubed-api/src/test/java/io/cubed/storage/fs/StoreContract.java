@@ -176,6 +176,53 @@ abstract class StoreContract {
     }
 
     @Test
+    void getTailReadsTheLastBytesAndTellsTheSize() {
+        byte[] value = random(10_000, 11);
+        store.put("t/0", value);
+        Store.Tail tail = store.getTail("t/0", 1_028);
+        assertThat(tail.size()).isEqualTo(10_000);
+        assertThat(tail.bytes()).isEqualTo(Arrays.copyOfRange(value, 10_000 - 1_028, 10_000));
+        assertThat(store.getTail("t/0", 1).bytes()).containsExactly(value[9_999]);
+        // Asked for more than there is: all of it.
+        Store.Tail whole = store.getTail("t/0", 20_000);
+        assertThat(whole.size()).isEqualTo(10_000);
+        assertThat(whole.bytes()).isEqualTo(value);
+        store.put("t/empty", new byte[0]);
+        Store.Tail empty = store.getTail("t/empty", 16);
+        assertThat(empty.size()).isZero();
+        assertThat(empty.bytes()).isEmpty();
+        assertThat(store.getTail("t/missing", 16)).isNull();
+    }
+
+    @Test
+    void getRangesReadsEachRangeInOrderAndNullForAMissingValue() {
+        byte[] value = random(300_000, 13);
+        store.put("g/0", value);
+        List<Store.Range> ranges = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            // Out of order, overlapping, and one ending at the last byte.
+            long off = (i * 7_919L) % 290_000;
+            ranges.add(new Store.Range(off, 1 + (i * 611) % 10_000));
+        }
+        ranges.add(new Store.Range(299_000, 1_000));
+        List<byte[]> got = store.getRanges("g/0", ranges);
+        assertThat(got).hasSize(ranges.size());
+        for (int i = 0; i < ranges.size(); i++) {
+            Store.Range r = ranges.get(i);
+            assertThat(got.get(i))
+                    .as("range %s", r)
+                    .isEqualTo(Arrays.copyOfRange(value, (int) r.offset(), (int) r.offset() + r.length()));
+        }
+        assertThat(store.getRanges("g/missing", List.of(new Store.Range(0, 1), new Store.Range(5, 5))))
+                .isNull();
+        assertThat(store.getRanges("g/0", List.of())).isEmpty();
+        assertThatThrownBy(() -> store.getRanges("g/0", List.of(new Store.Range(0, 1), new Store.Range(299_999, 2))))
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining(store.uri())
+                .hasMessageContaining("g/0");
+    }
+
+    @Test
     void getRangeOutOfRangeFailsNamingStoreAndKey() {
         store.put("r/0", random(100, 7));
         for (long[] range : new long[][] {{90, 11}, {100, 1}, {0, 101}, {5_000, 1}, {101, 0}, {-1, 5}}) {

@@ -160,16 +160,58 @@ class ZarrV3HeapProbeTest {
             Chunk c = a.readRegion(new long[] {ROWS / 2, 0}, new int[] {ROWS / 2, COLS});
             assertThat(c.doubles()[0]).isEqualTo(ROWS / 2 * COLS * 0.5);
         });
-        // One checkpoint per inner chunk read; each holds the region (4 MB) and one inner chunk twice (4 MB), the
-        // second perhaps also the first inner chunk (2 MB) still in a local variable.
+        // One checkpoint per inner chunk read (local disk: one at a time); each holds the region (4 MB) and the inner
+        // chunk's bytes (2 MB), decoded straight into the region, with no decoded inner chunk of its own; the second
+        // perhaps also the first inner chunk's bytes (2 MB) not yet collected.
         assertThat(regionRead[1]).isEqualTo(2);
-        assertThat(regionRead[0]).isBetween(4 * inner - MB, 5 * inner + MB);
+        assertThat(regionRead[0]).isBetween(3 * inner - MB, 4 * inner + MB);
         long[] r = measureRead(a);
         // A whole-shard read: the stored shard and the decoded shard at one checkpoint.
         assertThat(r[1]).isEqualTo(1);
         assertThat(r[0]).isBetween(2 * CHUNK - MB, 2 * CHUNK + 2 * MB);
         assertThat(Arrays.equals(a.innerGrid().chunkShape(), new int[] {innerRows, COLS}))
                 .isTrue();
+    }
+
+    /**
+     * On an object store a region read takes its inner chunks' bytes in batches of up to the region's bytes, read
+     * together: it holds the region and one batch, within the projection's copies for it.
+     */
+    @Test
+    void shardedRegionReadsOnObjectStoresHoldTheRegionAndOneBatch() {
+        int innerRows = ROWS / 4; // inner chunks of 256 x 1024 float64: 2 MB
+        long inner = CHUNK / 4;
+        ZarrV3Array local = v3("sharded-objects", ZarrV3Metadata.sharding(new int[] {innerRows, COLS}, List.of()));
+        local.writeChunk(values(), 0, 0);
+        io.cubed.storage.Store real = io.cubed.storage.fs.Stores.supplier(local.url(), StoreOptions.empty())
+                .open();
+        io.cubed.storage.Store objects = new io.cubed.storage.ForwardingStore(real) {
+            @Override
+            public boolean isObjectStore() {
+                return true;
+            }
+
+            @Override
+            public int concurrency() {
+                return 4;
+            }
+        };
+        ZarrV3Array a = new ZarrV3Array(local.url(), () -> objects, local.metadata());
+        int[] region = {ROWS / 2, COLS};
+        long regionBytes = CHUNK / 2;
+        // Hand-computed: two copies of a batch of the region's 4 MB (an object store's read copies), and one inner
+        // chunk's 2 MB for its bytes copied out or decoded on its own: 10 MB, in 4 MB regions rounded up.
+        assertThat(a.regionReadCopies(region)).isEqualTo(3);
+        long[] read = median(() -> {
+            Chunk c = a.readRegion(new long[] {ROWS / 2, 0}, region);
+            assertThat(c.doubles()[0]).isEqualTo(ROWS / 2 * COLS * 0.5);
+            assertThat(c.doubles()[ROWS / 2 * COLS - 1]).isEqualTo((ROWS * COLS - 1) * 0.5);
+        });
+        // Inner chunks 2 and 3 lie next to each other in the shard: one batch of one range, one checkpoint, holding
+        // the region (4 MB) and the batch's bytes (4 MB) into which both were decoded straight.
+        assertThat(read[1]).isEqualTo(1);
+        assertThat(read[0]).isBetween(2 * regionBytes - MB, 2 * regionBytes + MB);
+        assertThat(read[0]).isLessThan(3 * regionBytes + inner);
     }
 
     private static final com.sun.management.ThreadMXBean THREADS =

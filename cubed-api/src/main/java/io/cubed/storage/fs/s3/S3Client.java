@@ -371,6 +371,25 @@ final class S3Client {
                 0);
     }
 
+    /** GET of the last {@code length} (at least 1) bytes of the object at {@code key}: a suffix range. */
+    static Request getTail(String key, int length) {
+        return new Request("GET", "GET", key, Map.of(), Map.of("range", "bytes=-" + length), null, 0, 0);
+    }
+
+    /** The object's whole size that a 206 answer names in {@code Content-Range: bytes a-b/size}, or -1 when it does not. */
+    static long totalSize(Response r) {
+        String range = r.header("content-range");
+        if (range == null) {
+            return -1;
+        }
+        int slash = range.lastIndexOf('/');
+        try {
+            return slash < 0 ? -1 : Long.parseLong(range.substring(slash + 1).trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     /** HEAD of the object at {@code key}. */
     static Request head(String key) {
         return new Request("HEAD", "HEAD", key, Map.of(), Map.of(), null, 0, 0);

@@ -190,13 +190,25 @@ public final class S3Store implements Store {
             }
             return new byte[0];
         }
-        S3Client.Response r = now(S3Client.getRange(objectKey(key), offset, length), x -> x, "read", key);
-        try {
-            if (S3Client.absent(r)) {
-                return null;
-            }
-        } catch (CompletionException e) {
-            throw failure("read", key, e.getCause());
+        return now(S3Client.getRange(objectKey(key), offset, length), r -> range(r, key, offset, length), "read", key);
+    }
+
+    /** One ranged GET in flight; a range of no bytes asks the size first, on the calling thread. */
+    @Override
+    public CompletableFuture<byte[]> getRangeAsync(String key, long offset, int length) {
+        if (offset < 0 || length <= 0) {
+            return Store.super.getRangeAsync(key, offset, length);
+        }
+        return named(
+                client.later(S3Client.getRange(objectKey(key), offset, length), r -> range(r, key, offset, length)),
+                "read",
+                key);
+    }
+
+    /** The bytes a ranged GET's answer {@code r} carries, or null when there is no object. */
+    private byte[] range(S3Client.Response r, String key, long offset, int length) {
+        if (S3Client.absent(r)) {
+            return null;
         }
         if (r.status() == 416) {
             throw rangeFailure(key, offset, length, "the value is shorter");
@@ -208,15 +220,53 @@ public final class S3Store implements Store {
             }
             return java.util.Arrays.copyOfRange(r.body(), (int) offset, (int) offset + length);
         }
-        try {
-            S3Client.expect(r, 206);
-        } catch (CompletionException e) {
-            throw failure("read", key, e.getCause());
-        }
+        S3Client.expect(r, 206);
         if (r.body().length != length) {
             throw rangeFailure(key, offset, length, "the value is shorter (" + r.body().length + " bytes came)");
         }
         return r.body();
+    }
+
+    /**
+     * One GET of the suffix range {@code bytes=-length}: S3 answers with the last bytes (all of a shorter object) and
+     * the object's size in {@code Content-Range}. An empty object, whose suffix S3 cannot satisfy (416), is asked its
+     * size.
+     */
+    @Override
+    public Tail getTail(String key, int length) {
+        if (length < 1) {
+            return Store.super.getTail(key, length);
+        }
+        Tail tail = now(S3Client.getTail(objectKey(key), length), r -> tail(r, key, length), "read", key);
+        if (tail != null && tail.size() < 0) {
+            long size = size(key);
+            return size < 0 ? null : size == 0 ? new Tail(new byte[0], 0) : Store.super.getTail(key, length);
+        }
+        return tail;
+    }
+
+    /** The tail a suffix GET's answer carries; a size of -1 when S3 could not satisfy the range. */
+    private Tail tail(S3Client.Response r, String key, int length) {
+        if (S3Client.absent(r)) {
+            return null;
+        }
+        if (r.status() == 416) {
+            return new Tail(null, -1);
+        }
+        byte[] body = r.body();
+        if (r.status() == 200) {
+            // A server that ignores Range sends the whole value.
+            int n = Math.min(length, body.length);
+            return new Tail(java.util.Arrays.copyOfRange(body, body.length - n, body.length), body.length);
+        }
+        S3Client.expect(r, 206);
+        long size = S3Client.totalSize(r);
+        if (size < 0 || body.length != Math.min(length, size)) {
+            throw new StorageException("cannot read the last " + length + " bytes of '" + key + "' in " + uri
+                    + ": the answer carried " + body.length + " bytes and Content-Range '"
+                    + r.header("content-range") + "'");
+        }
+        return new Tail(body, size);
     }
 
     private StorageException rangeFailure(String key, long offset, int length, String why) {
