@@ -193,6 +193,13 @@ public final class BenchCommand implements Callable<Integer> {
     List<Integer> concurrency = new ArrayList<>();
 
     @Option(
+            names = "--sharded",
+            description = "With --object-store: also the sum of the array written as sharded Zarr v3 (shards of 4 x 4"
+                    + " chunks, the chunks as inner chunks), in this JVM, read by its inner chunks (ranged reads) and"
+                    + " by its whole shards; no peer reads sharding here (zarr-python 2).")
+    boolean sharded;
+
+    @Option(
             names = "--conf",
             paramLabel = "KEY=VALUE",
             description = "With --object-store or --store s3: a store option for our runs, e.g."
@@ -313,6 +320,7 @@ public final class BenchCommand implements Callable<Integer> {
                 if (location != null) {
                     bench.location(() -> S3Location.open(location, conf, peerUrl));
                 }
+                bench.sharded(sharded);
                 md = bench.run();
             } finally {
                 if (sparkBench != null) {
@@ -327,9 +335,14 @@ public final class BenchCommand implements Callable<Integer> {
             log.println("report: " + report.resolve("object-store.md").toAbsolutePath());
             return 0;
         }
-        if (!latencyMs.isEmpty() || !concurrency.isEmpty() || !conf.isEmpty() || location != null || peerUrl != null) {
-            throw new io.cubed.error.InvalidArgumentException(
-                    "bench: --latency-ms, --concurrency, --conf, --location and --peer-url go with --object-store");
+        if (!latencyMs.isEmpty()
+                || !concurrency.isEmpty()
+                || !conf.isEmpty()
+                || location != null
+                || peerUrl != null
+                || sharded) {
+            throw new io.cubed.error.InvalidArgumentException("bench: --latency-ms, --concurrency, --conf, --location,"
+                    + " --peer-url and --sharded go with --object-store");
         }
         List<Workload> chosen = new ArrayList<>();
         for (Workload w : Workloads.all()) {

@@ -53,6 +53,8 @@ final class ObjectStoreBench {
     private final List<Integer> concurrencies;
     /** Store options of the command line ({@code --conf}), on top of the server's. */
     private final Map<String, String> conf;
+    /** Whether the sharded v3 copy is summed too ({@link #sharded}). */
+    private boolean sharded;
     /** Where the array goes: by default the S3 test server, in a JVM of its own. */
     private BenchLocation.Opener location = () -> S3ServerProcess.start("bench", 0);
 
@@ -98,6 +100,12 @@ final class ObjectStoreBench {
                 DaskPeer.PYTHON_PROPERTY, System.getenv().getOrDefault(DaskPeer.PYTHON_ENV, "/usr/bin/python3"));
     }
 
+    /** Also the sums of the array written as sharded Zarr v3, by inner chunks and by shards ({@link #shardedSum}). */
+    ObjectStoreBench sharded(boolean on) {
+        this.sharded = on;
+        return this;
+    }
+
     /** Puts the array at the location {@code opener} opens, instead of the S3 test server. */
     ObjectStoreBench location(BenchLocation.Opener opener) {
         this.location = opener;
@@ -131,6 +139,9 @@ final class ObjectStoreBench {
             if (spark != null) {
                 upload(group, server.s3aUrl("climate.zarr"), options);
             }
+            if (sharded) {
+                upload(writeSharded(input), server.s3aUrl("sharded.zarr"), options);
+            }
             where = header(server, writer);
             if (peer && server.noPeer() != null) {
                 log.println("Dask not run: " + server.noPeer());
@@ -161,6 +172,10 @@ final class ObjectStoreBench {
                     for (int c : concurrencies) {
                         runs.add(sum(latency, c, server, source));
                     }
+                }
+                for (int r = 1; r <= rounds && sharded; r++) {
+                    runs.add(shardedSum(latency, true, server, source));
+                    runs.add(shardedSum(latency, false, server, source));
                 }
                 if (spark != null) {
                     runs.addAll(spark.run(
@@ -254,6 +269,69 @@ final class ObjectStoreBench {
      * with {@code store.concurrency} {@code c}: the read-heavy case, where the requests in flight matter most.
      */
     private Run sum(int latency, int c, BenchLocation server, ChunkStore source) throws IOException {
+        Map<String, String> extra = Map.of(Store.CONCURRENCY_OPTION, Integer.toString(c));
+        return timedSum("sum in this JVM, store.concurrency " + c, "in.zarr", null, extra, latency, server, source);
+    }
+
+    /**
+     * The sum of the sharded copy on the server ({@link #writeSharded}), in this JVM: read by its inner chunks (the
+     * bench's chunks; {@code fromZarr} with them, so each task reads a shard's index and its inner chunk with ranged
+     * reads) or by its whole shards (one GET each).
+     */
+    private Run shardedSum(int latency, boolean byInner, BenchLocation server, ChunkStore source) throws IOException {
+        return timedSum(
+                byInner ? "sharded v3, sum by inner chunks" : "sharded v3, sum by whole shards",
+                "sharded.zarr",
+                byInner ? new int[] {chunk, chunk} : null,
+                Map.of(),
+                latency,
+                server,
+                source);
+    }
+
+    /** Shards of 4 x 4 of the bench's chunks, which are their inner chunks. */
+    private int shardSide() {
+        return Math.min(side, 4 * chunk);
+    }
+
+    /**
+     * Writes the input again, locally, as Zarr v3 in shards of 4 x 4 of its chunks, each chunk an inner chunk
+     * (zstd level 0, {@code ZarrFormat.v3Sharded}); kept for later runs. No peer reads it: zarr-python 2 has no
+     * sharding.
+     */
+    private Path writeSharded(Path input) {
+        Path sharded = input.resolve("sharded-" + shardSide() + "-" + chunk + ".zarr");
+        if (Files.exists(sharded.resolve("zarr.json"))) {
+            return sharded;
+        }
+        io.cubed.plan.Spec spec = io.cubed.plan.Spec.builder()
+                .workDir(dir.resolve("work").toString())
+                .allowedMem("1GB")
+                .reservedMem("100MB")
+                .executor(new io.cubed.runtime.LocalExecutor(threads, 3))
+                .build();
+        io.cubed.Cubed.fromZarr(input.resolve("in.zarr").toString(), spec, shardSide(), shardSide())
+                .toZarr(
+                        sharded.toString(),
+                        io.cubed.array.ComputeOptions.builder()
+                                .zarrFormat(io.cubed.storage.zarr.ZarrFormat.v3Sharded(chunk, chunk))
+                                .build());
+        return sharded;
+    }
+
+    /**
+     * The sum of the array {@code name} on the server read in {@code chunks} (null: its own), computed in this JVM on
+     * the in-process executor with the store options {@code extra} on top of the server's, checked against the source's.
+     */
+    private Run timedSum(
+            String who,
+            String name,
+            int[] chunks,
+            Map<String, String> extra,
+            int latency,
+            BenchLocation server,
+            ChunkStore source)
+            throws IOException {
         if (reference == null) {
             double total = 0;
             for (long i = 0; i < source.grid().numChunks(); i++) {
@@ -266,7 +344,7 @@ final class ObjectStoreBench {
         }
         Map<String, String> options = new java.util.TreeMap<>(server.options());
         options.putAll(conf);
-        options.put(Store.CONCURRENCY_OPTION, Integer.toString(c));
+        options.putAll(extra);
         io.cubed.plan.Spec spec = io.cubed.plan.Spec.builder()
                 .workDir(dir.resolve("work").toString())
                 .allowedMem("1GB")
@@ -276,7 +354,11 @@ final class ObjectStoreBench {
                 .build();
         server.reset();
         long start = System.nanoTime();
-        double got = io.cubed.array.Statistical.sum(io.cubed.Cubed.fromZarr(server.s3aUrl("in.zarr"), spec))
+        String url = server.s3aUrl(name);
+        double got = io.cubed.array.Statistical.sum(
+                        chunks == null
+                                ? io.cubed.Cubed.fromZarr(url, spec)
+                                : io.cubed.Cubed.fromZarr(url, spec, chunks))
                 .compute()
                 .get()
                 .doubleValue();
@@ -284,7 +366,7 @@ final class ObjectStoreBench {
         String check = Math.abs(got - reference) <= 1e-9 * Math.max(1, Math.abs(reference))
                 ? "match"
                 : "MISMATCH (" + got + " against " + reference + ")";
-        Run run = run("sum in this JVM, store.concurrency " + c, latency, seconds, server.jvmCounts(), check);
+        Run run = run(who, latency, seconds, server.jvmCounts(), check);
         print(log, run);
         return run;
     }
@@ -514,7 +596,7 @@ final class ObjectStoreBench {
                         who,
                         best,
                         median(mine),
-                        who.equals("Dask") || Double.isNaN(daskBest)
+                        who.equals("Dask") || who.startsWith("sharded") || Double.isNaN(daskBest)
                                 ? ""
                                 : String.format(Locale.ROOT, "%.2f", best / daskBest),
                         counted ? String.format(Locale.ROOT, "%.2f", gets / (double) last.chunks()) : "not counted",

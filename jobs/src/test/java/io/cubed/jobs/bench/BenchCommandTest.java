@@ -280,7 +280,10 @@ class BenchCommandTest {
         assertThat(spark.err()).contains("--executor spark is not supported there");
         Run workloads = bench("--smoke", "--location", "s3a://b/p", "--dir", dir);
         assertThat(workloads.code()).isEqualTo(2);
-        assertThat(workloads.err()).contains("--location and --peer-url go with --object-store");
+        assertThat(workloads.err()).contains("--peer-url and --sharded go with --object-store");
+        Run shardedAlone = bench("--smoke", "--sharded", "--dir", dir);
+        assertThat(shardedAlone.code()).isEqualTo(2);
+        assertThat(shardedAlone.err()).contains("--peer-url and --sharded go with --object-store");
         assertThat(tmp.resolve("loc")).doesNotExist();
     }
 

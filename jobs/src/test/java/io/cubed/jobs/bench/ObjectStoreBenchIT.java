@@ -34,6 +34,7 @@ class ObjectStoreBenchIT {
                 "5,0",
                 "--concurrency",
                 "4",
+                "--sharded",
                 "--threads",
                 "2",
                 "--dir",
@@ -49,9 +50,26 @@ class ObjectStoreBenchIT {
         int code = CubedCli.run(new PrintWriter(out), new PrintWriter(err), args.toArray(new String[0]));
         assertThat(code).as(out + "\n" + err).isZero();
         List<String> rows = new ArrayList<>();
+        List<String> sharded = new ArrayList<>();
         for (String line : Files.readAllLines(tmp.resolve("report/object-store.md"))) {
             if (line.startsWith("| 5 ms") || line.startsWith("| 0 ms")) {
-                rows.add(line);
+                (line.contains("| sharded v3") ? sharded : rows).add(line);
+            }
+        }
+        // The sharded copy (one shard of 4 x 4 inner chunks), summed by inner chunks and by whole shards per latency.
+        assertThat(sharded).hasSize(4);
+        for (String row : sharded) {
+            String[] cells = row.split("\\|");
+            assertThat(cells[cells.length - 1].trim()).as(row).isEqualTo("match");
+            // No HEAD, no LIST: only GETs.
+            assertThat(cells[7].trim()).as(row).isEqualTo("none");
+            double getsPerChunk = Double.parseDouble(cells[6].trim());
+            if (row.contains("by inner chunks")) {
+                // Per inner chunk its shard's index (a suffix range) and its bytes, plus the metadata documents.
+                assertThat(getsPerChunk).as(row).isBetween(2.0, 2.5);
+            } else {
+                // One GET for the whole shard, plus the metadata documents, over 16 chunks.
+                assertThat(getsPerChunk).as(row).isLessThan(0.5);
             }
         }
         // Per latency: ours, ours with one request in flight per task, Dask's when it runs, and the sum in the JVM.
