@@ -115,6 +115,10 @@ public final class ChunkIo {
 
         CompletableFuture<Store.Bytes> future;
         boolean dropped;
+        /** A ranged read's first byte and length; a length of -1 reads the whole value. */
+        long offset;
+
+        int length = -1;
 
         Read(Store store, String key, long task, long held) {
             this.store = store;
@@ -209,7 +213,8 @@ public final class ChunkIo {
         synchronized (this) {
             previous = owner;
             owner = task;
-            before = (int) readsStarted + waiting.size();
+            named.add(task);
+            before = (int) (readsStarted + deferred) + waiting.size();
         }
         try {
             naming.run();
@@ -219,8 +224,35 @@ public final class ChunkIo {
             }
         }
         synchronized (this) {
-            return (int) readsStarted + waiting.size() - before;
+            return (int) (readsStarted + deferred) + waiting.size() - before;
         }
+    }
+
+    /** Tasks named ({@link #readAheadFor}) that have not started running. Guarded by this. */
+    private final java.util.Set<Long> named = new java.util.HashSet<>();
+    /** Names of reads whose ranges were not yet known ({@link #readRangesAheadLater}). Guarded by this. */
+    private long deferred;
+
+    /**
+     * Starts reading ahead, for the task being named, ranges of {@code key} of {@code store} that are known only once
+     * {@code ranges} completes (a shard's inner chunks, once its index is read): then each is read as by {@link
+     * #readRange}, unless the task has started running by then (it reads them itself). Counts as a read named.
+     */
+    public static void readRangesAheadLater(Store store, String key, CompletableFuture<List<Store.Range>> ranges) {
+        ChunkIo io = CURRENT.get();
+        if (io == null || !io.serves(store)) {
+            return;
+        }
+        long task;
+        synchronized (io) {
+            task = io.owner;
+            io.deferred++;
+        }
+        ranges.thenAccept(list -> {
+            for (Store.Range r : list) {
+                io.readRange(store, key, r.offset(), r.length(), task, true);
+            }
+        });
     }
 
     /**
@@ -246,6 +278,87 @@ public final class ChunkIo {
 
     private static String id(Store store, String key) {
         return store.uri() + '\0' + key;
+    }
+
+    private static String rangeId(Store store, String key, long offset, int length) {
+        return store.uri() + '\0' + key + '\0' + offset + '+' + length;
+    }
+
+    /**
+     * Starts reading bytes {@code [offset, offset + length)} of {@code key} of {@code store} ahead through the slot
+     * bound to this thread, if any ({@link #readRange}).
+     */
+    public static void readRangeAhead(Store store, String key, long offset, int length) {
+        ChunkIo io = CURRENT.get();
+        if (io != null) {
+            io.readRange(store, key, offset, length);
+        }
+    }
+
+    /** The ranged read started ahead by the slot bound to this thread ({@link #readRangeAhead}), or null. */
+    public static Fetched takeRangeAhead(Store store, String key, long offset, int length) {
+        ChunkIo io = CURRENT.get();
+        return io == null ? null : io.take(store, key, rangeId(store, key, offset, length));
+    }
+
+    /**
+     * As {@link #read}, bytes {@code [offset, offset + length)} of the value ({@link Store#getRangeAsync}): the inner
+     * chunks of a shard a coming task will read. Held while in flight: {@code length} and the request's overhead.
+     */
+    public void readRange(Store store, String key, long offset, int length) {
+        readRange(store, key, offset, length, -1, false);
+    }
+
+    /**
+     * {@link #readRange} for {@code task} ({@code onlyIfNamed}: only while it is named and not yet running), or for the
+     * task being named.
+     */
+    private void readRange(Store store, String key, long offset, int length, long task, boolean onlyIfNamed) {
+        long held = Math.max(0, length) + (long) store.requestOverheadBytes();
+        if (!serves(store) || held > budgetBytes || length <= 0) {
+            return;
+        }
+        List<Read> start;
+        synchronized (this) {
+            if (onlyIfNamed && !named.contains(task)) {
+                return;
+            }
+            Read r = new Read(store, key, onlyIfNamed ? task : owner, held);
+            r.offset = offset;
+            r.length = length;
+            reads.computeIfAbsent(rangeId(store, key, offset, length), k -> new ArrayDeque<>())
+                    .add(r);
+            waiting.add(r);
+            start = startable();
+        }
+        start(start);
+    }
+
+    /** Small values the slot's tasks share, by store URI and key ({@link #kept}). Guarded by this. */
+    private final Map<String, CompletableFuture<?>> kept = new HashMap<>();
+
+    /**
+     * The value of {@code key} of {@code store} that the slot bound to this thread keeps for its tasks, loaded once
+     * by {@code load} (started now, on the caller's thread, and completing on another); null when no slot serving the
+     * store is bound. For small derived values that many tasks of the slot read, such as a Zarr v3 shard's index: a
+     * slot lives for one stage of one computation (or one Spark task), during which its inputs do not change. Not
+     * counted in the budget: a few kilobytes each.
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> CompletableFuture<T> kept(Store store, String key, java.util.function.Supplier<T> load) {
+        ChunkIo io = CURRENT.get();
+        if (io == null || !io.serves(store)) {
+            return null;
+        }
+        String id = id(store, key);
+        synchronized (io) {
+            CompletableFuture<?> f = io.kept.get(id);
+            if (f == null || f.isCompletedExceptionally()) {
+                f = StoreThreads.supply(load);
+                io.kept.put(id, f);
+            }
+            return (CompletableFuture<T>) f;
+        }
     }
 
     /** The waiting reads that may start now, oldest first, counted as in flight. Holds the lock. */
@@ -276,7 +389,11 @@ public final class ChunkIo {
         for (Read r : start) {
             CompletableFuture<Store.Bytes> f;
             try {
-                f = r.store.getAsync(r.key);
+                f = r.length < 0
+                        ? r.store.getAsync(r.key)
+                        : r.store
+                                .getRangeAsync(r.key, r.offset, r.length)
+                                .thenApply(b -> b == null ? null : new Store.Bytes(b, b.length));
             } catch (RuntimeException e) {
                 f = CompletableFuture.failedFuture(e);
             }
@@ -323,13 +440,17 @@ public final class ChunkIo {
      * StorageException} (the store's retries are behind it).
      */
     public Fetched take(Store store, String key) {
+        return take(store, key, id(store, key));
+    }
+
+    private Fetched take(Store store, String key, String id) {
         Read r;
         List<Read> early;
         synchronized (this) {
-            ArrayDeque<Read> q = reads.get(id(store, key));
+            ArrayDeque<Read> q = reads.get(id);
             r = q == null ? null : q.poll();
             if (q != null && q.isEmpty()) {
-                reads.remove(id(store, key));
+                reads.remove(id);
             }
             if (r == null) {
                 return null;
@@ -498,6 +619,7 @@ public final class ChunkIo {
     /** Marks {@code task} as the running task: the writes handed over until the next call are its. */
     public synchronized void running(long task) {
         owner = task;
+        named.remove(task);
     }
 
     /**
@@ -508,6 +630,7 @@ public final class ChunkIo {
         List<CompletableFuture<Void>> w;
         List<Read> start;
         synchronized (this) {
+            named.remove(task);
             if (owner == task) {
                 owner = -1;
             }

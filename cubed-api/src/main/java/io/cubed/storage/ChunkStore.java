@@ -167,6 +167,38 @@ public interface ChunkStore extends Serializable {
     default void readAhead(long[] chunkCoords) {}
 
     /**
+     * Starts reading ahead, through the task slot's {@link ChunkIo}, what {@link #readRegion} of the box of {@code
+     * shape} at {@code offset} will read: by default the stored chunks the box overlaps ({@link #readAhead}); a sharded
+     * Zarr v3 array its inner chunks' byte ranges.
+     */
+    default void readRegionAhead(long[] offset, int[] shape) {
+        io.cubed.grid.ChunkGrid grid = grid();
+        int nd = shape.length;
+        long[] first = new long[nd];
+        long[] last = new long[nd];
+        for (int a = 0; a < nd; a++) {
+            if (shape[a] <= 0) {
+                return;
+            }
+            first[a] = offset[a] / grid.chunkShape(a);
+            last[a] = (offset[a] + shape[a] - 1) / grid.chunkShape(a);
+        }
+        long[] c = first.clone();
+        while (true) {
+            readAhead(c.clone());
+            int a = nd - 1;
+            while (a >= 0 && c[a] == last[a]) {
+                c[a] = first[a];
+                a--;
+            }
+            if (a < 0) {
+                return;
+            }
+            c[a]++;
+        }
+    }
+
+    /**
      * Bytes a task slot may usefully hold in store requests in flight on this array ({@link io.cubed.storage.ChunkIo}):
      * its store's concurrency times the bound of a stored chunk and a request's own overhead ({@link
      * Store#requestOverheadBytes}), or 0 when its requests are made on the task's own
@@ -174,6 +206,15 @@ public interface ChunkStore extends Serializable {
      */
     default long inFlightBytes() {
         return 0;
+    }
+
+    /**
+     * {@link #inFlightBytes} for a reader that reads this array in regions of {@code regionShape} ({@link
+     * #readRegionAhead}): by default the same; a sharded Zarr v3 array's region reads ask for runs of inner chunks of
+     * at most a region's bytes (or an inner chunk's), not whole shards.
+     */
+    default long regionInFlightBytes(int[] regionShape) {
+        return inFlightBytes();
     }
 
     /**

@@ -112,6 +112,28 @@ public final class RegroupedChunkStore implements ChunkStore {
         }
     }
 
+    /** What reading ahead holds in flight: whole stored chunks' worth, or runs of inner chunks of a view chunk. */
+    @Override
+    public long inFlightBytes() {
+        return wholeStoredChunks() ? source.inFlightBytes() : source.regionInFlightBytes(grid.chunkShape());
+    }
+
+    @Override
+    public long regionInFlightBytes(int[] regionShape) {
+        return source.regionInFlightBytes(regionShape);
+    }
+
+    /** Starts reading ahead what reading the view chunk will read: its stored chunks, or its inner chunks' ranges. */
+    @Override
+    public void readAhead(long[] chunkCoords) {
+        source.readRegionAhead(grid.chunkOffset(chunkCoords), grid.chunkShapeAt(chunkCoords));
+    }
+
+    @Override
+    public void readRegionAhead(long[] offset, int[] shape) {
+        source.readRegionAhead(offset, shape);
+    }
+
     @Override
     public void writeChunk(Chunk chunk, long... chunkCoords) {
         throw new InvalidArgumentException(url() + " is opened with chunks " + Arrays.toString(grid.chunkShape())

@@ -222,4 +222,61 @@ class SparkS3IT {
             s3.setLatencyMillis(0);
         }
     }
+
+    /**
+     * With 20 ms per request, a Spark SQL scan of a sharded Zarr v3 group reads each inner chunk once with a ranged GET
+     * and each shard's index once per task that reads the shard (a suffix range: no HEAD), keeping several requests
+     * in flight per Spark task.
+     */
+    @Test
+    void theSqlReaderReadsShardsByInnerChunksAheadWithoutHeads() {
+        StoreOptions fromSession = SparkExecutor.create(jsc).storeOptions();
+        String url = s3.url("sharded/climate.zarr");
+        // Inner chunks of 2 x 5 x 6 in shards of 4 x 10 x 12: 4 shards of 8 inner chunks per variable.
+        io.cubed.spark.sql.ClimateDataset data = new io.cubed.spark.sql.ClimateDataset(16, 10, 12, 2, 5, 6);
+        data.writeV3Sharded(url, fromSession);
+        org.apache.spark.sql.SparkSession spark = org.apache.spark.sql.SparkSession.builder()
+                .sparkContext(jsc.sc())
+                .getOrCreate();
+        s3.setLatencyMillis(20);
+        try {
+            s3.resetStats();
+            List<org.apache.spark.sql.Row> sums = spark.read()
+                    .format("zarr")
+                    .load(url)
+                    .selectExpr("count(*)", "sum(t2m)", "sum(tp)")
+                    .collectAsList();
+            io.cubed.storage.fs.S3ServerStats scan = s3.stats();
+            double t2m = 0;
+            double tp = 0;
+            for (int t = 0; t < 16; t++) {
+                for (int yy = 0; yy < 10; yy++) {
+                    for (int xx = 0; xx < 12; xx++) {
+                        t2m += io.cubed.spark.sql.ClimateDataset.t2m(t, yy, xx);
+                        tp += io.cubed.spark.sql.ClimateDataset.tp(t, yy, xx);
+                    }
+                }
+            }
+            assertThat(sums.get(0).getLong(0)).isEqualTo(16 * 10 * 12);
+            assertThat(sums.get(0).getDouble(1)).isCloseTo(t2m, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(sums.get(0).getDouble(2)).isCloseTo(tp, org.assertj.core.data.Offset.offset(1e-2));
+            int shards = 0;
+            for (String key : scan.keyCounts().keySet()) {
+                if (key.matches("sharded/climate\\.zarr/(t2m|tp)/c/\\d+/\\d+/\\d+")) {
+                    assertThat(scan.keyCounts(key))
+                            .as(key)
+                            .containsOnlyKeys(io.cubed.storage.fs.S3Operation.GET_OBJECT);
+                    // Its 8 inner chunks, and its index once per Spark task reading the shard (local[2]: one or two).
+                    assertThat(scan.keyCount(key, io.cubed.storage.fs.S3Operation.GET_OBJECT))
+                            .as(key)
+                            .isBetween(9L, 10L);
+                    shards++;
+                }
+            }
+            assertThat(shards).as("shards of t2m and tp").isEqualTo(2 * 4);
+            assertThat(scan.maxInFlight()).as("in flight at most").isGreaterThan(2);
+        } finally {
+            s3.setLatencyMillis(0);
+        }
+    }
 }

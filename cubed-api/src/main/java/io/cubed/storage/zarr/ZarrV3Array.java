@@ -9,6 +9,7 @@ import io.cubed.error.StorageException;
 import io.cubed.grid.ChunkGrid;
 import io.cubed.memory.BufferCopies;
 import io.cubed.memory.HeapProbe;
+import io.cubed.storage.ChunkIo;
 import io.cubed.storage.ChunkStores;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreOptions;
@@ -20,6 +21,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A Zarr v3 array ({@code zarr.json}) in a {@link Store}, read and written one stored chunk at a time.
@@ -488,50 +491,16 @@ public final class ZarrV3Array extends ZarrArrayCore {
             this.nd = offset.length;
         }
 
-        /** An inner chunk wanted, at {@code coords} of the inner grid, stored at {@code [off, off + len)}. */
-        private record Piece(long[] coords, long off, int len) {}
-
         void run() {
-            long[] first = new long[nd];
-            long[] last = new long[nd];
-            long[] firstShard = new long[nd];
-            long[] lastShard = new long[nd];
-            for (int a = 0; a < nd; a++) {
-                first[a] = offset[a] / innerShape[a];
-                last[a] = (offset[a] + out.shape(a) - 1) / innerShape[a];
-                firstShard[a] = first[a] / per[a];
-                lastShard[a] = last[a] / per[a];
-            }
-            long[] shard = firstShard.clone();
-            do {
-                long[] lo = new long[nd];
-                long[] hi = new long[nd];
-                for (int a = 0; a < nd; a++) {
-                    lo[a] = Math.max(first[a], shard[a] * per[a]);
-                    hi[a] = Math.min(last[a], shard[a] * per[a] + per[a] - 1);
-                }
-                readShard(shard, lo, hi);
-            } while (next(shard, firstShard, lastShard));
+            forEachShard(offset, out.shape(), per, innerShape, this::readShard);
         }
 
         /** Reads the inner chunks {@code lo..hi} (inclusive) of the shard at {@code shard} into the box. */
         private void readShard(long[] shard, long[] lo, long[] hi) {
             String key = metadata.chunkKey(shard);
             String where = MetadataDocuments.describe(url, key);
-            long[] index = readShardIndex(s, key, per, where);
-            List<Piece> pieces = new java.util.ArrayList<>();
-            long[] c = lo.clone();
-            do {
-                int flat = 0;
-                for (int a = 0; a < nd; a++) {
-                    flat = flat * per[a] + (int) (c[a] - shard[a] * per[a]);
-                }
-                if (index == null || (index[2 * flat] == V3Codecs.EMPTY && index[2 * flat + 1] == V3Codecs.EMPTY)) {
-                    place(c, fillInner());
-                } else {
-                    pieces.add(new Piece(c.clone(), index[2 * flat], (int) index[2 * flat + 1]));
-                }
-            } while (next(c, lo, hi));
+            long[] index = shardIndex(s, key, per, where);
+            List<Piece> pieces = pieces(shard, lo, hi, index, per, c -> place(c, fillInner()));
             if (pieces.isEmpty()) {
                 return;
             }
@@ -545,56 +514,54 @@ public final class ZarrV3Array extends ZarrArrayCore {
                 }
                 return;
             }
-            pieces.sort(java.util.Comparator.comparingLong(Piece::off));
-            long cap = Math.max(out.nbytes(), (long) Chunk.elementCount(innerShape) * dtype().itemSizeBytes());
+            long cap = batchBytes(out.shape());
+            List<Run> runs = runs(pieces, cap);
             int from = 0;
-            while (from < pieces.size()) {
-                // One batch: merged ranges of at most cap bytes in all (a single larger inner chunk on its own).
-                List<Store.Range> ranges = new java.util.ArrayList<>();
-                List<int[]> members = new java.util.ArrayList<>();
-                long batchBytes = 0;
-                int k = from;
-                while (k < pieces.size()) {
-                    Piece p = pieces.get(k);
-                    long runStart = p.off();
-                    long runEnd = p.off() + p.len();
-                    int runFirst = k;
-                    k++;
-                    while (k < pieces.size()) {
-                        Piece q = pieces.get(k);
-                        long end = Math.max(runEnd, q.off() + q.len());
-                        if (q.off() - runEnd > MERGE_GAP_BYTES || batchBytes + (end - runStart) > cap) {
-                            break;
-                        }
-                        runEnd = end;
-                        k++;
-                    }
-                    if (!ranges.isEmpty() && batchBytes + (runEnd - runStart) > cap) {
-                        k = runFirst;
-                        break;
-                    }
-                    ranges.add(new Store.Range(runStart, Math.toIntExact(runEnd - runStart)));
-                    members.add(new int[] {runFirst, k});
-                    batchBytes += runEnd - runStart;
-                    if (batchBytes >= cap) {
-                        break;
+            while (from < runs.size()) {
+                // One batch: runs of at most cap bytes in all (a single larger run on its own).
+                int to = from;
+                long bytes = 0;
+                while (to < runs.size() && (to == from || bytes + runs.get(to).len() <= cap)) {
+                    bytes += runs.get(to).len();
+                    to++;
+                }
+                byte[][] got = new byte[to - from][];
+                List<Store.Range> missing = new java.util.ArrayList<>();
+                List<Integer> missingAt = new java.util.ArrayList<>();
+                for (int r = from; r < to; r++) {
+                    Run run = runs.get(r);
+                    io.cubed.storage.ChunkIo.Fetched ahead =
+                            io.cubed.storage.ChunkIo.takeRangeAhead(store(), key, run.off(), run.len());
+                    if (ahead == null) {
+                        missing.add(new Store.Range(run.off(), run.len()));
+                        missingAt.add(r - from);
+                    } else if (ahead.bytes() == null) {
+                        throw new StorageException("shard " + where + " disappeared while it was read");
+                    } else {
+                        got[r - from] = ahead.bytes().array();
                     }
                 }
-                List<byte[]> got = store().getRanges(key, ranges);
-                if (got == null) {
-                    throw new StorageException("shard " + where + " disappeared while it was read");
+                if (!missing.isEmpty()) {
+                    List<byte[]> fetched = store().getRanges(key, missing);
+                    if (fetched == null) {
+                        throw new StorageException("shard " + where + " disappeared while it was read");
+                    }
+                    for (int m = 0; m < missing.size(); m++) {
+                        got[missingAt.get(m)] = fetched.get(m);
+                    }
                 }
                 boolean checkpoint = true;
-                for (int r = 0; r < ranges.size(); r++) {
-                    byte[] bytes = got.get(r);
-                    got.set(r, null);
-                    for (int m = members.get(r)[0]; m < members.get(r)[1]; m++) {
+                for (int r = from; r < to; r++) {
+                    Run run = runs.get(r);
+                    byte[] b = got[r - from];
+                    got[r - from] = null;
+                    for (int m = run.first(); m < run.end(); m++) {
                         Piece p = pieces.get(m);
-                        decode(p, bytes, Math.toIntExact(p.off() - ranges.get(r).offset()), where, checkpoint);
+                        decode(p, b, Math.toIntExact(p.off() - run.off()), where, checkpoint);
                         checkpoint = false;
                     }
                 }
-                from = k;
+                from = to;
             }
         }
 
@@ -658,6 +625,204 @@ public final class ZarrV3Array extends ZarrArrayCore {
             }
             return fillInner;
         }
+    }
+
+    /** An inner chunk wanted, at {@code coords} of the inner grid, stored at {@code [off, off + len)} of its shard. */
+    private record Piece(long[] coords, long off, int len) {}
+
+    /** Bytes {@code [off, off + len)} of a shard, read with one request: pieces {@code first..end-1} (by offset). */
+    private record Run(long off, int len, int first, int end) {}
+
+    /** A shard's index ({@link #readShardIndex}), null entries when the shard is not stored. */
+    private record ShardIndex(long[] entries) {}
+
+    private interface ShardVisitor {
+        void visit(long[] shard, long[] lo, long[] hi);
+    }
+
+    /**
+     * Calls {@code visit} with each shard that the box of {@code shape} at {@code offset} touches, and the first and
+     * last inner chunks (inclusive, coordinates of the inner grid) of the box in it, in C order.
+     */
+    private static void forEachShard(long[] offset, int[] shape, int[] per, int[] innerShape, ShardVisitor visit) {
+        int nd = offset.length;
+        long[] first = new long[nd];
+        long[] last = new long[nd];
+        long[] firstShard = new long[nd];
+        long[] lastShard = new long[nd];
+        for (int a = 0; a < nd; a++) {
+            first[a] = offset[a] / innerShape[a];
+            last[a] = (offset[a] + shape[a] - 1) / innerShape[a];
+            firstShard[a] = first[a] / per[a];
+            lastShard[a] = last[a] / per[a];
+        }
+        long[] shard = firstShard.clone();
+        do {
+            long[] lo = new long[nd];
+            long[] hi = new long[nd];
+            for (int a = 0; a < nd; a++) {
+                lo[a] = Math.max(first[a], shard[a] * per[a]);
+                hi[a] = Math.min(last[a], shard[a] * per[a] + per[a] - 1);
+            }
+            visit.visit(shard.clone(), lo, hi);
+        } while (next(shard, firstShard, lastShard));
+    }
+
+    /**
+     * The stored inner chunks {@code lo..hi} of the shard at {@code shard} with the index {@code index} (null: not
+     * stored), sorted by their place in the shard; {@code notStored} gets the coordinates of each of the others.
+     */
+    private static List<Piece> pieces(
+            long[] shard,
+            long[] lo,
+            long[] hi,
+            long[] index,
+            int[] per,
+            java.util.function.Consumer<long[]> notStored) {
+        int nd = shard.length;
+        List<Piece> pieces = new java.util.ArrayList<>();
+        long[] c = lo.clone();
+        do {
+            int flat = 0;
+            for (int a = 0; a < nd; a++) {
+                flat = flat * per[a] + (int) (c[a] - shard[a] * per[a]);
+            }
+            if (index == null || (index[2 * flat] == V3Codecs.EMPTY && index[2 * flat + 1] == V3Codecs.EMPTY)) {
+                notStored.accept(c);
+            } else {
+                pieces.add(new Piece(c.clone(), index[2 * flat], (int) index[2 * flat + 1]));
+            }
+        } while (next(c, lo, hi));
+        pieces.sort(java.util.Comparator.comparingLong(Piece::off));
+        return pieces;
+    }
+
+    /**
+     * {@code pieces} (sorted by offset) merged into runs: a piece joins the run before it when it starts less than
+     * {@link #MERGE_GAP_BYTES} after the run's end and the run stays within {@code cap} bytes. The same pieces and cap
+     * always give the same runs, so that the runs read ahead ({@link #readRegionAhead}) are those a read takes.
+     */
+    private static List<Run> runs(List<Piece> pieces, long cap) {
+        List<Run> runs = new java.util.ArrayList<>();
+        int k = 0;
+        while (k < pieces.size()) {
+            int first = k;
+            long start = pieces.get(k).off();
+            long end = start + pieces.get(k).len();
+            k++;
+            while (k < pieces.size()) {
+                Piece q = pieces.get(k);
+                long e = Math.max(end, q.off() + q.len());
+                if (q.off() - end > MERGE_GAP_BYTES || e - start > cap) {
+                    break;
+                }
+                end = e;
+                k++;
+            }
+            runs.add(new Run(start, Math.toIntExact(end - start), first, k));
+        }
+        return runs;
+    }
+
+    /** The most stored bytes a region read of {@code shape} holds at once in batches: the box's, or an inner chunk's. */
+    private long batchBytes(int[] shape) {
+        long region = dtype().itemSizeBytes();
+        for (int n : shape) {
+            region *= n;
+        }
+        int[] inner = metadata.shardingOnly().chunkShapeArray();
+        return Math.max(region, (long) Chunk.elementCount(inner) * dtype().itemSizeBytes());
+    }
+
+    /**
+     * The index of the shard at {@code key}: the one the task slot bound to this thread keeps for its tasks (read once
+     * per slot, perhaps started ahead: {@link ChunkIo#kept}), else read now.
+     */
+    private long[] shardIndex(V3Codec.Sharding s, String key, int[] per, String where) {
+        CompletableFuture<ShardIndex> kept =
+                ChunkIo.kept(store(), key, () -> new ShardIndex(readShardIndex(s, key, per, where)));
+        if (kept == null) {
+            return readShardIndex(s, key, per, where);
+        }
+        try {
+            return kept.join().entries();
+        } catch (CompletionException e) {
+            Throwable c = e.getCause() == null ? e : e.getCause();
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new StorageException("cannot read the index of shard " + where + ": " + c, c);
+        }
+    }
+
+    /** The byte ranges a region read of inner chunks {@code lo..hi} of {@code shard} reads: its runs. */
+    private static List<Store.Range> aheadRanges(
+            long[] shard, long[] lo, long[] hi, ShardIndex index, int[] per, long cap) {
+        if (index.entries() == null) {
+            return List.of();
+        }
+        List<Store.Range> ranges = new java.util.ArrayList<>();
+        for (Run run : runs(pieces(shard, lo, hi, index.entries(), per, c -> {}), cap)) {
+            ranges.add(new Store.Range(run.off(), run.len()));
+        }
+        return ranges;
+    }
+
+    /**
+     * A sharded array's region reads keep at most the store's concurrency of runs in flight, each of at most a region's
+     * bytes or an inner chunk's ({@link #batchBytes}), with the margin of a stored chunk ({@link ReadAhead#storedChunkBound}).
+     */
+    @Override
+    public long regionInFlightBytes(int[] regionShape) {
+        if (metadata.shardingOnly() == null) {
+            return inFlightBytes();
+        }
+        long raw = batchBytes(regionShape);
+        return ReadAhead.inFlightBytes(store(), ReadAhead.storedChunkBound(raw));
+    }
+
+    /**
+     * Starts reading ahead, through the task slot bound to this thread, what {@link #readRegion} of this box will read:
+     * the index of each shard it touches (kept by the slot for its tasks), and, for shards whose index is already
+     * there, the runs of inner chunks the read will take. Chunks of an array that is not sharded are read ahead whole.
+     */
+    @Override
+    public void readRegionAhead(long[] offset, int[] shape) {
+        V3Codec.Sharding s = metadata.shardingOnly();
+        if (s == null) {
+            super.readRegionAhead(offset, shape);
+            return;
+        }
+        Store store = store();
+        if (!ChunkIo.servesCurrent(store)) {
+            return;
+        }
+        long[] arrayShape = metadata.shape();
+        for (int a = 0; a < shape.length; a++) {
+            if (offset[a] < 0 || shape[a] <= 0 || offset[a] + shape[a] > arrayShape[a]) {
+                return;
+            }
+        }
+        int[] per = V3Codecs.chunksPerShard(s, metadata.chunks(), url);
+        int[] innerShape = s.chunkShapeArray();
+        long cap = batchBytes(shape);
+        forEachShard(offset, shape, per, innerShape, (shard, lo, hi) -> {
+            String key = metadata.chunkKey(shard);
+            String where = MetadataDocuments.describe(url, key);
+            CompletableFuture<ShardIndex> index =
+                    ChunkIo.kept(store, key, () -> new ShardIndex(readShardIndex(s, key, per, where)));
+            if (index == null || index.isCompletedExceptionally()) {
+                return;
+            }
+            if (index.isDone()) {
+                for (Store.Range r : aheadRanges(shard, lo, hi, index.join(), per, cap)) {
+                    ChunkIo.readRangeAhead(store, key, r.offset(), r.length());
+                }
+            } else {
+                // The index is being read: its inner chunks are named once it is there.
+                ChunkIo.readRangesAheadLater(store, key, index.thenApply(i -> aheadRanges(shard, lo, hi, i, per, cap)));
+            }
+        });
     }
 
     /** Steps {@code c} to the next coordinates of the box {@code lo..hi} (inclusive) in C order; false past its end. */

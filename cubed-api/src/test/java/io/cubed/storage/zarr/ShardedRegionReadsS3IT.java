@@ -90,6 +90,44 @@ class ShardedRegionReadsS3IT {
         assertThat(stats.maxInFlight()).isGreaterThanOrEqualTo(2);
     }
 
+    /**
+     * A computation over a sharded array opened by its inner chunks: each task slot keeps the shard indexes it reads
+     * (one GET per shard and slot at most), the inner chunks of the coming tasks are read ahead (many requests in
+     * flight, where the tasks alone would keep one per thread), and every inner chunk is read once.
+     */
+    @Test
+    void tasksReadingInnerChunksReadThemAheadAndEachShardIndexOncePerSlot() {
+        ZarrV3Array a = write("tasks.zarr", new long[] {128, 128}, new int[] {32, 32}, new int[] {8, 8}, Scalar.zero());
+        io.cubed.plan.Spec spec = io.cubed.plan.Spec.builder()
+                .workDir(s3.url("tasks-work"))
+                .storeOptions(s3.options())
+                .allowedMem("200MB")
+                .reservedMem("10MB")
+                .executor(new io.cubed.runtime.LocalExecutor(2, 3, 0))
+                .build();
+        double expected = 0;
+        for (int i = 0; i < 128; i++) {
+            for (int j = 0; j < 128; j++) {
+                expected += value(i, j);
+            }
+        }
+        s3.resetStats();
+        double sum = io.cubed.array.Statistical.sum(io.cubed.Cubed.fromZarr(a.url(), spec, 8, 8))
+                .compute()
+                .get()
+                .doubleValue();
+        S3ServerStats stats = s3.stats();
+        assertThat(sum).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-6 * expected));
+        for (long k = 0; k < a.grid().numChunks(); k++) {
+            String key = "tasks.zarr/" + a.metadata().chunkKey(a.grid().chunkCoordsOf(k));
+            // 16 inner chunks, each its own task: one ranged GET each, and the index once per slot that read it.
+            assertThat(stats.keyCounts(key)).containsOnlyKeys(S3Operation.GET_OBJECT);
+            assertThat(stats.keyCount(key, S3Operation.GET_OBJECT)).as(key).isBetween(17L, 18L);
+        }
+        // Two threads reading on their own would keep at most two in flight.
+        assertThat(stats.maxInFlight()).isGreaterThan(4);
+    }
+
     @Test
     void innerChunksNotStoredAndShardsNotStoredReadAsTheFillValue() {
         Scalar fill = Scalar.ofDouble(-7.5);

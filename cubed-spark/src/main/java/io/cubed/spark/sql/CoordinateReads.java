@@ -3,7 +3,6 @@ package io.cubed.spark.sql;
 import io.cubed.chunk.Chunk;
 import io.cubed.storage.ChunkIo;
 import io.cubed.storage.ChunkStore;
-import io.cubed.storage.zarr.ZarrV3Array;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -16,15 +15,13 @@ final class CoordinateReads {
 
     /**
      * The values of each 1-d array of {@code arrays}, read whole on the driver: on object stores the reads of all their
-     * chunks start together, through a {@link ChunkIo} slot bound to this thread (a sharded array, read by inner
-     * chunks with ranged reads, reads as it does).
+     * chunks (a sharded array's runs of inner chunks) start together, through a {@link ChunkIo} slot bound to this
+     * thread.
      */
     static Map<String, Chunk> readWhole(Map<String, ChunkStore> arrays) {
         long budget = 0;
         for (ChunkStore c : arrays.values()) {
-            if (!sharded(c)) {
-                budget += c.inFlightBytes();
-            }
+            budget += c.regionInFlightBytes(new int[] {(int) c.grid().shape()[0]});
         }
         Map<String, Chunk> out = new LinkedHashMap<>();
         if (budget <= 0) {
@@ -35,11 +32,7 @@ final class CoordinateReads {
         try (ChunkIo.Binding bound = io.bind()) {
             io.readAheadFor(0, () -> {
                 for (ChunkStore c : arrays.values()) {
-                    if (!sharded(c)) {
-                        for (long k = 0; k < c.grid().numChunks(); k++) {
-                            c.readAhead(c.grid().chunkCoordsOf(k));
-                        }
-                    }
+                    c.readRegionAhead(new long[] {0}, new int[] {(int) c.grid().shape()[0]});
                 }
             });
             arrays.forEach((d, c) -> out.put(d, whole(c)));
@@ -51,10 +44,5 @@ final class CoordinateReads {
 
     private static Chunk whole(ChunkStore c) {
         return c.readRegion(new long[] {0}, new int[] {(int) c.grid().shape()[0]});
-    }
-
-    /** A sharded array reads by inner chunks (ranged reads): nothing of it is read ahead. */
-    private static boolean sharded(ChunkStore array) {
-        return array instanceof ZarrV3Array z && z.metadata().shardingOnly() != null;
     }
 }

@@ -82,17 +82,13 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
         dataset.requireInputs(partitionName);
         long wanted = 0;
         for (ReadColumns.Column c : columns.columns()) {
-            if (c.variable() != null && !sharded(c.variable().array())) {
-                wanted = Math.max(wanted, c.variable().array().inFlightBytes());
+            if (c.variable() != null) {
+                io.cubed.storage.ChunkStore array = c.variable().array();
+                // Units are stored chunks, or inner chunks of shards read with ranged reads.
+                wanted = Math.max(wanted, array.regionInFlightBytes(array.readableChunkShape()));
             }
         }
         this.io = wanted > 0 ? new ChunkIo(Math.min(wanted, MAX_IO_BYTES)) : null;
-    }
-
-    /** A sharded array is read by inner chunks (ranged reads): nothing of it is read ahead. */
-    private static boolean sharded(io.cubed.storage.ChunkStore array) {
-        return array instanceof io.cubed.storage.zarr.ZarrV3Array z
-                && z.metadata().shardingOnly() != null;
     }
 
     /** Starts reading ahead the chunks of the current unit and the next ones, while the slot has room. */
@@ -100,8 +96,10 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
         for (int u = aheadUnit; u < units.size() && io.hasRoom(); u++) {
             Span[] s = units.get(u);
             io.readAheadFor(u, () -> {
+                java.util.Set<io.cubed.storage.ChunkStore> named =
+                        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
                 for (ReadColumns.Column c : columns.columns()) {
-                    if (c.variable() != null && !sharded(c.variable().array())) {
+                    if (c.variable() != null && named.add(c.variable().array())) {
                         readAhead(c.variable().array(), s);
                     }
                 }
@@ -110,29 +108,19 @@ final class ZarrPartitionReader implements PartitionReader<ColumnarBatch> {
         }
     }
 
-    /** Starts reading the chunks of {@code array} that the box of {@code spans} overlaps (each variable once). */
-    private void readAhead(io.cubed.storage.ChunkStore array, Span[] s) {
-        int[] chunk = array.grid().chunkShape();
+    /**
+     * Starts reading what {@link #open} will read of {@code array} for the box of {@code spans}: the stored chunks it
+     * overlaps, or a sharded array's inner chunks in it ({@link io.cubed.storage.ChunkStore#readRegionAhead}).
+     */
+    private static void readAhead(io.cubed.storage.ChunkStore array, Span[] s) {
         int nd = s.length;
-        long[] first = new long[nd];
-        long[] last = new long[nd];
+        long[] offset = new long[nd];
+        int[] shape = new int[nd];
         for (int d = 0; d < nd; d++) {
-            first[d] = s[d].start() / chunk[d];
-            last[d] = (s[d].start() + Math.max(1, s[d].length()) - 1) / chunk[d];
+            offset[d] = s[d].start();
+            shape[d] = s[d].length();
         }
-        long[] c = first.clone();
-        while (true) {
-            array.readAhead(c.clone());
-            int d = nd - 1;
-            while (d >= 0 && c[d] == last[d]) {
-                c[d] = first[d];
-                d--;
-            }
-            if (d < 0) {
-                return;
-            }
-            c[d]++;
-        }
+        array.readRegionAhead(offset, shape);
     }
 
     @Override

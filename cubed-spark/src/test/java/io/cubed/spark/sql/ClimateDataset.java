@@ -93,7 +93,7 @@ public final class ClimateDataset {
     }
 
     /** Writes the dataset as Zarr v3 with {@code dimension_names}, the variables sharded in 2 x 2 x 2 inner chunks. */
-    void writeV3Sharded(String url, StoreOptions options) {
+    public void writeV3Sharded(String url, StoreOptions options) {
         ZarrV3Group g = ZarrV3Group.create(url, options);
         for (String c : List.of("time", "lat", "lon")) {
             int n = c.equals("time") ? nt : c.equals("lat") ? ny : nx;

@@ -96,8 +96,18 @@ public final class CfDecodedArray implements ChunkStore {
     }
 
     @Override
+    public void readRegionAhead(long[] offset, int[] shape) {
+        source.readRegionAhead(offset, shape);
+    }
+
+    @Override
     public long inFlightBytes() {
         return source.inFlightBytes();
+    }
+
+    @Override
+    public long regionInFlightBytes(int[] regionShape) {
+        return source.regionInFlightBytes(regionShape);
     }
 
     @Override
