@@ -319,6 +319,29 @@ public final class Gather implements KeyFunction, ChunkFunction, CarriedData {
     }
 
     /**
+     * The elements the task of output chunk {@code outputCoords} reads of each input chunk it lists ({@link
+     * #inputKeys}, in that order): per input, per chunk, the first element and the one after the last, per axis. The
+     * task reads each chunk's box of them ({@link ChunkArgs#box}); reads started ahead of the task leave alone the
+     * chunks of which it reads only a box ({@link BlockwiseTask#readAhead}).
+     */
+    long[][][][] neededElements(long[] outputCoords) {
+        long[][][][] needed = new long[in.length][][][];
+        for (int t = 0; t < in.length; t++) {
+            if (selectorAxis >= 0 && !readsSelector(t) && selectorPositions(t, outputCoords).length == 0) {
+                needed[t] = new long[0][][];
+                continue;
+            }
+            AxisPlan[] plans = plan(t, outputCoords);
+            long[][] keys = product(plans);
+            needed[t] = new long[keys.length][][];
+            for (int k = 0; k < keys.length; k++) {
+                needed[t][k] = needed(t, keys[k], plans);
+            }
+        }
+        return needed;
+    }
+
+    /**
      * The elements of input {@code t}'s chunk at {@code key} that an output chunk planned as {@code plans} reads: the
      * first and the one after the last, per input axis.
      */

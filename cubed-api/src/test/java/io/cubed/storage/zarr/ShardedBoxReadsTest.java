@@ -307,6 +307,36 @@ class ShardedBoxReadsTest {
         assertThat(counting.rangedGets.get()).isZero();
     }
 
+    /**
+     * On a store whose requests the executor keeps in flight (an object store), reads started ahead of a task leave
+     * alone the shards the task reads a box of, and still fetch those it reads whole.
+     */
+    @Test
+    void readsAheadLeaveAloneTheShardsATaskReadsABoxOf() {
+        CountingStore ahead = new CountingStore(Stores.open(url, StoreOptions.empty()), 4);
+        ZarrV3Array remote = new ZarrV3Array(url, () -> ahead, a.metadata());
+        CubedArray x = CubedArray.of(ArrayNode.source(remote), spec);
+        assertThat(Indexing.index(x, slice(17L, 23L), slice(2L, 7L)).compute().toDoubleArray())
+                .containsExactly(Indexing.index(x(), slice(17L, 23L), slice(2L, 7L))
+                        .compute()
+                        .toDoubleArray());
+        assertThat(ahead.wholeGets.get()).as("whole-shard reads").isZero();
+        assertThat(ahead.bytesRead.get()).isEqualTo(INDEX_BYTES + 4 * INNER_BYTES);
+        // The slice fused into the operation reading it: its reads ahead too.
+        ahead.reset();
+        double[] negated = io.cubed.array.Elementwise.negative(Indexing.index(x, slice(17L, 23L), slice(2L, 7L)))
+                .compute()
+                .toDoubleArray();
+        assertThat(negated[0]).isEqualTo(-stored(17, 2));
+        assertThat(ahead.wholeGets.get()).as("whole-shard reads, fused").isZero();
+        assertThat(ahead.bytesRead.get()).isEqualTo(INDEX_BYTES + 4 * INNER_BYTES);
+        ahead.reset();
+        Chunk whole = Indexing.index(x, slice(16L, 32L), slice(0L, 16L)).compute();
+        assertThat(whole.doubles()[0]).isEqualTo(stored(16, 0));
+        assertThat(ahead.wholeGets.get()).isEqualTo(1);
+        assertThat(ahead.rangedGets.get()).isZero();
+    }
+
     /** A view in chunks of whole inner chunks (8 x 16) reads the inner chunk of {@code x[3, 5]} only. */
     @Test
     void aViewByInnerChunksReadsTheBoxToo() {
