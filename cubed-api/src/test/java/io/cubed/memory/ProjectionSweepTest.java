@@ -1009,6 +1009,16 @@ class ProjectionSweepTest {
                     Elementwise.negative(Cubed.fromZarr(url, spec, CH / 2, CH / 2)),
                     k -> -a[k],
                     0);
+            // CF-decoded (scale_factor): a slice inside one inner chunk reads and decodes that inner chunk.
+            z.writeAttributes(Map.of("scale_factor", 0.5));
+            check(
+                    "V3 " + kind + " CF small slice",
+                    Indexing.index(
+                            Cubed.fromZarr(url, spec, io.cubed.storage.zarr.cf.CfOptions.defaults()),
+                            slice(10L, 20L),
+                            slice(100L, 300L)),
+                    k -> 0.5 * a[(10 + k / 200) * C + 100 + k % 200],
+                    0);
         }
         // Written as shards of (CH, CH) holding inner chunks of (CH / 2, CH / 2), bytes + zstd: to a local file each
         // inner chunk goes out as it is encoded.

@@ -355,17 +355,57 @@ class ShardedBoxReadsTest {
     }
 
     /**
-     * A CF-decoded array reads boxes of whole chunks only (it does not say it reads smaller boxes), so a slice of one
-     * reads whole shards, with the decoded values.
+     * A CF-decoded array reads boxes as the stored array does, and decodes them: a slice of it reads the index and
+     * the inner chunk its elements lie in. Its region read holds the stored box with its copies, counted in decoded
+     * boxes (float64 stored and decoded here: one for one), and the decoded box.
      */
     @Test
-    void aCfDecodedArrayReadsWholeShards() {
+    void aCfDecodedArrayReadsBoxesToo() {
         ZarrV3Array scaled = a.writeAttributes(Map.of("scale_factor", 2.0));
         ChunkStore decoded = CfDecodedArray.of(scaled, CfDecoding.of(scaled, CfOptions.defaults()));
-        assertThat(decoded.readableChunkShape()).containsExactly(SHARD, SHARD);
+        assertThat(decoded.dtype()).isEqualTo(DType.FLOAT64);
+        assertThat(decoded.readableChunkShape()).containsExactly(INNER, INNER);
+        int[] box = {INNER, INNER};
+        assertThat(decoded.regionReadCopies(box)).isEqualTo(1 + scaled.regionReadCopies(box));
         counting.reset();
         CubedArray y = Indexing.index(CubedArray.of(ArrayNode.source(decoded), spec), at(3), Index.slice(5L, 7L));
         assertThat(y.compute().toDoubleArray()).containsExactly(2 * stored(3, 5), 2 * stored(3, 6));
-        assertThat(counting.wholeGets.get()).isEqualTo(1);
+        assertThat(counting.wholeGets.get()).isZero();
+        assertThat(counting.bytesRead.get()).isEqualTo(INDEX_BYTES + INNER_BYTES);
+    }
+
+    /**
+     * int16 values scaled by 0.5 decode to float32 (xarray's choice for integers of 2 bytes): a region read holds the
+     * int16 box with its copies, half a float32 box each, and the decoded box; a slice reads one inner chunk of 32
+     * bytes and the index.
+     */
+    @Test
+    void aCfDecodedArrayOfNarrowerStoredValuesCountsThemInDecodedBoxes() {
+        ZarrV3Metadata m = ZarrV3Metadata.create(
+                        new long[] {8, 8},
+                        new int[] {8, 8},
+                        DType.INT16,
+                        Scalar.ofLong(-1),
+                        ZarrV3Metadata.sharding(new int[] {INNER, INNER}, List.of()))
+                .withAttributes(Map.of("scale_factor", 0.5));
+        String shortUrl = tmp.resolve("int16").toString();
+        ZarrV3Array written = ZarrV3Array.create(shortUrl, m, false, StoreOptions.empty());
+        Chunk c = Chunk.allocate(DType.INT16, 8, 8);
+        for (int k = 0; k < 64; k++) {
+            c.shorts()[k] = (short) (3 * k);
+        }
+        written.writeChunk(c, 0, 0);
+        CountingStore store = new CountingStore(Stores.open(shortUrl, StoreOptions.empty()));
+        ZarrV3Array stored16 = new ZarrV3Array(shortUrl, () -> store, m);
+        ChunkStore decoded = CfDecodedArray.of(stored16, CfDecoding.of(stored16, CfOptions.defaults()));
+        assertThat(decoded.dtype()).isEqualTo(DType.FLOAT32);
+        int[] box = {INNER, INNER};
+        int rc = stored16.regionReadCopies(box);
+        assertThat(decoded.regionReadCopies(box)).isEqualTo((2 * (1 + rc) + 3) / 4);
+        CubedArray y = Indexing.index(CubedArray.of(ArrayNode.source(decoded), spec), at(6), slice(1L, 3L));
+        assertThat(y.compute().toDoubleArray()).containsExactly(0.5 * 3 * (6 * 8 + 1), 0.5 * 3 * (6 * 8 + 2));
+        assertThat(store.wholeGets.get()).isZero();
+        // The index of 4 entries and its crc32c, one inner chunk of 16 int16 values.
+        assertThat(store.bytesRead.get()).isEqualTo(4 * 16 + 4 + 16 * 2);
     }
 }
