@@ -228,6 +228,82 @@ class ShardedBoxReadsTest {
                 none);
     }
 
+    /**
+     * 120 random slices (bounds anywhere, steps from -6 to 6, so some longer than an inner chunk) match a loop over the
+     * written data, and read per output chunk and written shard its index and the inner chunks of one box: from the
+     * first to the last inner chunk its elements fall in, per axis (the inner chunks between elements of a long step
+     * included).
+     */
+    @Test
+    void randomSlicesReadOneBoxOfInnerChunksPerShard() {
+        java.util.Random random = new java.util.Random(20261130);
+        CubedArray x = x();
+        for (int n = 0; n < 120; n++) {
+            long[][] sel = new long[2][];
+            Index[] key = new Index[2];
+            int[] len = {ROWS, COLS};
+            for (int ax = 0; ax < 2; ax++) {
+                long step = (random.nextInt(6) + 1) * (random.nextBoolean() ? 1 : -1);
+                long start = random.nextInt(len[ax]);
+                if (step > 0) {
+                    long stop = start + 1 + random.nextInt(len[ax] - (int) start);
+                    sel[ax] = range(start, stop, step);
+                    key[ax] = slice(start, stop, step);
+                } else {
+                    long stop = random.nextInt((int) start + 1) - 1; // -1: to the first element
+                    sel[ax] = range(start, stop, step);
+                    key[ax] = slice(start, stop < 0 ? null : stop, step);
+                }
+            }
+            CubedArray y = Indexing.index(x, key);
+            String what = "x[" + key[0] + ", " + key[1] + "]";
+            counting.reset();
+            double[] got = y.compute().toDoubleArray();
+            double[] expected = new double[sel[0].length * sel[1].length];
+            int k = 0;
+            for (long i : sel[0]) {
+                for (long j : sel[1]) {
+                    expected[k++] = value(i, j);
+                }
+            }
+            assertThat(got).as(what).containsExactly(expected);
+            assertThat(counting.bytesRead.get()).as(what + ": bytes read").isEqualTo(boxBytes(sel, y.chunkShape()));
+        }
+    }
+
+    /**
+     * Bytes read when each task, per written shard it takes elements {@code sel} of (output chunks {@code outChunks}),
+     * reads its index and one box of inner chunks: from the first to the last inner chunk those elements fall in, per
+     * axis.
+     */
+    private static long boxBytes(long[][] sel, int[] outChunks) {
+        long total = 0;
+        for (int r0 = 0; r0 < sel[0].length; r0 += outChunks[0]) {
+            for (int c0 = 0; c0 < sel[1].length; c0 += outChunks[1]) {
+                Map<List<Long>, long[]> spans = new java.util.HashMap<>();
+                for (int r = r0; r < Math.min(sel[0].length, r0 + outChunks[0]); r++) {
+                    for (int c = c0; c < Math.min(sel[1].length, c0 + outChunks[1]); c++) {
+                        long i = sel[0][r];
+                        long j = sel[1][c];
+                        if (i / SHARD == 1 && j / SHARD == 2) {
+                            continue;
+                        }
+                        long[] span = spans.computeIfAbsent(List.of(i / SHARD, j / SHARD), s ->
+                                new long[] {Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE});
+                        span[0] = Math.min(span[0], i / INNER);
+                        span[1] = Math.max(span[1], i / INNER);
+                        span[2] = Math.min(span[2], j / INNER);
+                        span[3] = Math.max(span[3], j / INNER);
+                    }
+                }
+                for (long[] span : spans.values()) {
+                    total += INDEX_BYTES + (span[1] - span[0] + 1) * (span[3] - span[2] + 1) * INNER_BYTES;
+                }
+            }
+        }
+        return total;
+    }
+
     /** A flip's output chunks hold parts of two shards each (38 rows in shards of 16): it reads those parts. */
     @Test
     void aFlipReadsThePartsOfShardsItsChunksHold() {
