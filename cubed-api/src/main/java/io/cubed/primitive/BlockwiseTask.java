@@ -225,7 +225,10 @@ public final class BlockwiseTask implements TaskFunction {
      * stored chunk would only fetch in vain.
      */
     static void readAhead(ChunkStore[] inputs, KeyFunction keyFunction, ChunkFunction function, TaskRegion region) {
-        long[][][][] needed = function instanceof Gather g && keyFunction == g && region.isSingleChunk()
+        long[][][][] needed = function instanceof Gather g
+                        && keyFunction == g
+                        && region.isSingleChunk()
+                        && Arrays.stream(inputs).anyMatch(ChunkArgs::readsBoxes)
                 ? g.neededElements(region.first())
                 : null;
         readAhead(inputs, keyFunction.taskKeys(region), needed);

@@ -265,15 +265,12 @@ public final class ChunkArgs {
      * bufferCopies().read)} elements, the chunk counted at the grid's full chunk shape as the projection counts it.
      */
     static long[][] regionToRead(ChunkStore store, long[] key, long[] lo, long[] hi) {
-        if (store instanceof ComputedChunkStore) {
+        if (!readsBoxes(store)) {
             return null;
         }
         ChunkGrid grid = store.grid();
         int[] readable = store.readableChunkShape();
         int[] full = grid.chunkShape();
-        if (Arrays.equals(readable, full)) {
-            return null;
-        }
         long[] offset = grid.chunkOffset(key);
         int[] shape = grid.chunkShapeAt(key);
         int nd = offset.length;
@@ -302,6 +299,15 @@ public final class ChunkArgs {
         long projected = Chunk.elementCount(full) * (1L + store.bufferCopies().read());
         long held = boxElements * (1L + store.regionReadCopies(boxShape));
         return held <= projected ? new long[][] {first, end} : null;
+    }
+
+    /**
+     * Whether a task may read boxes of {@code store}'s chunks smaller than its chunks ({@link #regionToRead}): a stored
+     * array whose {@linkplain ChunkStore#readableChunkShape readable chunks} are smaller than its chunks.
+     */
+    static boolean readsBoxes(ChunkStore store) {
+        return !(store instanceof ComputedChunkStore)
+                && !Arrays.equals(store.readableChunkShape(), store.grid().chunkShape());
     }
 
     /** The shape of input {@code input}. */
