@@ -215,7 +215,23 @@ public final class BlockwiseTask implements TaskFunction {
         if (skipWritten && allWritten(region)) {
             return;
         }
-        readAhead(inputs, keyFunction.taskKeys(region));
+        readAhead(inputs, keyFunction, function, region);
+    }
+
+    /**
+     * Starts reading ahead the chunks of {@code inputs} that {@code keyFunction} lists for the task of {@code region}
+     * of an operation computed by {@code function}, but those of which the task will read only a box ({@link
+     * ChunkArgs#box}: a gather's single output chunk needing part of a sharded input chunk), which a read of the whole
+     * stored chunk would only fetch in vain.
+     */
+    static void readAhead(ChunkStore[] inputs, KeyFunction keyFunction, ChunkFunction function, TaskRegion region) {
+        long[][][][] needed = function instanceof Gather g
+                        && keyFunction == g
+                        && region.isSingleChunk()
+                        && Arrays.stream(inputs).anyMatch(ChunkArgs::readsBoxes)
+                ? g.neededElements(region.first())
+                : null;
+        readAhead(inputs, keyFunction.taskKeys(region), needed);
     }
 
     /**
@@ -233,17 +249,28 @@ public final class BlockwiseTask implements TaskFunction {
         return most;
     }
 
-    /** Starts reading ahead the chunks {@code keys} lists of {@code inputs}, the inputs interleaved. */
-    static void readAhead(ChunkStore[] inputs, TaskKeys keys) {
+    /**
+     * Starts reading ahead the chunks {@code keys} lists of {@code inputs}, the inputs interleaved; with {@code
+     * needed} (the elements the task reads of each listed chunk, per input; or null) not those of which it reads only
+     * a box ({@link ChunkArgs#regionToRead}).
+     */
+    private static void readAhead(ChunkStore[] inputs, TaskKeys keys, long[][][][] needed) {
         int most = 0;
         for (int j = 0; j < inputs.length; j++) {
             most = Math.max(most, keys.count(j));
         }
         for (int k = 0; k < most; k++) {
             for (int j = 0; j < inputs.length; j++) {
-                if (k < keys.count(j)) {
-                    inputs[j].readAhead(keys.keyAt(j, k));
+                if (k >= keys.count(j)) {
+                    continue;
                 }
+                long[] key = keys.keyAt(j, k);
+                if (needed != null
+                        && k < needed[j].length
+                        && ChunkArgs.regionToRead(inputs[j], key, needed[j][k][0], needed[j][k][1]) != null) {
+                    continue;
+                }
+                inputs[j].readAhead(key);
             }
         }
     }

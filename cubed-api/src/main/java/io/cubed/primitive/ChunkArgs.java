@@ -148,6 +148,15 @@ public final class ChunkArgs {
             ChunkStores.copyOverlaps(read(input, k), inputs[input].grid().chunkOffset(key), targets, targetOffsets);
             return;
         }
+        long[][] needed = overlapOfTargets(inputs[input].grid(), key, targets, targetOffsets);
+        if (needed == null) {
+            return; // no target takes any of its elements
+        }
+        if (regionToRead(inputs[input], key, needed[0], needed[1]) != null) {
+            Box box = box(input, k, needed[0], needed[1]);
+            ChunkStores.copyOverlaps(box.chunk(), box.offset(), targets, targetOffsets);
+            return;
+        }
         inputs[input].readChunkInto(key, targets, targetOffsets);
         long nbytes = inputs[input].dtype().itemSizeBytes();
         for (int n : inputs[input].grid().chunkShapeAt(key)) {
@@ -169,6 +178,136 @@ public final class ChunkArgs {
             bytesRead += c.nbytes();
         }
         return c;
+    }
+
+    /**
+     * The smallest box of the chunk at {@code key} of {@code grid} that holds its overlap with every target: its first
+     * element and the element after its last, per axis; null when no target overlaps the chunk.
+     */
+    private static long[][] overlapOfTargets(ChunkGrid grid, long[] key, Chunk[] targets, long[][] targetOffsets) {
+        long[] offset = grid.chunkOffset(key);
+        int[] shape = grid.chunkShapeAt(key);
+        int nd = offset.length;
+        long[] lo = null;
+        long[] hi = null;
+        for (int j = 0; j < targets.length; j++) {
+            int[][] o = ChunkStores.overlap(offset, shape, targetOffsets[j], targets[j].shape());
+            if (o == null) {
+                continue;
+            }
+            if (lo == null) {
+                lo = new long[nd];
+                hi = new long[nd];
+                Arrays.fill(lo, Long.MAX_VALUE);
+                Arrays.fill(hi, Long.MIN_VALUE);
+            }
+            for (int a = 0; a < nd; a++) {
+                lo[a] = Math.min(lo[a], offset[a] + o[0][a]);
+                hi[a] = Math.max(hi[a], offset[a] + o[0][a] + o[2][a]);
+            }
+        }
+        return lo == null ? null : new long[][] {lo, hi};
+    }
+
+    /** A box of an input chunk read by a task: its elements, and the element of the input its first one is. */
+    public static final class Box {
+        private final Chunk chunk;
+        private final long[] offset;
+
+        Box(Chunk chunk, long[] offset) {
+            this.chunk = chunk;
+            this.offset = offset.clone();
+        }
+
+        /** The elements read. */
+        public Chunk chunk() {
+            return chunk;
+        }
+
+        /** The element offset in the input of the box's first element (a copy). */
+        public long[] offset() {
+            return offset.clone();
+        }
+    }
+
+    /**
+     * The part of the {@code k}-th listed chunk of input {@code input} that holds the elements from {@code lo}
+     * (inclusive) to {@code hi} (exclusive) per axis, read now: the box of whole readable chunks around them when
+     * reading it pays ({@link #regionToRead}: a sharded array's inner chunks, read with ranged reads), else the whole
+     * chunk, as {@link #chunk(int, int)} reads it. Counts the bytes of what it reads.
+     */
+    public Box box(int input, int k, long[] lo, long[] hi) {
+        long[] key = keys.keyAt(input, k);
+        ChunkStore store = inputs[input];
+        long[][] region = regionToRead(store, key, lo, hi);
+        if (region == null) {
+            return new Box(read(input, k), store.grid().chunkOffset(key));
+        }
+        int[] shape = new int[region[0].length];
+        for (int a = 0; a < shape.length; a++) {
+            shape[a] = Math.toIntExact(region[1][a] - region[0][a]);
+        }
+        Chunk c = store.readRegion(region[0], shape);
+        synchronized (this) {
+            bytesRead += c.nbytes();
+        }
+        return new Box(c, region[0]);
+    }
+
+    /**
+     * The box a task reads of the chunk at {@code key} of {@code store} when it needs only the elements from {@code
+     * lo} (inclusive) to {@code hi} (exclusive) per axis, which must lie in that chunk: those elements widened to
+     * whole {@linkplain ChunkStore#readableChunkShape readable chunks} and clipped to the chunk, as its first element
+     * and the element after its last per axis; or null when the task reads the whole chunk. A box is read only from a
+     * stored array that reads boxes smaller than its chunks (a sharded Zarr v3 array and views of it; never a chunk
+     * computed in the task), when the box is smaller than the chunk, and when reading it holds no more than the plan
+     * projects for reading the chunk: {@code box · (1 + regionReadCopies(box))} at most {@code chunk · (1 +
+     * bufferCopies().read)} elements, the chunk counted at the grid's full chunk shape as the projection counts it.
+     */
+    static long[][] regionToRead(ChunkStore store, long[] key, long[] lo, long[] hi) {
+        if (!readsBoxes(store)) {
+            return null;
+        }
+        ChunkGrid grid = store.grid();
+        int[] readable = store.readableChunkShape();
+        int[] full = grid.chunkShape();
+        long[] offset = grid.chunkOffset(key);
+        int[] shape = grid.chunkShapeAt(key);
+        int nd = offset.length;
+        long[] first = new long[nd];
+        long[] end = new long[nd];
+        int[] boxShape = new int[nd];
+        long boxElements = 1;
+        long chunkElements = 1;
+        for (int a = 0; a < nd; a++) {
+            long chunkEnd = offset[a] + shape[a];
+            if (lo[a] < offset[a] || hi[a] > chunkEnd || lo[a] >= hi[a]) {
+                throw new InvalidArgumentException("elements " + lo[a] + " to " + (hi[a] - 1) + " along axis " + a
+                        + " are not in chunk " + Arrays.toString(key) + " of " + store.url() + ", which holds "
+                        + offset[a] + " to " + (chunkEnd - 1));
+            }
+            // Readable chunks start at multiples of their shape from the array's origin, as do the chunks.
+            first[a] = Math.max(offset[a], lo[a] / readable[a] * readable[a]);
+            end[a] = Math.min(chunkEnd, (hi[a] + readable[a] - 1) / readable[a] * readable[a]);
+            boxShape[a] = (int) (end[a] - first[a]);
+            boxElements *= boxShape[a];
+            chunkElements *= shape[a];
+        }
+        if (boxElements >= chunkElements) {
+            return null;
+        }
+        long projected = Chunk.elementCount(full) * (1L + store.bufferCopies().read());
+        long held = boxElements * (1L + store.regionReadCopies(boxShape));
+        return held <= projected ? new long[][] {first, end} : null;
+    }
+
+    /**
+     * Whether a task may read boxes of {@code store}'s chunks smaller than its chunks ({@link #regionToRead}): a stored
+     * array whose {@linkplain ChunkStore#readableChunkShape readable chunks} are smaller than its chunks.
+     */
+    static boolean readsBoxes(ChunkStore store) {
+        return !(store instanceof ComputedChunkStore)
+                && !Arrays.equals(store.readableChunkShape(), store.grid().chunkShape());
     }
 
     /** The shape of input {@code input}. */

@@ -107,7 +107,7 @@ public final class ComputedChunkStore implements ChunkStore {
     @Override
     public void readAhead(long[] chunkCoords) {
         grid.checkCoords(chunkCoords);
-        BlockwiseTask.readAhead(inputs, TaskKeys.listed(keyFunction.inputKeys(chunkCoords)));
+        BlockwiseTask.readAhead(inputs, keyFunction, function, TaskRegion.ofChunk(chunkCoords));
     }
 
     /** Computes the chunk at {@code chunkCoords}, adding the bytes its inputs' chunks took to {@code bytesRead[0]}. */

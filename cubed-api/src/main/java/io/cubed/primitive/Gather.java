@@ -7,7 +7,6 @@ import io.cubed.error.InvalidArgumentException;
 import io.cubed.grid.ChunkGrid;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -19,7 +18,9 @@ import java.util.List;
  *
  * <p>A task lists the input chunks its output chunk touches and reads them one at a time, copying the part of each
  * it needs (runs along the last axis with {@link System#arraycopy}); so it holds one input chunk and the output chunk,
- * plus index lists of the output chunk's lengths ({@link #extraMemBytes}). Flip, roll, tile, repeat, pad, broadcast,
+ * plus index lists of the output chunk's lengths ({@link #extraMemBytes}). Of a stored array that reads boxes smaller
+ * than its chunks (a sharded Zarr v3 array: its inner chunks) it reads only the box of each chunk it needs ({@link
+ * ChunkArgs#box}). Flip, roll, tile, repeat, pad, broadcast,
  * expand/squeeze, permute, concat and stack are all gathers.
  */
 public final class Gather implements KeyFunction, ChunkFunction, CarriedData {
@@ -307,16 +308,73 @@ public final class Gather implements KeyFunction, ChunkFunction, CarriedData {
             }
             AxisPlan[] plans = plan(t, outputCoords);
             long[][] keys = product(plans);
-            Iterator<Chunk> chunks = args.iterator(t);
-            for (long[] key : keys) {
-                copy(t, chunks.next(), key, plans, selPos, result);
+            for (int k = 0; k < keys.length; k++) {
+                long[][] needed = needed(t, keys[k], plans);
+                // Only the box of the chunk this output chunk reads: a sharded array's inner chunks around it.
+                ChunkArgs.Box box = args.box(t, k, needed[0], needed[1]);
+                copy(t, box.chunk(), box.offset(), keys[k], plans, selPos, result);
             }
         }
         return new Chunk[] {result};
     }
 
-    /** Copies every element of input chunk {@code c} (at {@code key}) that the output chunk reads. */
-    private void copy(int t, Chunk c, long[] key, AxisPlan[] plans, int[] selPos, Chunk result) {
+    /**
+     * The elements the task of output chunk {@code outputCoords} reads of each input chunk it lists ({@link
+     * #inputKeys}, in that order): per input, per chunk, the first element and the one after the last, per axis. The
+     * task reads each chunk's box of them ({@link ChunkArgs#box}); reads started ahead of the task leave alone the
+     * chunks of which it reads only a box ({@link BlockwiseTask#readAhead}).
+     */
+    long[][][][] neededElements(long[] outputCoords) {
+        long[][][][] needed = new long[in.length][][][];
+        for (int t = 0; t < in.length; t++) {
+            if (selectorAxis >= 0 && !readsSelector(t) && selectorPositions(t, outputCoords).length == 0) {
+                needed[t] = new long[0][][];
+                continue;
+            }
+            AxisPlan[] plans = plan(t, outputCoords);
+            long[][] keys = product(plans);
+            needed[t] = new long[keys.length][][];
+            for (int k = 0; k < keys.length; k++) {
+                needed[t][k] = needed(t, keys[k], plans);
+            }
+        }
+        return needed;
+    }
+
+    /**
+     * The elements of input {@code t}'s chunk at {@code key} that an output chunk planned as {@code plans} reads: the
+     * first and the one after the last, per input axis.
+     */
+    private long[][] needed(int t, long[] key, AxisPlan[] plans) {
+        int nd = key.length;
+        long[] lo = new long[nd];
+        long[] hi = new long[nd];
+        for (int i = 0; i < nd; i++) {
+            int ci = in[t].chunkShape(i);
+            if (outAxis[t][i] < 0) {
+                lo[i] = fixed[t][i];
+                hi[i] = fixed[t][i] + 1;
+                continue;
+            }
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (long q : plans[i].idx) {
+                if (q / ci == key[i]) {
+                    min = Math.min(min, q);
+                    max = Math.max(max, q);
+                }
+            }
+            lo[i] = min;
+            hi[i] = max + 1;
+        }
+        return new long[][] {lo, hi};
+    }
+
+    /**
+     * Copies every element of input {@code t}'s chunk at {@code key} that the output chunk reads from {@code c}, which
+     * holds that chunk, or the box of it that holds those elements, from element {@code cOffset} of the input.
+     */
+    private void copy(int t, Chunk c, long[] cOffset, long[] key, AxisPlan[] plans, int[] selPos, Chunk result) {
         int m = result.ndim();
         int[] shape = result.shape();
         int[][] dst = new int[m][];
@@ -327,7 +385,7 @@ public final class Gather implements KeyFunction, ChunkFunction, CarriedData {
             int ci = in[t].chunkShape(i);
             int o = outAxis[t][i];
             if (o < 0) {
-                base += (int) (fixed[t][i] - key[i] * ci) * srcStride[i];
+                base += (int) (fixed[t][i] - cOffset[i]) * srcStride[i];
                 continue;
             }
             AxisPlan p = plans[i];
@@ -337,7 +395,7 @@ public final class Gather implements KeyFunction, ChunkFunction, CarriedData {
             for (int k = 0; k < p.pos.length; k++) {
                 if (p.idx[k] / ci == key[i]) {
                     d[n] = p.pos[k];
-                    s[n++] = (int) (p.idx[k] - key[i] * ci) * srcStride[i];
+                    s[n++] = (int) (p.idx[k] - cOffset[i]) * srcStride[i];
                 }
             }
             dst[o] = Arrays.copyOf(d, n);

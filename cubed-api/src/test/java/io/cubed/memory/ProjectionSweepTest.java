@@ -990,11 +990,34 @@ class ProjectionSweepTest {
             check("V3 " + kind + " rechunk", Manipulation.rechunk(x, 200, C), k -> a[k], 0);
             check("V3 " + kind + " flip", Manipulation.flip(x), k -> a[R * C - 1 - k], 0);
             check("V3 " + kind + " slice", Indexing.index(x, slice(650L, 760L), all()), k -> a[650 * C + k], 0);
+            // Inside one inner chunk of (CH / 2, CH / 2), and every 7th row of the first inner chunk row: tasks read
+            // the
+            // inner chunks their elements lie in, with ranged reads.
+            check(
+                    "V3 " + kind + " small slice",
+                    Indexing.index(x, slice(10L, 20L), slice(100L, 300L)),
+                    k -> a[(10 + k / 200) * C + 100 + k % 200],
+                    0);
+            check(
+                    "V3 " + kind + " stepped slice",
+                    Indexing.index(x, slice(0L, 300L, 7), all()),
+                    k -> a[(k / C) * 7 * C + k % C],
+                    0);
             // Opened in chunks of its inner chunks: read with ranged reads, an inner chunk at a time.
             check(
                     "V3 " + kind + " by inner chunks",
                     Elementwise.negative(Cubed.fromZarr(url, spec, CH / 2, CH / 2)),
                     k -> -a[k],
+                    0);
+            // CF-decoded (scale_factor): a slice inside one inner chunk reads and decodes that inner chunk.
+            z.writeAttributes(Map.of("scale_factor", 0.5));
+            check(
+                    "V3 " + kind + " CF small slice",
+                    Indexing.index(
+                            Cubed.fromZarr(url, spec, io.cubed.storage.zarr.cf.CfOptions.defaults()),
+                            slice(10L, 20L),
+                            slice(100L, 300L)),
+                    k -> 0.5 * a[(10 + k / 200) * C + 100 + k % 200],
                     0);
         }
         // Written as shards of (CH, CH) holding inner chunks of (CH / 2, CH / 2), bytes + zstd: to a local file each

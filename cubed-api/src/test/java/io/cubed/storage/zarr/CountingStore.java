@@ -10,8 +10,21 @@ final class CountingStore extends ForwardingStore {
     final AtomicLong wholeGets = new AtomicLong();
     final AtomicLong rangedGets = new AtomicLong();
 
+    private final int concurrency;
+
     CountingStore(Store store) {
+        this(store, 1);
+    }
+
+    /** Counting the requests to {@code store}, as a store that keeps {@code concurrency} requests in flight. */
+    CountingStore(Store store, int concurrency) {
         super(store);
+        this.concurrency = concurrency;
+    }
+
+    @Override
+    public int concurrency() {
+        return concurrency;
     }
 
     void reset() {

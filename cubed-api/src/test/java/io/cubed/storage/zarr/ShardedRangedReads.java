@@ -17,8 +17,11 @@ import java.util.List;
 final class ShardedRangedReads {
     private ShardedRangedReads() {}
 
-    /** Writes a 64x64 float64 array as one shard of 8x8 inner chunks at {@code url} and checks ranged reads. */
-    static void check(String url, StoreOptions options) {
+    /**
+     * Writes a 64x64 float64 array as one shard of 8x8 inner chunks at {@code url} and checks ranged reads, then those
+     * of a slice computed with work directory {@code workDir}.
+     */
+    static void check(String url, StoreOptions options, java.nio.file.Path workDir) {
         ZarrV3Metadata m = ZarrV3Metadata.create(
                 new long[] {64, 64},
                 new int[] {64, 64},
@@ -57,6 +60,35 @@ final class ShardedRangedReads {
         assertThat(box.doubles()[3 * 8 - 1]).isEqualTo((10 * 64 + 11) * 0.5 + 1);
         assertThat(counting.wholeGets.get()).isZero();
         assertThat(counting.rangedGets.get()).isEqualTo(3);
+        assertThat(counting.bytesRead.get()).isEqualTo(64 * 16 + 4 + 2 * 512);
+        checkSlice(url, options, real, workDir);
+    }
+
+    /**
+     * A slice {@code x[3:5, 40:50]} of the array {@link #check} wrote, computed by the in-process executor (which
+     * reads chunks ahead of their tasks on a store that keeps requests in flight): its task reads the index and the
+     * two inner chunks holding the slice, no whole shard.
+     */
+    private static void checkSlice(String url, StoreOptions options, Store real, java.nio.file.Path workDir) {
+        CountingStore counting = new CountingStore(real, real.concurrency());
+        ZarrV3Array a = new ZarrV3Array(
+                url, () -> counting, ZarrV3Array.open(url, options).metadata());
+        io.cubed.plan.Spec spec = io.cubed.plan.Spec.builder()
+                .workDir(workDir.toString())
+                .executor(new io.cubed.runtime.LocalExecutor(2, 1))
+                .build();
+        Chunk got = io.cubed.array.Indexing.index(
+                        io.cubed.array.CubedArray.of(io.cubed.plan.ArrayNode.source(a), spec),
+                        io.cubed.array.Index.slice(3L, 5L),
+                        io.cubed.array.Index.slice(40L, 50L))
+                .compute();
+        for (int r = 0; r < 2; r++) {
+            for (int c = 0; c < 10; c++) {
+                assertThat(got.doubles()[r * 10 + c]).isEqualTo(((3 + r) * 64 + 40 + c) * 0.5 + 1);
+            }
+        }
+        assertThat(counting.wholeGets.get()).as("whole-shard reads").isZero();
+        // The index, and the inner chunks of rows 0-7 and columns 40-47 and 48-55.
         assertThat(counting.bytesRead.get()).isEqualTo(64 * 16 + 4 + 2 * 512);
     }
 }

@@ -313,7 +313,7 @@ class ZarrV3ArrayTest {
 
     @Test
     void rangedInnerChunkReadsOnLocalStore() {
-        ShardedRangedReads.check(tmp.resolve("ranged").toString(), StoreOptions.empty());
+        ShardedRangedReads.check(tmp.resolve("ranged").toString(), StoreOptions.empty(), tmp.resolve("ranged-work"));
     }
 
     @Test

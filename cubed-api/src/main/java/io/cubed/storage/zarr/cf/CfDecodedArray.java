@@ -130,4 +130,26 @@ public final class CfDecodedArray implements ChunkStore {
     public BufferCopies bufferCopies() {
         return source.bufferCopies();
     }
+
+    /**
+     * The stored array's: a box of it ({@link #readRegion}) is read as the stored array reads it (a sharded Zarr v3
+     * array's inner chunks, with ranged reads) and decoded.
+     */
+    @Override
+    public int[] readableChunkShape() {
+        return source.readableChunkShape();
+    }
+
+    /**
+     * What reading a box of {@code regionShape} holds besides the decoded box, in decoded boxes, rounded up: the
+     * stored array's region read (the box of stored values and its {@code source.regionReadCopies}) while it reads,
+     * then the box of stored values beside the decoded one while it is decoded; {@code ceil(stored item · (1 +
+     * source copies) / decoded item)} covers both.
+     */
+    @Override
+    public int regionReadCopies(int[] regionShape) {
+        long stored = (long) source.dtype().itemSizeBytes() * (1L + source.regionReadCopies(regionShape));
+        int decoded = dtype().itemSizeBytes();
+        return Math.toIntExact((stored + decoded - 1) / decoded);
+    }
 }
