@@ -220,9 +220,9 @@ public final class BlockwiseTask implements TaskFunction {
 
     /**
      * Starts reading ahead the chunks of {@code inputs} that {@code keyFunction} lists for the task of {@code region}
-     * of an operation computed by {@code function}, but those of which the task will read only a box ({@link
-     * ChunkArgs#box}: a gather's single output chunk needing part of a sharded input chunk), which a read of the whole
-     * stored chunk would only fetch in vain.
+     * of an operation computed by {@code function}; of those of which the task will read only a box ({@link
+     * ChunkArgs#box}: a gather's single output chunk needing part of a sharded input chunk), that box ({@link
+     * ChunkStore#readRegionAhead}), not the whole stored chunk.
      */
     static void readAhead(ChunkStore[] inputs, KeyFunction keyFunction, ChunkFunction function, TaskRegion region) {
         long[][][][] needed = function instanceof Gather g
@@ -251,8 +251,8 @@ public final class BlockwiseTask implements TaskFunction {
 
     /**
      * Starts reading ahead the chunks {@code keys} lists of {@code inputs}, the inputs interleaved; with {@code
-     * needed} (the elements the task reads of each listed chunk, per input; or null) not those of which it reads only
-     * a box ({@link ChunkArgs#regionToRead}).
+     * needed} (the elements the task reads of each listed chunk, per input; or null) only the box of those of which it
+     * reads a box ({@link ChunkArgs#regionToRead}).
      */
     private static void readAhead(ChunkStore[] inputs, TaskKeys keys, long[][][][] needed) {
         int most = 0;
@@ -265,12 +265,19 @@ public final class BlockwiseTask implements TaskFunction {
                     continue;
                 }
                 long[] key = keys.keyAt(j, k);
-                if (needed != null
-                        && k < needed[j].length
-                        && ChunkArgs.regionToRead(inputs[j], key, needed[j][k][0], needed[j][k][1]) != null) {
+                long[][] box = needed != null && k < needed[j].length
+                        ? ChunkArgs.regionToRead(inputs[j], key, needed[j][k][0], needed[j][k][1])
+                        : null;
+                if (box == null) {
+                    inputs[j].readAhead(key);
                     continue;
                 }
-                inputs[j].readAhead(key);
+                int[] shape = new int[box[0].length];
+                for (int a = 0; a < shape.length; a++) {
+                    shape[a] = Math.toIntExact(box[1][a] - box[0][a]);
+                }
+                // The box the task will read (its inner chunks' runs), not the whole stored chunk.
+                inputs[j].readRegionAhead(box[0], shape);
             }
         }
     }

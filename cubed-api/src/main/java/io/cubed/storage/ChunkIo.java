@@ -339,8 +339,8 @@ public final class ChunkIo {
 
     /**
      * The value of {@code key} of {@code store} that the slot bound to this thread keeps for its tasks, loaded once
-     * by {@code load} (started now, on the caller's thread, and completing on another); null when no slot serving the
-     * store is bound. For small derived values that many tasks of the slot read, such as a Zarr v3 shard's index: a
+     * by {@code load} on a {@link StoreThreads} thread (again after a failed load); null when no slot serving the store
+     * is bound. For small derived values that many tasks of the slot read, such as a Zarr v3 shard's index: a
      * slot lives for one stage of one computation (or one Spark task), during which its inputs do not change. Not
      * counted in the budget: a few kilobytes each.
      */

@@ -384,11 +384,12 @@ class ShardedBoxReadsTest {
     }
 
     /**
-     * On a store whose requests the executor keeps in flight (an object store), reads started ahead of a task leave
-     * alone the shards the task reads a box of, and still fetch those it reads whole.
+     * On a store whose requests the executor keeps in flight (an object store), reads started ahead of a task are of
+     * the boxes it reads (the shard index and the box's inner chunks), never of their whole shards, and of the shards
+     * it reads whole.
      */
     @Test
-    void readsAheadLeaveAloneTheShardsATaskReadsABoxOf() {
+    void readsAheadOfATaskAreOfTheBoxesItReads() {
         CountingStore ahead = new CountingStore(Stores.open(url, StoreOptions.empty()), 4);
         ZarrV3Array remote = new ZarrV3Array(url, () -> ahead, a.metadata());
         CubedArray x = CubedArray.of(ArrayNode.source(remote), spec);

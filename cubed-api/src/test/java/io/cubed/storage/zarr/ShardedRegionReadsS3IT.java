@@ -128,6 +128,46 @@ class ShardedRegionReadsS3IT {
         assertThat(stats.maxInFlight()).isGreaterThan(4);
     }
 
+    /**
+     * A slice of a sharded array, computed: each task reads the box of its shard it needs (the index and the box's
+     * inner chunks, read ahead or together), never the whole shard, and no shard the slice does not touch.
+     */
+    @Test
+    void aComputedSliceReadsOnlyItsBoxesWithRequestsInFlightTogether() {
+        ZarrV3Array a = write("slice.zarr", new long[] {128, 128}, new int[] {32, 32}, new int[] {8, 8}, Scalar.zero());
+        io.cubed.plan.Spec spec = io.cubed.plan.Spec.builder()
+                .workDir(s3.url("slice-work"))
+                .storeOptions(s3.options())
+                .allowedMem("200MB")
+                .reservedMem("10MB")
+                .executor(new io.cubed.runtime.LocalExecutor(2, 3, 0))
+                .build();
+        s3.resetStats();
+        // Columns 40..47: the second inner column of the second shard column, in each of the four shard rows.
+        Chunk got = io.cubed.array.Indexing.index(
+                        io.cubed.Cubed.fromZarr(a.url(), spec),
+                        io.cubed.array.Index.all(),
+                        io.cubed.array.Index.slice(40L, 48L))
+                .compute();
+        S3ServerStats stats = s3.stats();
+        assertThat(got.doubles())
+                .containsExactly(
+                        reference(new long[] {0, 40}, new int[] {128, 8}).doubles());
+        for (int r = 0; r < 4; r++) {
+            String key = "slice.zarr/c/" + r + "/1";
+            // The index once per slot, and the 4 inner chunks of the box (4 x 8 x 8 float64 of a 32 x 32 shard,
+            // too far apart in the shard for one range within the box's bytes): never the shard whole.
+            assertThat(stats.keyCounts(key)).as(key).containsOnlyKeys(S3Operation.GET_OBJECT);
+            assertThat(stats.keyCount(key, S3Operation.GET_OBJECT)).as(key).isBetween(5L, 6L);
+        }
+        for (int r = 0; r < 4; r++) {
+            for (int c : new int[] {0, 2, 3}) {
+                assertThat(stats.keyCounts("slice.zarr/c/" + r + "/" + c)).isEmpty();
+            }
+        }
+        assertThat(stats.maxInFlight()).isGreaterThan(2);
+    }
+
     @Test
     void innerChunksNotStoredAndShardsNotStoredReadAsTheFillValue() {
         Scalar fill = Scalar.ofDouble(-7.5);
