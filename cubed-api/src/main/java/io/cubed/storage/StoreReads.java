@@ -29,26 +29,7 @@ final class StoreReads {
             return Arrays.asList(values);
         }
         AtomicInteger next = new AtomicInteger();
-        List<CompletableFuture<Void>> chains = new ArrayList<>(lanes);
-        for (int l = 0; l < lanes; l++) {
-            chains.add(chain(store, keys, values, next));
-        }
-        StorageException failure = null;
-        for (CompletableFuture<Void> c : chains) {
-            try {
-                c.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StorageException("interrupted while reading " + n + " values of " + store.uri(), e);
-            } catch (ExecutionException e) {
-                if (failure == null) {
-                    failure = failure(store, e.getCause());
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        inLanes(store, lanes, () -> chain(store, keys, values, next), n + " values of " + store.uri());
         return Arrays.asList(values);
     }
 
@@ -92,27 +73,11 @@ final class StoreReads {
             return Arrays.asList(values);
         }
         AtomicInteger next = new AtomicInteger();
-        List<CompletableFuture<Void>> chains = new ArrayList<>(lanes);
-        for (int l = 0; l < lanes; l++) {
-            chains.add(rangeChain(store, key, ranges, values, missing, next));
-        }
-        StorageException failure = null;
-        for (CompletableFuture<Void> c : chains) {
-            try {
-                c.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StorageException(
-                        "interrupted while reading " + n + " ranges of '" + key + "' in " + store.uri(), e);
-            } catch (ExecutionException e) {
-                if (failure == null) {
-                    failure = failure(store, e.getCause());
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        inLanes(
+                store,
+                lanes,
+                () -> rangeChain(store, key, ranges, values, missing, next),
+                n + " ranges of '" + key + "' in " + store.uri());
         synchronized (missing) {
             return missing[0] ? null : Arrays.asList(values);
         }
@@ -142,6 +107,34 @@ final class StoreReads {
             values[i] = b;
             return rangeChain(store, key, ranges, values, missing, next);
         });
+    }
+
+    /**
+     * Starts {@code lanes} chains of reads made by {@code lane} and waits for them all; then throws the first failure,
+     * if any. {@code what} names the reads in the error of an interrupted wait.
+     */
+    private static void inLanes(
+            Store store, int lanes, java.util.function.Supplier<CompletableFuture<Void>> lane, String what) {
+        List<CompletableFuture<Void>> chains = new ArrayList<>(lanes);
+        for (int l = 0; l < lanes; l++) {
+            chains.add(lane.get());
+        }
+        StorageException failure = null;
+        for (CompletableFuture<Void> c : chains) {
+            try {
+                c.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StorageException("interrupted while reading " + what, e);
+            } catch (ExecutionException e) {
+                if (failure == null) {
+                    failure = failure(store, e.getCause());
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     private static StorageException failure(Store store, Throwable cause) {

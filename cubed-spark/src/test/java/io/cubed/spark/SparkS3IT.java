@@ -224,6 +224,65 @@ class SparkS3IT {
     }
 
     /**
+     * With 20 ms per request, a Cubed computation on Spark over a sharded Zarr v3 array opened by its inner chunks: each
+     * Spark task keeps the shard indexes it reads and reads its coming tasks' inner chunks ahead, so each inner chunk is
+     * one ranged GET, each shard's index one GET per Spark task that reads the shard, and no HEAD is made.
+     */
+    @Test
+    void sparkTasksReadShardsByInnerChunksAheadWithoutHeads() {
+        StoreOptions fromSession = SparkExecutor.create(jsc).storeOptions();
+        String url = s3.url("inner/x.zarr");
+        // 64 x 64 float64 in 4 shards of 32 x 32, each of 16 inner chunks of 8 x 8; element (i, j) = 100 i + j.
+        io.cubed.storage.zarr.ZarrV3Metadata m = io.cubed.storage.zarr.ZarrV3Metadata.create(
+                new long[] {64, 64},
+                new int[] {32, 32},
+                DType.FLOAT64,
+                io.cubed.dtype.Scalar.zero(),
+                io.cubed.storage.zarr.ZarrV3Metadata.sharding(new int[] {8, 8}, List.of()));
+        io.cubed.storage.zarr.ZarrV3Array x0 = io.cubed.storage.zarr.ZarrV3Array.create(url, m, true, fromSession);
+        double expected = 0;
+        for (long c = 0; c < x0.grid().numChunks(); c++) {
+            long[] coords = x0.grid().chunkCoordsOf(c);
+            long[] off = x0.grid().chunkOffset(coords);
+            Chunk shard = Chunk.allocate(DType.FLOAT64, 32, 32);
+            for (int r = 0; r < 32; r++) {
+                for (int k = 0; k < 32; k++) {
+                    shard.doubles()[r * 32 + k] = 100.0 * (off[0] + r) + off[1] + k;
+                    expected += shard.doubles()[r * 32 + k];
+                }
+            }
+            x0.writeChunk(shard, coords);
+        }
+        Spec spec = SparkExecutor.create(jsc)
+                .specBuilder()
+                .workDir(s3.url("inner/work"))
+                .allowedMem("100MB")
+                .reservedMem("10MB")
+                .build();
+        s3.setLatencyMillis(20);
+        try {
+            s3.resetStats();
+            double sum = io.cubed.array.Statistical.sum(Cubed.fromZarr(url, spec, 8, 8))
+                    .compute()
+                    .get()
+                    .doubleValue();
+            io.cubed.storage.fs.S3ServerStats stats = s3.stats();
+            assertThat(sum).isEqualTo(expected);
+            for (long c = 0; c < x0.grid().numChunks(); c++) {
+                String key = "inner/x.zarr/" + x0.metadata().chunkKey(x0.grid().chunkCoordsOf(c));
+                assertThat(stats.keyCounts(key)).as(key).containsOnlyKeys(io.cubed.storage.fs.S3Operation.GET_OBJECT);
+                // 16 inner chunks, and the index once per Spark task reading the shard (local[2]: one or two).
+                assertThat(stats.keyCount(key, io.cubed.storage.fs.S3Operation.GET_OBJECT))
+                        .as(key)
+                        .isBetween(17L, 18L);
+            }
+            assertThat(stats.maxInFlight()).as("in flight at most").isGreaterThan(2);
+        } finally {
+            s3.setLatencyMillis(0);
+        }
+    }
+
+    /**
      * With 20 ms per request, a Spark SQL scan of a sharded Zarr v3 group reads each inner chunk once with a ranged GET
      * and each shard's index once per task that reads the shard (a suffix range: no HEAD), keeping several requests
      * in flight per Spark task.

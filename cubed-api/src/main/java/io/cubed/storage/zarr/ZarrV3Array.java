@@ -17,6 +17,7 @@ import io.cubed.storage.StoreSupplier;
 import io.cubed.storage.fs.Stores;
 import io.cubed.storage.zarr.codec.Codec;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -273,9 +274,12 @@ public final class ZarrV3Array extends ZarrArrayCore {
             if (shardBytes < 0) {
                 return null;
             }
-            idx = shardBytes < idxSize ? null : store().getRange(key, 0, idxSize);
-            if (idx == null && shardBytes >= idxSize) {
-                return null;
+            idx = null;
+            if (shardBytes >= idxSize) {
+                idx = store().getRange(key, 0, idxSize);
+                if (idx == null) {
+                    return null; // removed since its size was read
+                }
             }
         }
         if (shardBytes < idxSize) {
@@ -525,31 +529,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
                     bytes += runs.get(to).len();
                     to++;
                 }
-                byte[][] got = new byte[to - from][];
-                List<Store.Range> missing = new java.util.ArrayList<>();
-                List<Integer> missingAt = new java.util.ArrayList<>();
-                for (int r = from; r < to; r++) {
-                    Run run = runs.get(r);
-                    io.cubed.storage.ChunkIo.Fetched ahead =
-                            io.cubed.storage.ChunkIo.takeRangeAhead(store(), key, run.off(), run.len());
-                    if (ahead == null) {
-                        missing.add(new Store.Range(run.off(), run.len()));
-                        missingAt.add(r - from);
-                    } else if (ahead.bytes() == null) {
-                        throw new StorageException("shard " + where + " disappeared while it was read");
-                    } else {
-                        got[r - from] = ahead.bytes().array();
-                    }
-                }
-                if (!missing.isEmpty()) {
-                    List<byte[]> fetched = store().getRanges(key, missing);
-                    if (fetched == null) {
-                        throw new StorageException("shard " + where + " disappeared while it was read");
-                    }
-                    for (int m = 0; m < missing.size(); m++) {
-                        got[missingAt.get(m)] = fetched.get(m);
-                    }
-                }
+                byte[][] got = fetch(key, where, runs.subList(from, to));
                 boolean checkpoint = true;
                 for (int r = from; r < to; r++) {
                     Run run = runs.get(r);
@@ -563,6 +543,38 @@ public final class ZarrV3Array extends ZarrArrayCore {
                 }
                 from = to;
             }
+        }
+
+        /**
+         * The bytes of each of {@code runs} of the shard at {@code key}: those read ahead by the task slot ({@link
+         * ChunkIo#takeRangeAhead}), the others read now, together ({@link Store#getRanges}).
+         */
+        private byte[][] fetch(String key, String where, List<Run> runs) {
+            byte[][] got = new byte[runs.size()][];
+            List<Store.Range> missing = new ArrayList<>();
+            List<Integer> missingAt = new ArrayList<>();
+            for (int r = 0; r < runs.size(); r++) {
+                Run run = runs.get(r);
+                ChunkIo.Fetched ahead = ChunkIo.takeRangeAhead(store(), key, run.off(), run.len());
+                if (ahead == null) {
+                    missing.add(new Store.Range(run.off(), run.len()));
+                    missingAt.add(r);
+                } else if (ahead.bytes() == null) {
+                    throw new StorageException("shard " + where + " disappeared while it was read");
+                } else {
+                    got[r] = ahead.bytes().array();
+                }
+            }
+            if (!missing.isEmpty()) {
+                List<byte[]> fetched = store().getRanges(key, missing);
+                if (fetched == null) {
+                    throw new StorageException("shard " + where + " disappeared while it was read");
+                }
+                for (int m = 0; m < missing.size(); m++) {
+                    got[missingAt.get(m)] = fetched.get(m);
+                }
+            }
+            return got;
         }
 
         /**
@@ -680,7 +692,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
             int[] per,
             java.util.function.Consumer<long[]> notStored) {
         int nd = shard.length;
-        List<Piece> pieces = new java.util.ArrayList<>();
+        List<Piece> pieces = new ArrayList<>();
         long[] c = lo.clone();
         do {
             int flat = 0;
@@ -703,7 +715,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
      * always give the same runs, so that the runs read ahead ({@link #readRegionAhead}) are those a read takes.
      */
     private static List<Run> runs(List<Piece> pieces, long cap) {
-        List<Run> runs = new java.util.ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         int k = 0;
         while (k < pieces.size()) {
             int first = k;
@@ -761,7 +773,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
         if (index.entries() == null) {
             return List.of();
         }
-        List<Store.Range> ranges = new java.util.ArrayList<>();
+        List<Store.Range> ranges = new ArrayList<>();
         for (Run run : runs(pieces(shard, lo, hi, index.entries(), per, c -> {}), cap)) {
             ranges.add(new Store.Range(run.off(), run.len()));
         }
