@@ -225,7 +225,7 @@ public final class BlockwiseTask implements TaskFunction {
      * ChunkStore#readRegionAhead}), not the whole stored chunk.
      */
     static void readAhead(ChunkStore[] inputs, KeyFunction keyFunction, ChunkFunction function, TaskRegion region) {
-        long[][][][] needed = function instanceof Gather g
+        ChunkArgs.Need[][] needed = function instanceof Gather g
                         && keyFunction == g
                         && region.isSingleChunk()
                         && Arrays.stream(inputs).anyMatch(ChunkArgs::readsBoxes)
@@ -254,7 +254,7 @@ public final class BlockwiseTask implements TaskFunction {
      * needed} (the elements the task reads of each listed chunk, per input; or null) only the box of those of which it
      * reads a box ({@link ChunkArgs#regionToRead}).
      */
-    private static void readAhead(ChunkStore[] inputs, TaskKeys keys, long[][][][] needed) {
+    private static void readAhead(ChunkStore[] inputs, TaskKeys keys, ChunkArgs.Need[][] needed) {
         int most = 0;
         for (int j = 0; j < inputs.length; j++) {
             most = Math.max(most, keys.count(j));
@@ -265,9 +265,8 @@ public final class BlockwiseTask implements TaskFunction {
                     continue;
                 }
                 long[] key = keys.keyAt(j, k);
-                long[][] box = needed != null && k < needed[j].length
-                        ? ChunkArgs.regionToRead(inputs[j], key, needed[j][k][0], needed[j][k][1])
-                        : null;
+                ChunkArgs.Need need = needed != null && k < needed[j].length ? needed[j][k] : null;
+                long[][] box = need == null ? null : ChunkArgs.regionToRead(inputs[j], key, need);
                 if (box == null) {
                     inputs[j].readAhead(key);
                     continue;
@@ -277,7 +276,7 @@ public final class BlockwiseTask implements TaskFunction {
                     shape[a] = Math.toIntExact(box[1][a] - box[0][a]);
                 }
                 // The box the task will read (its inner chunks' runs), not the whole stored chunk.
-                inputs[j].readRegionAhead(box[0], shape);
+                inputs[j].readRegionAhead(box[0], shape, need.readable(inputs[j]));
             }
         }
     }

@@ -209,6 +209,61 @@ public final class ChunkArgs {
         return lo == null ? null : new long[][] {lo, hi};
     }
 
+    /**
+     * The elements a task needs of one input chunk: per axis their indexes in the input, sorted and distinct (at least
+     * one per axis).
+     */
+    public record Need(long[][] indexes) {
+        /** The first element needed, per axis. */
+        public long[] lo() {
+            long[] lo = new long[indexes.length];
+            for (int a = 0; a < lo.length; a++) {
+                lo[a] = indexes[a][0];
+            }
+            return lo;
+        }
+
+        /** The element after the last needed, per axis. */
+        public long[] hi() {
+            long[] hi = new long[indexes.length];
+            for (int a = 0; a < hi.length; a++) {
+                hi[a] = indexes[a][indexes[a].length - 1] + 1;
+            }
+            return hi;
+        }
+
+        /**
+         * The readable chunks of {@code store} ({@linkplain ChunkStore#readableChunkShape its inner chunks}) that hold
+         * these elements, per axis: their indexes in the grid of readable chunks, sorted and distinct.
+         */
+        long[][] readable(ChunkStore store) {
+            int[] r = store.readableChunkShape();
+            long[][] wanted = new long[indexes.length][];
+            for (int a = 0; a < wanted.length; a++) {
+                long[] w = new long[indexes[a].length];
+                int n = 0;
+                for (long q : indexes[a]) {
+                    long c = q / r[a];
+                    if (n == 0 || w[n - 1] != c) {
+                        w[n++] = c;
+                    }
+                }
+                wanted[a] = Arrays.copyOf(w, n);
+            }
+            return wanted;
+        }
+    }
+
+    /**
+     * As {@link #box(int, int, long[], long[])} for the elements {@code need}: of the box, only the readable chunks
+     * holding those elements are read ({@link ChunkStore#readRegion(long[], int[], long[][])}: a stepped slice or a
+     * list of indexes reads the inner chunks it takes elements from, not those between them); the box's other
+     * elements hold any value. Counts the bytes of the box.
+     */
+    public Box box(int input, int k, Need need) {
+        return box(input, k, need.lo(), need.hi(), need);
+    }
+
     /** A box of an input chunk read by a task: its elements, and the element of the input its first one is. */
     public static final class Box {
         private final Chunk chunk;
@@ -237,9 +292,13 @@ public final class ChunkArgs {
      * chunk, as {@link #chunk(int, int)} reads it. Counts the bytes of what it reads.
      */
     public Box box(int input, int k, long[] lo, long[] hi) {
+        return box(input, k, lo, hi, null);
+    }
+
+    private Box box(int input, int k, long[] lo, long[] hi, Need need) {
         long[] key = keys.keyAt(input, k);
         ChunkStore store = inputs[input];
-        long[][] region = regionToRead(store, key, lo, hi);
+        long[][] region = regionToRead(store, key, lo, hi, need);
         if (region == null) {
             return new Box(read(input, k), store.grid().chunkOffset(key));
         }
@@ -247,7 +306,9 @@ public final class ChunkArgs {
         for (int a = 0; a < shape.length; a++) {
             shape[a] = Math.toIntExact(region[1][a] - region[0][a]);
         }
-        Chunk c = store.readRegion(region[0], shape);
+        Chunk c = need == null
+                ? store.readRegion(region[0], shape)
+                : store.readRegion(region[0], shape, need.readable(store));
         synchronized (this) {
             bytesRead += c.nbytes();
         }
@@ -265,6 +326,19 @@ public final class ChunkArgs {
      * bufferCopies().read)} elements, the chunk counted at the grid's full chunk shape as the projection counts it.
      */
     static long[][] regionToRead(ChunkStore store, long[] key, long[] lo, long[] hi) {
+        return regionToRead(store, key, lo, hi, null);
+    }
+
+    /**
+     * As {@link #regionToRead(ChunkStore, long[], long[], long[])} for the elements {@code need} (null: every element
+     * from {@code lo} to {@code hi}): the box pays when the readable chunks holding them ({@link Need#readable}) are
+     * fewer elements than the chunk, though the box around them may be the whole chunk (a stepped slice).
+     */
+    static long[][] regionToRead(ChunkStore store, long[] key, Need need) {
+        return regionToRead(store, key, need.lo(), need.hi(), need);
+    }
+
+    private static long[][] regionToRead(ChunkStore store, long[] key, long[] lo, long[] hi, Need need) {
         if (!readsBoxes(store)) {
             return null;
         }
@@ -293,12 +367,34 @@ public final class ChunkArgs {
             boxElements *= boxShape[a];
             chunkElements *= shape[a];
         }
-        if (boxElements >= chunkElements) {
+        if (readElements(store, first, end, need) >= chunkElements) {
             return null;
         }
         long projected = Chunk.elementCount(full) * (1L + store.bufferCopies().read());
         long held = boxElements * (1L + store.regionReadCopies(boxShape));
         return held <= projected ? new long[][] {first, end} : null;
+    }
+
+    /**
+     * The elements of the box {@code first..end} (exclusive) that a region read reads: those of the readable chunks of
+     * {@code need} in it ({@link Need#readable}), or all of the box.
+     */
+    private static long readElements(ChunkStore store, long[] first, long[] end, Need need) {
+        int[] readable = store.readableChunkShape();
+        long[][] wanted = need == null ? null : need.readable(store);
+        long elements = 1;
+        for (int a = 0; a < first.length; a++) {
+            if (wanted == null) {
+                elements *= end[a] - first[a];
+                continue;
+            }
+            long along = 0;
+            for (long c : wanted[a]) {
+                along += Math.min(end[a], (c + 1) * readable[a]) - Math.max(first[a], c * readable[a]);
+            }
+            elements *= along;
+        }
+        return elements;
     }
 
     /**

@@ -309,9 +309,8 @@ public final class Gather implements KeyFunction, ChunkFunction, CarriedData {
             AxisPlan[] plans = plan(t, outputCoords);
             long[][] keys = product(plans);
             for (int k = 0; k < keys.length; k++) {
-                long[][] needed = needed(t, keys[k], plans);
-                // Only the box of the chunk this output chunk reads: a sharded array's inner chunks around it.
-                ChunkArgs.Box box = args.box(t, k, needed[0], needed[1]);
+                // Only the box of the chunk this output chunk reads: a sharded array's inner chunks holding it.
+                ChunkArgs.Box box = args.box(t, k, needed(t, keys[k], plans));
                 copy(t, box.chunk(), box.offset(), keys[k], plans, selPos, result);
             }
         }
@@ -320,20 +319,19 @@ public final class Gather implements KeyFunction, ChunkFunction, CarriedData {
 
     /**
      * The elements the task of output chunk {@code outputCoords} reads of each input chunk it lists ({@link
-     * #inputKeys}, in that order): per input, per chunk, the first element and the one after the last, per axis. The
-     * task reads each chunk's box of them ({@link ChunkArgs#box}); reads started ahead of the task leave alone the
-     * chunks of which it reads only a box ({@link BlockwiseTask#readAhead}).
+     * #inputKeys}, in that order), per input, per chunk. The task reads each chunk's box of them ({@link
+     * ChunkArgs#box}); reads started ahead of the task are of those boxes ({@link BlockwiseTask#readAhead}).
      */
-    long[][][][] neededElements(long[] outputCoords) {
-        long[][][][] needed = new long[in.length][][][];
+    ChunkArgs.Need[][] neededElements(long[] outputCoords) {
+        ChunkArgs.Need[][] needed = new ChunkArgs.Need[in.length][];
         for (int t = 0; t < in.length; t++) {
             if (selectorAxis >= 0 && !readsSelector(t) && selectorPositions(t, outputCoords).length == 0) {
-                needed[t] = new long[0][][];
+                needed[t] = new ChunkArgs.Need[0];
                 continue;
             }
             AxisPlan[] plans = plan(t, outputCoords);
             long[][] keys = product(plans);
-            needed[t] = new long[keys.length][][];
+            needed[t] = new ChunkArgs.Need[keys.length];
             for (int k = 0; k < keys.length; k++) {
                 needed[t][k] = needed(t, keys[k], plans);
             }
@@ -342,32 +340,28 @@ public final class Gather implements KeyFunction, ChunkFunction, CarriedData {
     }
 
     /**
-     * The elements of input {@code t}'s chunk at {@code key} that an output chunk planned as {@code plans} reads: the
-     * first and the one after the last, per input axis.
+     * The elements of input {@code t}'s chunk at {@code key} that an output chunk planned as {@code plans} reads: per
+     * input axis the indexes, sorted.
      */
-    private long[][] needed(int t, long[] key, AxisPlan[] plans) {
+    private ChunkArgs.Need needed(int t, long[] key, AxisPlan[] plans) {
         int nd = key.length;
-        long[] lo = new long[nd];
-        long[] hi = new long[nd];
+        long[][] indexes = new long[nd][];
         for (int i = 0; i < nd; i++) {
             int ci = in[t].chunkShape(i);
             if (outAxis[t][i] < 0) {
-                lo[i] = fixed[t][i];
-                hi[i] = fixed[t][i] + 1;
+                indexes[i] = new long[] {fixed[t][i]};
                 continue;
             }
-            long min = Long.MAX_VALUE;
-            long max = Long.MIN_VALUE;
+            long[] inChunk = new long[plans[i].idx.length];
+            int n = 0;
             for (long q : plans[i].idx) {
                 if (q / ci == key[i]) {
-                    min = Math.min(min, q);
-                    max = Math.max(max, q);
+                    inChunk[n++] = q;
                 }
             }
-            lo[i] = min;
-            hi[i] = max + 1;
+            indexes[i] = distinct(Arrays.copyOf(inChunk, n));
         }
-        return new long[][] {lo, hi};
+        return new ChunkArgs.Need(indexes);
     }
 
     /**

@@ -167,6 +167,14 @@ public interface ChunkStore extends Serializable {
     default void readAhead(long[] chunkCoords) {}
 
     /**
+     * Starts reading ahead what {@link #readRegion(long[], int[], long[][])} of the box with {@code wanted} readable
+     * chunks will read; by default what reading the whole box will.
+     */
+    default void readRegionAhead(long[] offset, int[] shape, long[][] wanted) {
+        readRegionAhead(offset, shape);
+    }
+
+    /**
      * Starts reading ahead, through the task slot's {@link ChunkIo}, what {@link #readRegion} of the box of {@code
      * shape} at {@code offset} will read: by default the stored chunks the box overlaps ({@link #readAhead}); a sharded
      * Zarr v3 array its inner chunks' byte ranges.
@@ -313,6 +321,17 @@ public interface ChunkStore extends Serializable {
      * lie inside the array.
      */
     Chunk readRegion(long[] offset, int[] shape);
+
+    /**
+     * {@link #readRegion} for a reader that needs only the elements of the box lying in the {@linkplain
+     * #readableChunkShape readable chunks} whose index along each axis {@code a} (in the grid of readable chunks from
+     * the array's origin) is in {@code wanted[a]} (sorted; null: every one): the other elements of the box may hold any
+     * value. A sharded Zarr v3 array reads only those inner chunks (a stepped slice, a list of indices); by default
+     * the whole box is read.
+     */
+    default Chunk readRegion(long[] offset, int[] shape, long[][] wanted) {
+        return readRegion(offset, shape);
+    }
 
     /**
      * The extra copies of a chunk held while reading or writing one: (1, 1) on file systems, (2, 2) on object stores,

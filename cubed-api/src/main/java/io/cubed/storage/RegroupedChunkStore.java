@@ -135,6 +135,11 @@ public final class RegroupedChunkStore implements ChunkStore {
     }
 
     @Override
+    public void readRegionAhead(long[] offset, int[] shape, long[][] wanted) {
+        source.readRegionAhead(offset, shape, wanted);
+    }
+
+    @Override
     public void writeChunk(Chunk chunk, long... chunkCoords) {
         throw new InvalidArgumentException(url() + " is opened with chunks " + Arrays.toString(grid.chunkShape())
                 + " for reading only; write through its stored chunks");
@@ -149,6 +154,11 @@ public final class RegroupedChunkStore implements ChunkStore {
     @Override
     public Chunk readRegion(long[] offset, int[] shape) {
         return source.readRegion(offset, shape);
+    }
+
+    @Override
+    public Chunk readRegion(long[] offset, int[] shape, long[][] wanted) {
+        return source.readRegion(offset, shape, wanted);
     }
 
     /**

@@ -440,6 +440,12 @@ public final class ZarrV3Array extends ZarrArrayCore {
      */
     @Override
     public Chunk readRegion(long[] offset, int[] shape) {
+        return readRegion(offset, shape, null);
+    }
+
+    /** As {@link #readRegion(long[], int[])}; a sharded array reads only the {@code wanted} inner chunks of the box. */
+    @Override
+    public Chunk readRegion(long[] offset, int[] shape, long[][] wanted) {
         V3Codec.Sharding s = metadata.shardingOnly();
         if (s == null) {
             return ChunkStores.readRegion(this, offset, shape);
@@ -456,7 +462,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
         if (out.size() == 0) {
             return out;
         }
-        new RegionRead(s, offset, out).run();
+        new RegionRead(s, offset, out, wanted).run();
         return out;
     }
 
@@ -484,12 +490,14 @@ public final class ZarrV3Array extends ZarrArrayCore {
         private final int[] innerShape;
         private final int[] per;
         private final int nd;
+        private final long[][] wanted;
         private Chunk fillInner;
 
-        RegionRead(V3Codec.Sharding s, long[] offset, Chunk out) {
+        RegionRead(V3Codec.Sharding s, long[] offset, Chunk out, long[][] wanted) {
             this.s = s;
             this.offset = offset;
             this.out = out;
+            this.wanted = wanted;
             this.innerShape = s.chunkShapeArray();
             this.per = V3Codecs.chunksPerShard(s, metadata.chunks(), url);
             this.nd = offset.length;
@@ -504,7 +512,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
             String key = metadata.chunkKey(shard);
             String where = MetadataDocuments.describe(url, key);
             long[] index = shardIndex(s, key, per, where);
-            List<Piece> pieces = pieces(shard, lo, hi, index, per, c -> place(c, fillInner()));
+            List<Piece> pieces = pieces(shard, lo, hi, wanted, index, per, c -> place(c, fillInner()));
             if (pieces.isEmpty()) {
                 return;
             }
@@ -688,6 +696,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
             long[] shard,
             long[] lo,
             long[] hi,
+            long[][] wanted,
             long[] index,
             int[] per,
             java.util.function.Consumer<long[]> notStored) {
@@ -695,6 +704,9 @@ public final class ZarrV3Array extends ZarrArrayCore {
         List<Piece> pieces = new ArrayList<>();
         long[] c = lo.clone();
         do {
+            if (!isWanted(c, wanted)) {
+                continue;
+            }
             int flat = 0;
             for (int a = 0; a < nd; a++) {
                 flat = flat * per[a] + (int) (c[a] - shard[a] * per[a]);
@@ -707,6 +719,19 @@ public final class ZarrV3Array extends ZarrArrayCore {
         } while (next(c, lo, hi));
         pieces.sort(java.util.Comparator.comparingLong(Piece::off));
         return pieces;
+    }
+
+    /** Whether the inner chunk at {@code c} is among {@code wanted} (per axis, sorted; null: all). */
+    private static boolean isWanted(long[] c, long[][] wanted) {
+        if (wanted == null) {
+            return true;
+        }
+        for (int a = 0; a < c.length; a++) {
+            if (wanted[a] != null && Arrays.binarySearch(wanted[a], c[a]) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -767,14 +792,14 @@ public final class ZarrV3Array extends ZarrArrayCore {
         }
     }
 
-    /** The byte ranges a region read of inner chunks {@code lo..hi} of {@code shard} reads: its runs. */
+    /** The byte ranges a region read of the {@code wanted} inner chunks {@code lo..hi} of {@code shard} reads: its runs. */
     private static List<Store.Range> aheadRanges(
-            long[] shard, long[] lo, long[] hi, ShardIndex index, int[] per, long cap) {
+            long[] shard, long[] lo, long[] hi, long[][] wanted, ShardIndex index, int[] per, long cap) {
         if (index.entries() == null) {
             return List.of();
         }
         List<Store.Range> ranges = new ArrayList<>();
-        for (Run run : runs(pieces(shard, lo, hi, index.entries(), per, c -> {}), cap)) {
+        for (Run run : runs(pieces(shard, lo, hi, wanted, index.entries(), per, c -> {}), cap)) {
             ranges.add(new Store.Range(run.off(), run.len()));
         }
         return ranges;
@@ -800,6 +825,11 @@ public final class ZarrV3Array extends ZarrArrayCore {
      */
     @Override
     public void readRegionAhead(long[] offset, int[] shape) {
+        readRegionAhead(offset, shape, null);
+    }
+
+    @Override
+    public void readRegionAhead(long[] offset, int[] shape, long[][] wanted) {
         V3Codec.Sharding s = metadata.shardingOnly();
         if (s == null) {
             super.readRegionAhead(offset, shape);
@@ -827,12 +857,13 @@ public final class ZarrV3Array extends ZarrArrayCore {
                 return;
             }
             if (index.isDone()) {
-                for (Store.Range r : aheadRanges(shard, lo, hi, index.join(), per, cap)) {
+                for (Store.Range r : aheadRanges(shard, lo, hi, wanted, index.join(), per, cap)) {
                     ChunkIo.readRangeAhead(store, key, r.offset(), r.length());
                 }
             } else {
                 // The index is being read: its inner chunks are named once it is there.
-                ChunkIo.readRangesAheadLater(store, key, index.thenApply(i -> aheadRanges(shard, lo, hi, i, per, cap)));
+                ChunkIo.readRangesAheadLater(
+                        store, key, index.thenApply(i -> aheadRanges(shard, lo, hi, wanted, i, per, cap)));
             }
         });
     }

@@ -127,6 +127,16 @@ public final class CfDecodedArray implements ChunkStore {
     }
 
     @Override
+    public Chunk readRegion(long[] offset, int[] shape, long[][] wanted) {
+        return decoding.decode(source.readRegion(offset, shape, wanted));
+    }
+
+    @Override
+    public void readRegionAhead(long[] offset, int[] shape, long[][] wanted) {
+        source.readRegionAhead(offset, shape, wanted);
+    }
+
+    @Override
     public BufferCopies bufferCopies() {
         return source.bufferCopies();
     }
