@@ -56,8 +56,15 @@ public final class ChunkIo {
     private final Map<Store, Lane> lanes = new IdentityHashMap<>();
     /** Reads not yet taken, by store URI and key, oldest first. Guarded by this. */
     private final Map<String, ArrayDeque<Read>> reads = new HashMap<>();
-    /** Reads waiting for room to start, oldest first. Guarded by this. */
-    private final ArrayDeque<Read> waiting = new ArrayDeque<>();
+    /**
+     * Reads waiting for room to start, by their task (the order the slot runs its tasks in), then oldest first: a read
+     * named late for an early task (a shard's inner chunks, once its index is there) starts before those of later
+     * tasks. Guarded by this.
+     */
+    private final java.util.PriorityQueue<Read> waiting = new java.util.PriorityQueue<>(
+            java.util.Comparator.comparingLong((Read r) -> r.task).thenComparingLong(r -> r.seq));
+    /** Reads made so far: the order of reads of one task. Guarded by this. */
+    private long readSeq;
     /** Writes made by each task whose writes the executor has not yet collected. Guarded by this. */
     private final Map<Long, List<CompletableFuture<Void>>> writes = new HashMap<>();
     /** The task whose reads are being named or which is running (its writes), or -1. Guarded by this. */
@@ -119,12 +126,15 @@ public final class ChunkIo {
         long offset;
 
         int length = -1;
+        /** Its place among the slot's reads ({@link #readSeq}). */
+        final long seq;
 
         Read(Store store, String key, long task, long held) {
             this.store = store;
             this.key = key;
             this.task = task;
             this.held = held;
+            this.seq = readSeq++;
         }
     }
 
@@ -662,6 +672,16 @@ public final class ChunkIo {
         return w == null
                 ? CompletableFuture.completedFuture(null)
                 : CompletableFuture.allOf(w.toArray(new CompletableFuture[0]));
+    }
+
+    /** The tasks of the reads waiting to start, in the order they will start: for tests. */
+    synchronized List<Long> waitingTasks() {
+        java.util.PriorityQueue<Read> copy = new java.util.PriorityQueue<>(waiting);
+        List<Long> tasks = new ArrayList<>();
+        while (!copy.isEmpty()) {
+            tasks.add(copy.poll().task);
+        }
+        return tasks;
     }
 
     /** Reads started ahead, taken, and writes handed over so far: for reports and tests. */

@@ -46,6 +46,43 @@ class ChunkIoTest {
         assertThat(io.counts()).containsExactly(8, 8, 0);
     }
 
+    /**
+     * A read named for a task only once what it reads is known (a shard's inner chunks, once the shard's index is
+     * there) starts before the reads of the tasks named after it, though they were queued first: the slot runs its
+     * tasks in order, and the earlier task would otherwise find its read not started and make it itself.
+     */
+    @Test
+    void aReadNamedLateForAnEarlierTaskStartsBeforeThoseOfLaterTasks() throws Exception {
+        LatencyStore store = LatencyStore.create(50, 4);
+        store.put("shard", value(4000, 7));
+        for (int i = 1; i <= 3; i++) {
+            store.put("k" + i, value(1000, i));
+        }
+        // Room for one read in flight: the others wait, in the order they will start.
+        ChunkIo io = new ChunkIo(1000 + store.requestOverheadBytes());
+        CompletableFuture<java.util.List<Store.Range>> ranges = new CompletableFuture<>();
+        try (ChunkIo.Binding bound = io.bind()) {
+            assertThat(io.readAheadFor(0, () -> ChunkIo.readRangesAheadLater(store, "shard", ranges)))
+                    .isEqualTo(1);
+            for (int t = 1; t <= 3; t++) {
+                int task = t;
+                io.readAheadFor(task, () -> io.read(store, "k" + task, 1000));
+            }
+            assertThat(io.waitingTasks()).containsExactly(2L, 3L);
+            ranges.complete(java.util.List.of(new Store.Range(1000, 500)));
+            assertThat(io.waitingTasks()).containsExactly(0L, 2L, 3L);
+            // Task 0 runs first: its range, waiting, is its own to read; the others are taken as they land.
+            ChunkIo.Fetched first = ChunkIo.takeRangeAhead(store, "shard", 1000, 500);
+            assertThat(first).isNull();
+            io.finishTask(0).get();
+            for (int t = 1; t <= 3; t++) {
+                assertThat(io.take(store, "k" + t).bytes().array()).isEqualTo(value(1000, t));
+                io.finishTask(t).get();
+            }
+        }
+        assertThat(io.heldBytes()).isZero();
+    }
+
     @Test
     void theStoresConcurrencyAndTheBudgetBoundWhatIsInFlight() {
         LatencyStore store = LatencyStore.create(50, 3);
