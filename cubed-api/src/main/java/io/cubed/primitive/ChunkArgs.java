@@ -264,6 +264,17 @@ public final class ChunkArgs {
         return box(input, k, need.lo(), need.hi(), need);
     }
 
+    /**
+     * As {@link #box(int, int, Need)}, working out the elements only for an input that reads boxes ({@link
+     * #readsBoxes}); of another the whole chunk is read, as {@link #chunk(int, int)} reads it.
+     */
+    public Box box(int input, int k, java.util.function.Supplier<Need> need) {
+        if (!readsBoxes(inputs[input])) {
+            return new Box(read(input, k), inputs[input].grid().chunkOffset(keys.keyAt(input, k)));
+        }
+        return box(input, k, need.get());
+    }
+
     /** A box of an input chunk read by a task: its elements, and the element of the input its first one is. */
     public static final class Box {
         private final Chunk chunk;

@@ -310,7 +310,9 @@ public final class Gather implements KeyFunction, ChunkFunction, CarriedData {
             long[][] keys = product(plans);
             for (int k = 0; k < keys.length; k++) {
                 // Only the box of the chunk this output chunk reads: a sharded array's inner chunks holding it.
-                ChunkArgs.Box box = args.box(t, k, needed(t, keys[k], plans));
+                int input = t;
+                long[] key = keys[k];
+                ChunkArgs.Box box = args.box(t, k, () -> needed(input, key, plans));
                 copy(t, box.chunk(), box.offset(), keys[k], plans, selPos, result);
             }
         }
