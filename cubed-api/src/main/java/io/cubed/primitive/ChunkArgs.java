@@ -152,8 +152,9 @@ public final class ChunkArgs {
         if (needed == null) {
             return; // no target takes any of its elements
         }
-        if (regionToRead(inputs[input], key, needed[0], needed[1]) != null) {
-            Box box = box(input, k, needed[0], needed[1]);
+        long[][] region = regionToRead(inputs[input], key, needed[0], needed[1]);
+        if (region != null) {
+            Box box = readBox(input, region, null);
             ChunkStores.copyOverlaps(box.chunk(), box.offset(), targets, targetOffsets);
             return;
         }
@@ -313,6 +314,12 @@ public final class ChunkArgs {
         if (region == null) {
             return new Box(read(input, k), store.grid().chunkOffset(key));
         }
+        return readBox(input, region, need);
+    }
+
+    /** Reads the box {@code region} (first element, element after the last) of input {@code input}, counting it. */
+    private Box readBox(int input, long[][] region, Need need) {
+        ChunkStore store = inputs[input];
         int[] shape = new int[region[0].length];
         for (int a = 0; a < shape.length; a++) {
             shape[a] = Math.toIntExact(region[1][a] - region[0][a]);

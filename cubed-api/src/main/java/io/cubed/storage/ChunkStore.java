@@ -180,30 +180,7 @@ public interface ChunkStore extends Serializable {
      * Zarr v3 array its inner chunks' byte ranges.
      */
     default void readRegionAhead(long[] offset, int[] shape) {
-        io.cubed.grid.ChunkGrid grid = grid();
-        int nd = shape.length;
-        long[] first = new long[nd];
-        long[] last = new long[nd];
-        for (int a = 0; a < nd; a++) {
-            if (shape[a] <= 0) {
-                return;
-            }
-            first[a] = offset[a] / grid.chunkShape(a);
-            last[a] = (offset[a] + shape[a] - 1) / grid.chunkShape(a);
-        }
-        long[] c = first.clone();
-        while (true) {
-            readAhead(c.clone());
-            int a = nd - 1;
-            while (a >= 0 && c[a] == last[a]) {
-                c[a] = first[a];
-                a--;
-            }
-            if (a < 0) {
-                return;
-            }
-            c[a]++;
-        }
+        ChunkStores.forEachChunkIn(grid(), offset, shape, this::readAhead);
     }
 
     /**

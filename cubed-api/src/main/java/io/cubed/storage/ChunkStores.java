@@ -40,12 +40,20 @@ public final class ChunkStores {
      */
     public static void readBoxInto(
             ChunkStore store, long[] offset, int[] shape, Chunk[] targets, long[][] targetOffsets) {
-        ChunkGrid grid = store.grid();
+        forEachChunkIn(store.grid(), offset, shape, coords -> store.readChunkInto(coords, targets, targetOffsets));
+    }
+
+    /**
+     * Calls {@code visit} with the coordinates (a new array each time) of every chunk of {@code grid} that overlaps the
+     * box of {@code shape} elements at element {@code offset}, in C order; none for an empty box.
+     */
+    public static void forEachChunkIn(
+            ChunkGrid grid, long[] offset, int[] shape, java.util.function.Consumer<long[]> visit) {
         int nd = grid.ndim();
         long[] first = new long[nd];
         long[] last = new long[nd];
         for (int i = 0; i < nd; i++) {
-            if (shape[i] == 0) {
+            if (shape[i] <= 0) {
                 return;
             }
             first[i] = offset[i] / grid.chunkShape(i);
@@ -53,7 +61,7 @@ public final class ChunkStores {
         }
         long[] coords = first.clone();
         while (true) {
-            store.readChunkInto(coords.clone(), targets, targetOffsets);
+            visit.accept(coords.clone());
             int axis = nd - 1;
             while (axis >= 0) {
                 if (++coords[axis] <= last[axis]) {

@@ -19,7 +19,6 @@ import io.cubed.storage.zarr.codec.Codec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -196,14 +195,10 @@ public final class ZarrV3Array extends ZarrArrayCore {
 
     /**
      * Reads the inner chunk at {@code innerCoords} of the {@link #innerGrid()} (clipped at the array's edge) with ranged
-     * reads: the shard index, then only that inner chunk's bytes. Arrays that are not sharded by a single {@code
-     * sharding_indexed} codec read the whole stored chunk.
+     * reads: the shard index (the one the task slot keeps, if any: {@link #shardIndex}), then only that inner chunk's
+     * bytes. Arrays that are not sharded by a single {@code sharding_indexed} codec read the whole stored chunk.
      */
     public Chunk readInnerChunk(long... innerCoords) {
-        return readInnerChunk(innerCoords, new HashMap<>());
-    }
-
-    private Chunk readInnerChunk(long[] innerCoords, Map<String, long[]> indexCache) {
         V3Codec.Sharding s = metadata.shardingOnly();
         if (s == null) {
             return readChunk(innerCoords);
@@ -221,13 +216,9 @@ public final class ZarrV3Array extends ZarrArrayCore {
         String key = metadata.chunkKey(shardCoords);
         String where = MetadataDocuments.describe(url, key);
         int[] shape = inner.chunkShapeAt(innerCoords);
-        long[] index = indexCache.get(key);
+        long[] index = shardIndex(s, key, per, where);
         if (index == null) {
-            index = readShardIndex(s, key, per, where);
-            if (index == null) {
-                return Chunk.full(dtype(), fillValue(), shape);
-            }
-            indexCache.put(key, index);
+            return Chunk.full(dtype(), fillValue(), shape);
         }
         long off = index[2 * flat];
         long len = index[2 * flat + 1];
