@@ -126,6 +126,17 @@ public final class ChunkIo {
         long offset;
 
         int length = -1;
+        /**
+         * The ranges of a ranged read its task will take, sorted: one, or several that follow one another in the
+         * value, read with one request; null for a whole value.
+         */
+        List<Store.Range> parts;
+        /** Of those, the ones not yet taken: the bytes are held until the last is. */
+        int partsLeft = 1;
+        /** A part has been taken: the read has left the window. */
+        boolean taken;
+        /** Its bytes are given up: all taken, or dropped with its task. */
+        boolean released;
         /** Its place among the slot's reads ({@link #readSeq}). */
         final long seq;
 
@@ -219,22 +230,199 @@ public final class ChunkIo {
      */
     public int readAheadFor(long task, Runnable naming) {
         long previous;
+        Thread previousNamer;
         int before;
         synchronized (this) {
             previous = owner;
+            previousNamer = namer;
             owner = task;
+            namer = Thread.currentThread();
             named.add(task);
             before = (int) (readsStarted + deferred) + waiting.size();
         }
+        List<NamedRanges> names;
         try {
             naming.run();
         } finally {
             synchronized (this) {
                 owner = previous;
+                namer = previousNamer;
+                names = new ArrayList<>(namedRanges.values());
+                namedRanges.clear();
             }
+            rangesNamed(task, names);
         }
         synchronized (this) {
             return (int) (readsStarted + deferred) + waiting.size() - before;
+        }
+    }
+
+    /**
+     * The ranged reads of one value named for a task while it was being named: the ranges known then, and those known
+     * once {@link #after} lands.
+     */
+    private static final class NamedRanges {
+        final Store store;
+        final String key;
+        final List<Store.Range> ranges = new ArrayList<>();
+        CompletableFuture<Object> after;
+        final List<java.util.function.Function<Object, List<Store.Range>>> later = new ArrayList<>();
+
+        NamedRanges(Store store, String key) {
+            this.store = store;
+            this.key = key;
+        }
+    }
+
+    /**
+     * The thread naming a task's reads ({@link #readAheadFor}), whose ranged reads of each value are gathered and read
+     * together when the naming ends; null otherwise. Guarded by this.
+     */
+    private Thread namer;
+    /** The ranged reads {@link #namer} has named, by store URI and key. Guarded by this. */
+    private final Map<String, NamedRanges> namedRanges = new java.util.LinkedHashMap<>();
+
+    /** The naming of {@code task} has ended: its ranged reads of each value start, close ones as one request. */
+    private void rangesNamed(long task, List<NamedRanges> names) {
+        List<Read> start;
+        synchronized (this) {
+            for (NamedRanges n : names) {
+                queueRanges(n.store, n.key, task, n.ranges);
+            }
+            start = startable();
+        }
+        start(start);
+        for (NamedRanges n : names) {
+            if (n.after != null) {
+                later(new Later(task, n.store, n.key, n.after, n.later));
+            }
+        }
+    }
+
+    /** Ranges of {@code key} that {@code task} will read, given by {@code rangesOf} once {@code after} lands. */
+    private record Later(
+            long task,
+            Store store,
+            String key,
+            CompletableFuture<Object> after,
+            List<java.util.function.Function<Object, List<Store.Range>>> rangesOf) {}
+
+    /** Ranges waiting for what gives them to land ({@link #later}), by store URI and key. Guarded by this. */
+    private final Map<String, List<Later>> laters = new HashMap<>();
+
+    /**
+     * Queues {@code l}'s ranges once its {@code after} lands: on the thread that completes it, or on the task's own
+     * thread if it looks for one of them first ({@link #take}), so that a task waiting for the same index finds them.
+     */
+    private void later(Later l) {
+        synchronized (this) {
+            laters.computeIfAbsent(id(l.store(), l.key()), x -> new ArrayList<>())
+                    .add(l);
+        }
+        l.after().whenComplete((v, e) -> {
+            List<Read> start;
+            synchronized (this) {
+                settleLaters(l.store(), l.key());
+                start = startable();
+            }
+            start(start);
+        });
+    }
+
+    /**
+     * Queues the ranges of {@code key} of {@code store} whose {@code after} has landed, for tasks still named or
+     * running (a running task waits for the same index), but not those the running task has already looked for, not
+     * found, and read itself. Holds the lock.
+     */
+    private void settleLaters(Store store, String key) {
+        String id = id(store, key);
+        List<Later> ls = laters.get(id);
+        if (ls == null) {
+            return;
+        }
+        for (java.util.Iterator<Later> it = ls.iterator(); it.hasNext(); ) {
+            Later l = it.next();
+            if (!l.after().isDone()) {
+                continue;
+            }
+            it.remove();
+            if (l.after().isCompletedExceptionally() || (!named.contains(l.task()) && l.task() != runningTask)) {
+                continue; // the task reads what failed itself, and reports it; or it has run
+            }
+            List<Store.Range> ranges = new ArrayList<>();
+            try {
+                Object v = l.after().join();
+                for (java.util.function.Function<Object, List<Store.Range>> f : l.rangesOf()) {
+                    for (Store.Range r : f.apply(v)) {
+                        if (l.task() != runningTask || !missed.contains(rangeId(store, key, r.offset(), r.length()))) {
+                            ranges.add(r);
+                        }
+                    }
+                }
+            } catch (RuntimeException e) {
+                continue; // reading ahead only saves time: the task reads them itself
+            }
+            if (l.task() == runningTask) {
+                // Known only once its task had started: the window was too small to name it in time.
+                widen(lane(store));
+            }
+            queueRanges(store, key, l.task(), ranges);
+        }
+        if (ls.isEmpty()) {
+            laters.remove(id);
+        }
+    }
+
+    /** The task running, or -1. Guarded by this. */
+    private long runningTask = -1;
+    /** The ranged reads the running task looked for and did not find, reading them itself. Guarded by this. */
+    private final java.util.Set<String> missed = new java.util.HashSet<>();
+
+    /**
+     * Queues the reads of {@code ranges} of {@code key} for {@code task}: sorted, and those that follow one another
+     * (or overlap) read with one request, of at most half the budget, so that no byte is read in vain (a Zarr v3
+     * region read has already merged the inner chunks of one region lying close together); a range that alone does
+     * not fit the budget is left to the task. Holds the lock.
+     */
+    private void queueRanges(Store store, String key, long task, List<Store.Range> ranges) {
+        List<Store.Range> sorted = new ArrayList<>();
+        for (Store.Range r : ranges) {
+            if (r.length() > 0) {
+                sorted.add(r);
+            }
+        }
+        sorted.sort(java.util.Comparator.comparingLong(Store.Range::offset));
+        long overhead = store.requestOverheadBytes();
+        long cap = Math.min(Integer.MAX_VALUE - 8, Math.max(0, budgetBytes / 2 - overhead));
+        int k = 0;
+        while (k < sorted.size()) {
+            int first = k;
+            long start = sorted.get(k).offset();
+            long end = start + sorted.get(k).length();
+            k++;
+            while (k < sorted.size()) {
+                Store.Range q = sorted.get(k);
+                long e = Math.max(end, q.offset() + q.length());
+                if (q.offset() > end || e - start > cap) {
+                    break;
+                }
+                end = e;
+                k++;
+            }
+            long held = end - start + overhead;
+            if (held > budgetBytes || end - start > Integer.MAX_VALUE - 8) {
+                continue;
+            }
+            Read r = new Read(store, key, task, held);
+            r.offset = start;
+            r.length = (int) (end - start);
+            r.parts = List.copyOf(sorted.subList(first, k));
+            r.partsLeft = r.parts.size();
+            for (Store.Range p : r.parts) {
+                reads.computeIfAbsent(rangeId(store, key, p.offset(), p.length()), x -> new ArrayDeque<>())
+                        .add(r);
+            }
+            waiting.add(r);
         }
     }
 
@@ -245,10 +433,16 @@ public final class ChunkIo {
 
     /**
      * Starts reading ahead, for the task being named, ranges of {@code key} of {@code store} that are known only once
-     * {@code ranges} completes (a shard's inner chunks, once its index is read): then each is read as by {@link
-     * #readRange}, unless the task has started running by then (it reads them itself). Counts as a read named.
+     * {@code after} lands (a shard's inner chunks, once its index is read): then {@code rangesOf} gives them and they
+     * are read as by {@link #readRange} (with the task's other ranges of the value that wait for the same {@code
+     * after}), unless the task has started running by then (it reads them itself). Counts as a read named.
      */
-    public static void readRangesAheadLater(Store store, String key, CompletableFuture<List<Store.Range>> ranges) {
+    @SuppressWarnings("unchecked")
+    public static <T> void readRangesAheadLater(
+            Store store,
+            String key,
+            CompletableFuture<T> after,
+            java.util.function.Function<? super T, List<Store.Range>> rangesOf) {
         ChunkIo io = CURRENT.get();
         if (io == null || !io.serves(store)) {
             return;
@@ -257,12 +451,16 @@ public final class ChunkIo {
         synchronized (io) {
             task = io.owner;
             io.deferred++;
-        }
-        ranges.thenAccept(list -> {
-            for (Store.Range r : list) {
-                io.readRange(store, key, r.offset(), r.length(), task, true);
+            if (io.namer == Thread.currentThread()) {
+                NamedRanges n = io.namedRanges.computeIfAbsent(id(store, key), x -> new NamedRanges(store, key));
+                if (n.after == null || n.after == after) {
+                    n.after = (CompletableFuture<Object>) after;
+                    n.later.add(v -> rangesOf.apply((T) v));
+                    return;
+                }
             }
-        });
+        }
+        io.later(new Later(task, store, key, (CompletableFuture<Object>) after, List.of(v -> rangesOf.apply((T) v))));
     }
 
     /**
@@ -308,37 +506,29 @@ public final class ChunkIo {
     /** The ranged read started ahead by the slot bound to this thread ({@link #readRangeAhead}), or null. */
     public static Fetched takeRangeAhead(Store store, String key, long offset, int length) {
         ChunkIo io = CURRENT.get();
-        return io == null ? null : io.take(store, key, rangeId(store, key, offset, length));
+        return io == null ? null : io.take(store, key, rangeId(store, key, offset, length), offset, length);
     }
 
     /**
      * As {@link #read}, bytes {@code [offset, offset + length)} of the value ({@link Store#getRangeAsync}): the inner
-     * chunks of a shard a coming task will read. Held while in flight: {@code length} and the request's overhead.
+     * chunks of a shard a coming task will read. Held while in flight: {@code length} and the request's overhead. The
+     * ranges of one value named for a task while it is being named ({@link #readAheadFor}) start when the naming ends,
+     * those that follow one another as one request; each is still taken on its own.
      */
     public void readRange(Store store, String key, long offset, int length) {
-        readRange(store, key, offset, length, -1, false);
-    }
-
-    /**
-     * {@link #readRange} for {@code task} ({@code onlyIfNamed}: only while it is named and not yet running), or for the
-     * task being named.
-     */
-    private void readRange(Store store, String key, long offset, int length, long task, boolean onlyIfNamed) {
-        long held = Math.max(0, length) + (long) store.requestOverheadBytes();
-        if (!serves(store) || held > budgetBytes || length <= 0) {
+        if (!serves(store) || length <= 0) {
             return;
         }
         List<Read> start;
         synchronized (this) {
-            if (onlyIfNamed && !named.contains(task)) {
+            if (namer == Thread.currentThread()) {
+                namedRanges
+                        .computeIfAbsent(id(store, key), x -> new NamedRanges(store, key))
+                        .ranges
+                        .add(new Store.Range(offset, length));
                 return;
             }
-            Read r = new Read(store, key, onlyIfNamed ? task : owner, held);
-            r.offset = offset;
-            r.length = length;
-            reads.computeIfAbsent(rangeId(store, key, offset, length), k -> new ArrayDeque<>())
-                    .add(r);
-            waiting.add(r);
+            queueRanges(store, key, owner, List.of(new Store.Range(offset, length)));
             start = startable();
         }
         start(start);
@@ -450,38 +640,69 @@ public final class ChunkIo {
      * StorageException} (the store's retries are behind it).
      */
     public Fetched take(Store store, String key) {
-        return take(store, key, id(store, key));
+        return take(store, key, id(store, key), 0, -1);
     }
 
-    private Fetched take(Store store, String key, String id) {
+    /** Takes the read of {@code id}: the whole value, or (of a ranged read) its part {@code [offset, offset + length)}. */
+    private Fetched take(Store store, String key, String id, long offset, int length) {
         Read r;
-        List<Read> early;
+        List<Read> early = new ArrayList<>();
+        boolean first = false;
         synchronized (this) {
+            if (length >= 0 && laters.containsKey(id(store, key))) {
+                // Ranges of this value known once its index landed (which the caller has) are queued first.
+                settleLaters(store, key);
+                early.addAll(startable());
+            }
             ArrayDeque<Read> q = reads.get(id);
             r = q == null ? null : q.poll();
             if (q != null && q.isEmpty()) {
                 reads.remove(id);
             }
             if (r == null) {
-                return null;
-            }
-            Lane lane = lane(r.store);
-            if (r.future == null) {
-                // Not started yet: the caller reads it at once, on its own memory; the window was too small.
-                waiting.remove(r);
-                widen(lane);
-                return null;
-            }
-            if (r.landed) {
-                // Here before it was wanted: with half the window lying read and waiting besides, it is too wide.
-                if (lane.landed - 1 >= lane.window / 2) {
-                    lane.window = Math.max(Math.min(MIN_WINDOW, lane.concurrency), lane.window - 1);
+                if (length >= 0) {
+                    missed.add(id); // the caller reads it itself: it is not to be read ahead any more
                 }
             } else {
-                widen(lane);
+                Lane lane = lane(r.store);
+                first = !r.taken;
+                r.taken = true;
+                if (r.future == null) {
+                    // Not started yet: the window was too small.
+                    waiting.remove(r);
+                    widen(lane);
+                    if (r.partsLeft <= 1 || heldBytes + r.held > budgetBytes) {
+                        // The caller reads it at once, on its own memory.
+                        forget(r);
+                        missed.add(id);
+                        r = null;
+                    } else {
+                        // Its other parts are the task's too: one request for all of them, now.
+                        lane.inFlight++;
+                        heldBytes += r.held;
+                        readsStarted++;
+                        requestStarted();
+                        r.future = new CompletableFuture<>();
+                        early.add(r);
+                    }
+                } else if (first) {
+                    if (r.landed) {
+                        // Here before it was wanted: with half the window lying read and waiting besides, it is too
+                        // wide.
+                        if (lane.landed - 1 >= lane.window / 2) {
+                            lane.window = Math.max(Math.min(MIN_WINDOW, lane.concurrency), lane.window - 1);
+                        }
+                    } else {
+                        widen(lane);
+                    }
+                    leaveWindow(r, lane);
+                    early.addAll(startable());
+                }
             }
-            leaveWindow(r, lane);
-            early = startable();
+        }
+        if (r == null) {
+            start(early);
+            return null;
         }
         // Its place in the window is free: the next read starts while this one is waited for.
         start(early);
@@ -498,14 +719,50 @@ public final class ChunkIo {
         }
         List<Read> start;
         synchronized (this) {
-            heldBytes -= r.held;
-            r.held = 0;
-            readsTaken++;
+            if (--r.partsLeft <= 0 && !r.released) {
+                r.released = true;
+                heldBytes -= r.held;
+                r.held = 0;
+            }
+            if (first) {
+                readsTaken++;
+            }
             start = startable();
             notifyAll();
         }
         start(start);
-        return new Fetched(v);
+        return new Fetched(part(v, r, key, store, offset, length));
+    }
+
+    /** The part {@code [offset, offset + length)} of what the ranged read {@code r} gave; all of it for a whole value. */
+    private static Store.Bytes part(Store.Bytes v, Read r, String key, Store store, long offset, int length) {
+        if (v == null || r.parts == null || r.parts.size() == 1) {
+            return v;
+        }
+        int at = (int) (offset - r.offset);
+        if (v.length() < at + length) {
+            throw new StorageException("'" + key + "' in " + store.uri() + " ended after " + (r.offset + v.length())
+                    + " bytes, inside the range " + offset + ".." + (offset + length) + " read of it");
+        }
+        return new Store.Bytes(Arrays.copyOfRange(v.array(), at, at + length), length);
+    }
+
+    /** Removes a read not started from the reads to take, for all its parts. Holds the lock. */
+    private void forget(Read r) {
+        r.released = true;
+        if (r.parts == null) {
+            return;
+        }
+        for (Store.Range p : r.parts) {
+            String pid = rangeId(r.store, r.key, p.offset(), p.length());
+            ArrayDeque<Read> q = reads.get(pid);
+            if (q != null) {
+                q.removeIf(x -> x == r);
+                if (q.isEmpty()) {
+                    reads.remove(pid);
+                }
+            }
+        }
     }
 
     private static void widen(Lane lane) {
@@ -528,6 +785,10 @@ public final class ChunkIo {
     private void drop(Read r) {
         synchronized (this) {
             leaveWindow(r, lane(r.store));
+            if (r.released) {
+                return;
+            }
+            r.released = true;
             if (r.future != null && r.future.isDone()) {
                 heldBytes -= r.held;
                 r.held = 0;
@@ -630,6 +891,8 @@ public final class ChunkIo {
     public synchronized void running(long task) {
         owner = task;
         named.remove(task);
+        runningTask = task;
+        missed.clear();
     }
 
     /**
@@ -644,12 +907,20 @@ public final class ChunkIo {
             if (owner == task) {
                 owner = -1;
             }
+            if (runningTask == task) {
+                runningTask = -1;
+                missed.clear();
+            }
             for (java.util.Iterator<ArrayDeque<Read>> it = reads.values().iterator(); it.hasNext(); ) {
                 ArrayDeque<Read> q = it.next();
                 for (java.util.Iterator<Read> ri = q.iterator(); ri.hasNext(); ) {
                     Read r = ri.next();
                     if (r.task == task) {
                         ri.remove();
+                        if (r.released) {
+                            continue; // a part of a read already dropped
+                        }
+                        r.released = true;
                         waiting.remove(r);
                         leaveWindow(r, lane(r.store));
                         if (r.future != null && r.future.isDone()) {

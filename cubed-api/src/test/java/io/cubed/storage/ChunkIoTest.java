@@ -62,7 +62,7 @@ class ChunkIoTest {
         ChunkIo io = new ChunkIo(1000 + store.requestOverheadBytes());
         CompletableFuture<java.util.List<Store.Range>> ranges = new CompletableFuture<>();
         try (ChunkIo.Binding bound = io.bind()) {
-            assertThat(io.readAheadFor(0, () -> ChunkIo.readRangesAheadLater(store, "shard", ranges)))
+            assertThat(io.readAheadFor(0, () -> ChunkIo.readRangesAheadLater(store, "shard", ranges, r -> r)))
                     .isEqualTo(1);
             for (int t = 1; t <= 3; t++) {
                 int task = t;
@@ -80,6 +80,126 @@ class ChunkIoTest {
                 io.finishTask(t).get();
             }
         }
+        assertThat(io.heldBytes()).isZero();
+    }
+
+    /**
+     * The ranges of one value a task names (the inner chunks of a shard that its input chunks lie in) that follow one
+     * another are read with one request, and each is taken on its own, with its own bytes; a range apart from them
+     * is a request of its own (no byte is read in vain).
+     */
+    @Test
+    void aTasksRangesThatFollowOneAnotherAreReadWithOneRequest() {
+        LatencyStore store = LatencyStore.create(20, 8);
+        byte[] shard = value(5000, 3);
+        store.put("shard", shard);
+        store.stats.resetMax();
+        long getsBefore = store.stats.snapshot().count("GET");
+        ChunkIo io = new ChunkIo(1 << 20);
+        try (ChunkIo.Binding bound = io.bind()) {
+            assertThat(io.readAheadFor(0, () -> {
+                        ChunkIo.readRangeAhead(store, "shard", 1000, 500);
+                        ChunkIo.readRangeAhead(store, "shard", 4000, 700);
+                        ChunkIo.readRangeAhead(store, "shard", 0, 1000);
+                    }))
+                    .isEqualTo(2);
+            io.running(0);
+            assertThat(ChunkIo.takeRangeAhead(store, "shard", 4000, 700).bytes().array())
+                    .isEqualTo(java.util.Arrays.copyOfRange(shard, 4000, 4700));
+            assertThat(ChunkIo.takeRangeAhead(store, "shard", 0, 1000).bytes().array())
+                    .isEqualTo(java.util.Arrays.copyOfRange(shard, 0, 1000));
+            // Held until its last part is taken: the two parts' request of 1500 bytes, and the request's overhead.
+            assertThat(io.heldBytes()).isEqualTo(1500);
+            assertThat(ChunkIo.takeRangeAhead(store, "shard", 1000, 500).bytes().array())
+                    .isEqualTo(java.util.Arrays.copyOfRange(shard, 1000, 1500));
+            assertThat(ChunkIo.takeRangeAhead(store, "shard", 1000, 500)).isNull();
+            io.finishTask(0).join();
+        }
+        assertThat(store.stats.snapshot().count("GET") - getsBefore).isEqualTo(2);
+        assertThat(io.heldBytes()).isZero();
+        assertThat(io.counts()).containsExactly(2, 2, 0);
+    }
+
+    /** A future whose dependents run only when {@link #runDependents} is called: a completion not yet seen. */
+    private static final class LateDependents<T> extends CompletableFuture<T> {
+        private final java.util.List<Runnable> dependents = new java.util.ArrayList<>();
+
+        @Override
+        public CompletableFuture<T> whenComplete(java.util.function.BiConsumer<? super T, ? super Throwable> action) {
+            dependents.add(() -> action.accept(join(), null));
+            return this;
+        }
+
+        void runDependents() {
+            dependents.forEach(Runnable::run);
+        }
+    }
+
+    /**
+     * A task named before its shard's index had landed runs, waits for the index itself, and looks for its ranges
+     * before the thread that completed the index has named them: it finds them, named on its own thread (with the
+     * ranges of its other chunks of the shard, read together).
+     */
+    @Test
+    void aRunningTaskFindsTheRangesOfAnIndexItWaitedFor() {
+        LatencyStore store = LatencyStore.create(20, 8);
+        byte[] shard = value(3000, 5);
+        store.put("shard", shard);
+        long getsBefore = store.stats.snapshot().count("GET");
+        LateDependents<String> index = new LateDependents<>();
+        ChunkIo io = new ChunkIo(1 << 20);
+        try (ChunkIo.Binding bound = io.bind()) {
+            io.readAheadFor(0, () -> {
+                ChunkIo.readRangesAheadLater(store, "shard", index, i -> java.util.List.of(new Store.Range(0, 1000)));
+                ChunkIo.readRangesAheadLater(
+                        store, "shard", index, i -> java.util.List.of(new Store.Range(1000, 1000)));
+            });
+            io.running(0);
+            index.complete("the index");
+            assertThat(ChunkIo.takeRangeAhead(store, "shard", 1000, 1000)
+                            .bytes()
+                            .array())
+                    .isEqualTo(java.util.Arrays.copyOfRange(shard, 1000, 2000));
+            assertThat(ChunkIo.takeRangeAhead(store, "shard", 0, 1000).bytes().array())
+                    .isEqualTo(java.util.Arrays.copyOfRange(shard, 0, 1000));
+            // The completing thread comes late: nothing is left for it to name.
+            index.runDependents();
+            io.finishTask(0).join();
+        }
+        assertThat(store.stats.snapshot().count("GET") - getsBefore).isEqualTo(1);
+        assertThat(io.heldBytes()).isZero();
+    }
+
+    /**
+     * A range the running task looked for before its index landed, and so read itself, is not read ahead once the
+     * index lands; its other ranges are.
+     */
+    @Test
+    void aRangeTheRunningTaskReadItselfIsNotReadAgain() {
+        LatencyStore store = LatencyStore.create(20, 8);
+        byte[] shard = value(3000, 9);
+        store.put("shard", shard);
+        long getsBefore = store.stats.snapshot().count("GET");
+        CompletableFuture<String> index = new CompletableFuture<>();
+        ChunkIo io = new ChunkIo(1 << 20);
+        try (ChunkIo.Binding bound = io.bind()) {
+            io.readAheadFor(
+                    0,
+                    () -> ChunkIo.readRangesAheadLater(
+                            store,
+                            "shard",
+                            index,
+                            i -> java.util.List.of(new Store.Range(0, 1000), new Store.Range(2000, 1000))));
+            io.running(0);
+            assertThat(ChunkIo.takeRangeAhead(store, "shard", 0, 1000)).isNull();
+            index.complete("the index");
+            assertThat(ChunkIo.takeRangeAhead(store, "shard", 2000, 1000)
+                            .bytes()
+                            .array())
+                    .isEqualTo(java.util.Arrays.copyOfRange(shard, 2000, 3000));
+            io.finishTask(0).join();
+        }
+        assertThat(store.stats.snapshot().count("GET") - getsBefore).isEqualTo(1);
         assertThat(io.heldBytes()).isZero();
     }
 

@@ -853,8 +853,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
                 }
             } else {
                 // The index is being read: its inner chunks are named once it is there.
-                ChunkIo.readRangesAheadLater(
-                        store, key, index.thenApply(i -> aheadRanges(shard, lo, hi, wanted, i, per, cap)));
+                ChunkIo.readRangesAheadLater(store, key, index, i -> aheadRanges(shard, lo, hi, wanted, i, per, cap));
             }
         });
     }

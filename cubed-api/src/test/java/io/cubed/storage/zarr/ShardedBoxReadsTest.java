@@ -374,6 +374,8 @@ class ShardedBoxReadsTest {
                         .compute()
                         .toDoubleArray());
         assertThat(ahead.wholeGets.get()).as("whole-shard reads").isZero();
+        // The index, then the box's inner chunks: two runs of two (flat 0, 1 and 4, 5 of the shard's inner grid).
+        assertThat(ahead.rangedGets.get()).isEqualTo(3);
         assertThat(ahead.bytesRead.get()).isEqualTo(INDEX_BYTES + 4 * INNER_BYTES);
         // The slice fused into the operation reading it: its reads ahead too.
         ahead.reset();
