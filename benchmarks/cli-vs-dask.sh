@@ -102,7 +102,11 @@ for job in copy rechunk; do
   echo "== $job ($threads threads, $rounds rounds)"
   for r in $(seq 1 "$rounds"); do
     rm -rf "$dir/ours.zarr" "$dir/dask.zarr"
+    # Each command starts with no dirty pages of what ran before it (the source just written, the other's output),
+    # as `cubed bench` does: writeback of another command's gigabytes would otherwise land in its time.
+    sync
     timed "ours round $r" bash -c 'ours_job "$@"' _ "$job" "$dir/ours.zarr"
+    sync
     timed "dask round $r" bash -c 'dask_job "$@"' _ "$job" "$dir/dask.zarr"
     check "$dir/ours.zarr"
     check "$dir/dask.zarr"

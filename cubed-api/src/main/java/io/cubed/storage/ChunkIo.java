@@ -35,6 +35,12 @@ import java.util.concurrent.ExecutionException;
  * return before the tasks want them (a store next door, a slow computation) it stays small, and the slot holds a
  * few chunks instead of a concurrency's worth, which the collector would otherwise copy at every pause.
  *
+ * <p>Ranged reads (a Zarr v3 shard's inner chunks): the ranges of one value that a task names are read together,
+ * those that follow one another as one request, and taken each on its own. Ranges known only once a value lands (the
+ * inner chunks, once their shard's index is read) are named by whichever thread has that value first: the one that
+ * read it, or the task's own thread if the task already runs and looks for one of them, so that a task waiting for
+ * the same index finds its ranges; those a running task has already read itself are not read again.
+ *
  * <p>How it is used: an executor makes one per slot and {@linkplain #bind binds} it to the thread that runs the slot's
  * tasks; it asks each coming task to {@linkplain #readAheadFor name the reads} it will make; a chunk store reading a
  * chunk first {@linkplain #take takes} a read started for it, and writing a chunk {@linkplain #write hands it over};
