@@ -17,7 +17,7 @@ import java.util.List;
  * {@code indices} along the axis (and of whichever input is not broadcast on the others, their chunks unified first).
  * A task reads its chunk of indices, finds which chunk of {@code x} along the axis each index falls into, then reads
  * only those chunks of {@code x}, each once and one at a time (as {@code searchsorted} does), and copies the elements
- * they hold. It holds the chunk of indices, one chunk of {@code x}, the output chunk and 12 bytes per output element
+ * they hold; of a sharded {@code x}, only the box of inner chunks holding the elements taken ({@link ChunkArgs#box}). It holds the chunk of indices, one chunk of {@code x}, the output chunk and 12 bytes per output element
  * (the positions, and the output elements grouped by chunk of {@code x}).
  */
 final class TakeAlongAxis {
@@ -178,18 +178,31 @@ final class TakeAlongAxis {
                 order[next[(int) (positions[f] / xChunk)]++] = f;
             }
             Chunk result = null;
+            long[] outOffset = out.chunkOffset(outputCoords);
+            long[] xShape = args.shape(1);
             for (int k = 0; k < chunks; k++) {
                 if (counts[k] == counts[k + 1]) {
                     continue;
                 }
-                Chunk xc = args.chunk(1, k);
+                int from = counts[k];
+                int to = counts[k + 1];
+                // Of a sharded x, only the inner chunks holding the elements taken (the box, else the whole chunk).
+                ChunkArgs.Box box = args.box(1, k, () -> need(positions, order, from, to, shape, outOffset, xShape));
+                Chunk xc = box.chunk();
+                long[] boxOffset = box.offset();
                 if (result == null) {
                     result = Chunk.allocate(xc.dtype(), shape);
                 }
                 int[] xStride = broadcastStrides(xc.shape(), shape);
+                int[] base = new int[nd];
+                for (int d = 0; d < nd; d++) {
+                    // The box's element at the output chunk's first one, along the axes other than the axis (its
+                    // only one where x has length 1: broadcast, or an output of length 1 too).
+                    base[d] = d == axis || xShape[d] == 1 ? 0 : (int) (outOffset[d] - boxOffset[d]);
+                }
                 int axisStride = Chunk.strides(xc.shape())[axis];
                 int slots = xc.dtype().slotsPerElement();
-                for (int j = counts[k]; j < counts[k + 1]; j++) {
+                for (int j = from; j < to; j++) {
                     int f = order[j];
                     int rest = f;
                     int src = 0;
@@ -197,14 +210,45 @@ final class TakeAlongAxis {
                         int o = rest / outStride[d];
                         rest -= o * outStride[d];
                         if (d != axis) {
-                            src += o * xStride[d];
+                            src += (base[d] + o) * xStride[d];
                         }
                     }
-                    src += (int) (positions[f] - (long) k * xChunk) * axisStride;
+                    src += (int) (positions[f] - boxOffset[axis]) * axisStride;
                     System.arraycopy(xc.data(), src * slots, result.data(), f * slots, slots);
                 }
             }
             return new Chunk[] {result};
+        }
+
+        /**
+         * The elements of {@code x} a task takes of one of its chunks: along the axis the positions {@code
+         * order[from..to)} name, along the other axes those of the output chunk (its only one where {@code x} has
+         * length 1).
+         */
+        private ChunkArgs.Need need(
+                long[] positions, int[] order, int from, int to, int[] shape, long[] outOffset, long[] xShape) {
+            int nd = shape.length;
+            long[][] indexes = new long[nd][];
+            for (int d = 0; d < nd; d++) {
+                if (d == axis) {
+                    long[] p = new long[to - from];
+                    for (int j = from; j < to; j++) {
+                        p[j - from] = positions[order[j]];
+                    }
+                    indexes[d] = java.util.Arrays.stream(p).sorted().distinct().toArray();
+                } else if (xShape[d] == 1) {
+                    indexes[d] = new long[] {0};
+                } else {
+                    indexes[d] = java.util.stream.LongStream.range(outOffset[d], outOffset[d] + shape[d])
+                            .toArray();
+                }
+            }
+            return new ChunkArgs.Need(indexes);
+        }
+
+        @Override
+        public boolean readsAheadWhole(int input) {
+            return input != 1; // of x, the boxes its chunk of indices names, known only when the task runs
         }
 
         /** Strides of a chunk of {@code shape} read as {@code target}: 0 along axes it broadcasts (length 1). */

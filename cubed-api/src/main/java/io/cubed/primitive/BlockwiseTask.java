@@ -231,7 +231,7 @@ public final class BlockwiseTask implements TaskFunction {
                         && Arrays.stream(inputs).anyMatch(ChunkArgs::readsBoxes)
                 ? g.neededElements(region.first())
                 : null;
-        readAhead(inputs, keyFunction.taskKeys(region), needed);
+        readAhead(inputs, keyFunction.taskKeys(region), needed, function);
     }
 
     /**
@@ -252,9 +252,11 @@ public final class BlockwiseTask implements TaskFunction {
     /**
      * Starts reading ahead the chunks {@code keys} lists of {@code inputs}, the inputs interleaved; with {@code
      * needed} (the elements the task reads of each listed chunk, per input; or null) only the box of those of which it
-     * reads a box ({@link ChunkArgs#regionToRead}).
+     * reads a box ({@link ChunkArgs#regionToRead}); none of an input that reads boxes when {@code function} reads
+     * boxes of it that are not known ahead ({@link ChunkFunction#readsAheadWhole}).
      */
-    private static void readAhead(ChunkStore[] inputs, TaskKeys keys, ChunkArgs.Need[][] needed) {
+    private static void readAhead(
+            ChunkStore[] inputs, TaskKeys keys, ChunkArgs.Need[][] needed, ChunkFunction function) {
         int most = 0;
         for (int j = 0; j < inputs.length; j++) {
             most = Math.max(most, keys.count(j));
@@ -268,7 +270,9 @@ public final class BlockwiseTask implements TaskFunction {
                 ChunkArgs.Need need = needed != null && k < needed[j].length ? needed[j][k] : null;
                 long[][] box = need == null ? null : ChunkArgs.regionToRead(inputs[j], key, need);
                 if (box == null) {
-                    inputs[j].readAhead(key);
+                    if (function.readsAheadWhole(j) || !ChunkArgs.readsBoxes(inputs[j])) {
+                        inputs[j].readAhead(key);
+                    }
                     continue;
                 }
                 int[] shape = new int[box[0].length];

@@ -24,6 +24,16 @@ public interface ChunkFunction extends Serializable {
     }
 
     /**
+     * Whether a task may have input {@code input}'s chunks read ahead whole before it runs. False for a function that
+     * reads only boxes of them, chosen from the values of another input ({@code take_along_axis}: the boxes of {@code
+     * x} holding the elements its chunk of indices names), which cannot be known ahead: of an array that reads boxes
+     * ({@link ChunkArgs#box}) its whole chunks would be read for nothing. True unless a function says so.
+     */
+    default boolean readsAheadWhole(int input) {
+        return true;
+    }
+
+    /**
      * How many chunks of input {@code input} the operation's extra memory counts beside the ones it holds (a reduction
      * round counts one more, read before and perhaps not yet freed). Where such chunks are never made, as when a
      * fused chain hands them over tile by tile ({@link #readsInBoxes}), the plan counts the chain's leaves instead.

@@ -392,6 +392,72 @@ class ShardedBoxReadsTest {
         assertThat(ahead.rangedGets.get()).isZero();
     }
 
+    /** Indices of shape (rows, COLS) along axis 0 whose row {@code i} is {@code pick(i, c)} in column {@code c}. */
+    private CubedArray indices(int rows, java.util.function.IntBinaryOperator pick) {
+        Chunk idx = Chunk.allocate(DType.INT64, rows, COLS);
+        for (int i = 0; i < rows; i++) {
+            for (int c = 0; c < COLS; c++) {
+                idx.longs()[i * COLS + c] = pick.applyAsInt(i, c);
+            }
+        }
+        return io.cubed.Cubed.asarray(idx, spec, rows, COLS);
+    }
+
+    /**
+     * {@code take_along_axis(x, indices, 0)} reads of each shard holding taken elements its index and the inner chunks
+     * holding them (the rows the indices name, across the output chunk's columns), never a whole shard: rows 5 and 21
+     * in every column touch, per column of shards, inner row 1 of both shard rows; 4 inner chunks across a full shard,
+     * 1 across the last (3 columns); the shard never written (rows 16..31, columns 32..34) reads as the fill value.
+     */
+    @Test
+    void takeAlongAxisReadsOnlyTheInnerChunksOfTheTakenElements() {
+        CubedArray idx = indices(2, (i, c) -> i == 0 ? 5 : 21);
+        counting.reset();
+        Chunk got = Indexing.takeAlongAxis(x(), idx, 0).compute();
+        for (int c = 0; c < COLS; c++) {
+            assertThat(got.doubles()[c]).as("row 5, column %d", c).isEqualTo(value(5, c));
+            assertThat(got.doubles()[COLS + c]).as("row 21, column %d", c).isEqualTo(value(21, c));
+        }
+        assertThat(counting.wholeGets.get()).as("whole-shard reads").isZero();
+        assertThat(counting.bytesRead.get())
+                .isEqualTo(2 * 2 * (INDEX_BYTES + 4 * INNER_BYTES) + INDEX_BYTES + INNER_BYTES);
+
+        // Scattered indices: the values of a loop over the written data, and never more than the shards.
+        java.util.Random random = new java.util.Random(43);
+        int[][] picks = new int[5][COLS];
+        for (int[] row : picks) {
+            for (int c = 0; c < COLS; c++) {
+                row[c] = random.nextInt(ROWS);
+            }
+        }
+        counting.reset();
+        Chunk scattered = Indexing.takeAlongAxis(x(), indices(5, (i, c) -> picks[i][c]), 0)
+                .compute();
+        for (int i = 0; i < 5; i++) {
+            for (int c = 0; c < COLS; c++) {
+                assertThat(scattered.doubles()[i * COLS + c]).isEqualTo(value(picks[i][c], c));
+            }
+        }
+        assertThat(counting.bytesRead.get()).isLessThanOrEqualTo(shardBytes());
+    }
+
+    /**
+     * On a store whose requests the executor keeps in flight, {@code take_along_axis} reads nothing of {@code x} ahead
+     * (which boxes it takes depends on the values of the indices), and no whole shard.
+     */
+    @Test
+    void takeAlongAxisReadsNoWholeShardAhead() {
+        CountingStore ahead = new CountingStore(Stores.open(url, StoreOptions.empty()), 4);
+        ZarrV3Array remote = new ZarrV3Array(url, () -> ahead, a.metadata());
+        CubedArray x = CubedArray.of(ArrayNode.source(remote), spec);
+        Chunk got = Indexing.takeAlongAxis(x, indices(2, (i, c) -> i == 0 ? 5 : 21), 0)
+                .compute();
+        assertThat(got.doubles()[COLS + 7]).isEqualTo(value(21, 7));
+        assertThat(ahead.wholeGets.get()).as("whole-shard reads").isZero();
+        assertThat(ahead.bytesRead.get())
+                .isEqualTo(2 * 2 * (INDEX_BYTES + 4 * INNER_BYTES) + INDEX_BYTES + INNER_BYTES);
+    }
+
     /** A view in chunks of whole inner chunks (8 x 16) reads the inner chunk of {@code x[3, 5]} only. */
     @Test
     void aViewByInnerChunksReadsTheBoxToo() {
