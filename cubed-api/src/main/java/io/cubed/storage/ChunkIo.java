@@ -381,7 +381,10 @@ public final class ChunkIo {
 
     /** The task running, or -1. Guarded by this. */
     private long runningTask = -1;
-    /** The ranged reads the running task looked for and did not find, reading them itself. Guarded by this. */
+    /**
+     * The ranged reads the running task looked for and did not find, reading them itself; kept only while a task is
+     * marked running ({@link #running}). Guarded by this.
+     */
     private final java.util.Set<String> missed = new java.util.HashSet<>();
 
     /**
@@ -666,7 +669,7 @@ public final class ChunkIo {
                 reads.remove(id);
             }
             if (r == null) {
-                if (length >= 0) {
+                if (length >= 0 && runningTask >= 0) {
                     missed.add(id); // the caller reads it itself: it is not to be read ahead any more
                 }
             } else {
@@ -680,7 +683,9 @@ public final class ChunkIo {
                     if (r.partsLeft <= 1 || heldBytes + r.held > budgetBytes) {
                         // The caller reads it at once, on its own memory.
                         forget(r);
-                        missed.add(id);
+                        if (runningTask >= 0) {
+                            missed.add(id);
+                        }
                         r = null;
                     } else {
                         // Its other parts are the task's too: one request for all of them, now.
