@@ -403,29 +403,15 @@ public final class ChunkIo {
         sorted.sort(java.util.Comparator.comparingLong(Store.Range::offset));
         long overhead = store.requestOverheadBytes();
         long cap = Math.min(Integer.MAX_VALUE - 8, Math.max(0, budgetBytes / 2 - overhead));
-        int k = 0;
-        while (k < sorted.size()) {
-            int first = k;
-            long start = sorted.get(k).offset();
-            long end = start + sorted.get(k).length();
-            k++;
-            while (k < sorted.size()) {
-                Store.Range q = sorted.get(k);
-                long e = Math.max(end, q.offset() + q.length());
-                if (q.offset() > end || e - start > cap) {
-                    break;
-                }
-                end = e;
-                k++;
-            }
-            long held = end - start + overhead;
-            if (held > budgetBytes || end - start > Integer.MAX_VALUE - 8) {
+        for (RangeRuns.Run run : RangeRuns.of(sorted, 0, cap)) {
+            long held = run.length() + overhead;
+            if (held > budgetBytes) {
                 continue;
             }
             Read r = new Read(store, key, task, held);
-            r.offset = start;
-            r.length = (int) (end - start);
-            r.parts = List.copyOf(sorted.subList(first, k));
+            r.offset = run.offset();
+            r.length = run.length();
+            r.parts = List.copyOf(sorted.subList(run.first(), run.end()));
             r.partsLeft = r.parts.size();
             for (Store.Range p : r.parts) {
                 reads.computeIfAbsent(rangeId(store, key, p.offset(), p.length()), x -> new ArrayDeque<>())

@@ -11,6 +11,7 @@ import io.cubed.memory.BufferCopies;
 import io.cubed.memory.HeapProbe;
 import io.cubed.storage.ChunkIo;
 import io.cubed.storage.ChunkStores;
+import io.cubed.storage.RangeRuns;
 import io.cubed.storage.Store;
 import io.cubed.storage.StoreOptions;
 import io.cubed.storage.StoreSupplier;
@@ -518,25 +519,25 @@ public final class ZarrV3Array extends ZarrArrayCore {
                 return;
             }
             long cap = batchBytes(out.shape());
-            List<Run> runs = runs(pieces, cap);
+            List<RangeRuns.Run> runs = runs(pieces, cap);
             int from = 0;
             while (from < runs.size()) {
                 // One batch: runs of at most cap bytes in all (a single larger run on its own).
                 int to = from;
                 long bytes = 0;
-                while (to < runs.size() && (to == from || bytes + runs.get(to).len() <= cap)) {
-                    bytes += runs.get(to).len();
+                while (to < runs.size() && (to == from || bytes + runs.get(to).length() <= cap)) {
+                    bytes += runs.get(to).length();
                     to++;
                 }
                 byte[][] got = fetch(key, where, runs.subList(from, to));
                 boolean checkpoint = true;
                 for (int r = from; r < to; r++) {
-                    Run run = runs.get(r);
+                    RangeRuns.Run run = runs.get(r);
                     byte[] b = got[r - from];
                     got[r - from] = null;
                     for (int m = run.first(); m < run.end(); m++) {
                         Piece p = pieces.get(m);
-                        decode(p, b, Math.toIntExact(p.off() - run.off()), where, checkpoint);
+                        decode(p, b, Math.toIntExact(p.off() - run.offset()), where, checkpoint);
                         checkpoint = false;
                     }
                 }
@@ -548,15 +549,15 @@ public final class ZarrV3Array extends ZarrArrayCore {
          * The bytes of each of {@code runs} of the shard at {@code key}: those read ahead by the task slot ({@link
          * ChunkIo#takeRangeAhead}), the others read now, together ({@link Store#getRanges}).
          */
-        private byte[][] fetch(String key, String where, List<Run> runs) {
+        private byte[][] fetch(String key, String where, List<RangeRuns.Run> runs) {
             byte[][] got = new byte[runs.size()][];
             List<Store.Range> missing = new ArrayList<>();
             List<Integer> missingAt = new ArrayList<>();
             for (int r = 0; r < runs.size(); r++) {
-                Run run = runs.get(r);
-                ChunkIo.Fetched ahead = ChunkIo.takeRangeAhead(store(), key, run.off(), run.len());
+                RangeRuns.Run run = runs.get(r);
+                ChunkIo.Fetched ahead = ChunkIo.takeRangeAhead(store(), key, run.offset(), run.length());
                 if (ahead == null) {
-                    missing.add(new Store.Range(run.off(), run.len()));
+                    missing.add(new Store.Range(run.offset(), run.length()));
                     missingAt.add(r);
                 } else if (ahead.bytes() == null) {
                     throw new StorageException("shard " + where + " disappeared while it was read");
@@ -641,9 +642,6 @@ public final class ZarrV3Array extends ZarrArrayCore {
     /** An inner chunk wanted, at {@code coords} of the inner grid, stored at {@code [off, off + len)} of its shard. */
     private record Piece(long[] coords, long off, int len) {}
 
-    /** Bytes {@code [off, off + len)} of a shard, read with one request: pieces {@code first..end-1} (by offset). */
-    private record Run(long off, int len, int first, int end) {}
-
     /** A shard's index ({@link #readShardIndex}), null entries when the shard is not stored. */
     private record ShardIndex(long[] entries) {}
 
@@ -726,30 +724,17 @@ public final class ZarrV3Array extends ZarrArrayCore {
     }
 
     /**
-     * {@code pieces} (sorted by offset) merged into runs: a piece joins the run before it when it starts less than
-     * {@link #MERGE_GAP_BYTES} after the run's end and the run stays within {@code cap} bytes. The same pieces and cap
-     * always give the same runs, so that the runs read ahead ({@link #readRegionAhead}) are those a read takes.
+     * {@code pieces} (sorted by offset) merged into runs ({@link RangeRuns#of}): a piece joins the run before it when
+     * it starts at most {@link #MERGE_GAP_BYTES} after the run's end and the run stays within {@code cap} bytes. The
+     * same pieces and cap always give the same runs, so that the runs read ahead ({@link #readRegionAhead}) are those
+     * a read takes.
      */
-    private static List<Run> runs(List<Piece> pieces, long cap) {
-        List<Run> runs = new ArrayList<>();
-        int k = 0;
-        while (k < pieces.size()) {
-            int first = k;
-            long start = pieces.get(k).off();
-            long end = start + pieces.get(k).len();
-            k++;
-            while (k < pieces.size()) {
-                Piece q = pieces.get(k);
-                long e = Math.max(end, q.off() + q.len());
-                if (q.off() - end > MERGE_GAP_BYTES || e - start > cap) {
-                    break;
-                }
-                end = e;
-                k++;
-            }
-            runs.add(new Run(start, Math.toIntExact(end - start), first, k));
+    private static List<RangeRuns.Run> runs(List<Piece> pieces, long cap) {
+        List<Store.Range> ranges = new ArrayList<>(pieces.size());
+        for (Piece p : pieces) {
+            ranges.add(new Store.Range(p.off(), p.len()));
         }
-        return runs;
+        return RangeRuns.of(ranges, MERGE_GAP_BYTES, cap);
     }
 
     /** The most stored bytes a region read of {@code shape} holds at once in batches: the box's, or an inner chunk's. */
@@ -790,8 +775,8 @@ public final class ZarrV3Array extends ZarrArrayCore {
             return List.of();
         }
         List<Store.Range> ranges = new ArrayList<>();
-        for (Run run : runs(pieces(shard, lo, hi, wanted, index.entries(), per, c -> {}), cap)) {
-            ranges.add(new Store.Range(run.off(), run.len()));
+        for (RangeRuns.Run run : runs(pieces(shard, lo, hi, wanted, index.entries(), per, c -> {}), cap)) {
+            ranges.add(new Store.Range(run.offset(), run.length()));
         }
         return ranges;
     }
