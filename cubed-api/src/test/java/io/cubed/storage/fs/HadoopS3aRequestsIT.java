@@ -134,6 +134,31 @@ class HadoopS3aRequestsIT {
         assertThat(stats.total()).isEqualTo(4);
     }
 
+    /**
+     * Ranges and tails at locations whose characters Hadoop's {@code Path} keeps literally: the status given to S3A
+     * names the path as S3A qualifies it (S3A refuses a status for another path).
+     */
+    @Test
+    void rangesAndTailsAtLocationsOfAnySpelling() {
+        List<String> spellings = List.of("my run/x.zarr", "a%41", "a#b", "a?b", "é 日本", "x//y/", "p/./q/../r");
+        byte[] value = random(1_000, 5);
+        for (int i = 0; i < spellings.size(); i++) {
+            String url = "s3a://hadoop-reads/spell/" + i + "/" + spellings.get(i);
+            try (Store at = Stores.open(url, hadoop)) {
+                at.put("c/0", value);
+                s3.resetStats();
+                assertThat(at.getRange("c/0", 10, 20)).as(url).isEqualTo(Arrays.copyOfRange(value, 10, 30));
+                Store.Tail tail = at.getTail("c/0", 16);
+                assertThat(tail.bytes()).as(url).isEqualTo(Arrays.copyOfRange(value, 984, 1_000));
+                assertThat(tail.size()).isEqualTo(1_000);
+                S3ServerStats stats = s3.stats();
+                assertThat(stats.count(S3Operation.GET_OBJECT)).as(url).isEqualTo(2);
+                assertThat(stats.count(S3Operation.HEAD_OBJECT)).as(url).isEqualTo(1);
+                assertThat(stats.total()).as(url).isEqualTo(3);
+            }
+        }
+    }
+
     /** Element (i, j) of the arrays below. */
     private static double value(long i, long j) {
         return 1000.0 * i + j + 0.5;
