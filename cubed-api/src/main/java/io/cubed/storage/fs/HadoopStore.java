@@ -27,12 +27,14 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FutureDataInputStreamBuilder;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.util.functional.FutureIO;
 
 /**
  * A {@link Store} on any Hadoop {@code FileSystem}: {@code s3a://}, {@code hdfs://}, {@code abfss://}, {@code gs://},
@@ -65,6 +67,9 @@ public final class HadoopStore implements Store {
     private final Path root;
     private final boolean objectStore;
     private final int concurrency;
+    /** S3A's statuses, when the file system is S3A's: reads then ask no {@code HEAD} first; else null. */
+    private final S3aStatuses s3a;
+
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile FileContext fileContext;
 
@@ -75,8 +80,10 @@ public final class HadoopStore implements Store {
             Configuration conf,
             Path root,
             boolean objectStore,
-            int concurrency) {
+            int concurrency,
+            S3aStatuses s3a) {
         this.uri = uri;
+        this.s3a = s3a;
         this.concurrency = concurrency;
         this.fs = fs;
         this.owned = owned;
@@ -114,7 +121,8 @@ public final class HadoopStore implements Store {
                     conf,
                     rootPath,
                     objectStore,
-                    Stores.concurrency(options, objectStore ? DEFAULT_OBJECT_STORE_CONCURRENCY : 1));
+                    Stores.concurrency(options, objectStore ? DEFAULT_OBJECT_STORE_CONCURRENCY : 1),
+                    S3aStatuses.of(ops));
         } catch (Exception e) {
             String missing = missingConnector(e);
             if (missing != null) {
@@ -223,6 +231,31 @@ public final class HadoopStore implements Store {
         }
     }
 
+    /**
+     * A stream of the value at {@code p} that is read below {@code end} only. On S3A, opened with a status of {@code
+     * end} bytes: S3A asks no {@code HEAD}, and its ranged {@code GET}s end at {@code end} whatever its input policy,
+     * so the bytes read are the object's own; an object that ends before {@code end} gives S3's short answer (the end
+     * of the stream, {@link EOFException} from {@code readFully}) or, when it ends at or before the range's start,
+     * S3's 416, which S3A 3.3.4 takes for the end of the stream too after retrying it ({@code fs.s3a.retry.limit}
+     * times; docs/cloud.md). Elsewhere {@code open}.
+     */
+    private FSDataInputStream openBelow(Path p, long end) throws IOException {
+        if (s3a == null) {
+            return fs.open(p);
+        }
+        return openWith(p, s3a.status(fs.makeQualified(p), end));
+    }
+
+    /**
+     * Hadoop's {@code openFile} of {@code p} given {@code status}: file systems that take a status of their own (S3A's
+     * {@code S3AFileStatus}; ABFS's and GCS's in the Hadoop and connector versions that take them) skip looking the
+     * file up again; the others open it as {@code open} does.
+     */
+    private FSDataInputStream openWith(Path p, FileStatus status) throws IOException {
+        FutureDataInputStreamBuilder builder = fs.openFile(p).withFileStatus(status);
+        return FutureIO.awaitFuture(builder.build());
+    }
+
     /** True for S3A's {@code RemoteFileChangedException}: the object was overwritten while it was being read. */
     private static boolean changedWhileRead(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -239,22 +272,90 @@ public final class HadoopStore implements Store {
         if (offset < 0 || length < 0) {
             throw rangeFailure(key, offset, length, "negative offset or length", null);
         }
+        if (length == 0) {
+            return emptyRange(key, p, offset);
+        }
+        if (offset > Long.MAX_VALUE - length) {
+            throw rangeFailure(key, offset, length, "it ends beyond the largest offset a value can have", null);
+        }
         for (int attempt = 1; ; attempt++) {
-            try (FSDataInputStream in = fs.open(p)) {
+            try (FSDataInputStream in = openBelow(p, offset + length)) {
                 byte[] buf = new byte[length];
-                if (length == 0) {
-                    long size = fs.getFileStatus(p).getLen();
-                    if (offset > size) {
-                        throw rangeFailure(key, offset, length, "it has " + size + " bytes", null);
-                    }
-                    return buf;
-                }
                 in.readFully(offset, buf);
                 return buf;
             } catch (FileNotFoundException e) {
                 return null;
             } catch (EOFException e) {
                 throw rangeFailure(key, offset, length, "the value is shorter", e);
+            } catch (IOException e) {
+                if (attempt < READ_ATTEMPTS && changedWhileRead(e)) {
+                    continue;
+                }
+                throw failure("read", key, e);
+            }
+        }
+    }
+
+    /** No bytes at {@code offset} of the value at {@code p}: null when there is none, a failure past its end. */
+    private byte[] emptyRange(String key, Path p, long offset) {
+        FileStatus st;
+        try {
+            st = fs.getFileStatus(p);
+        } catch (FileNotFoundException e) {
+            return null;
+        } catch (IOException e) {
+            throw failure("read", key, e);
+        }
+        if (!st.isFile()) {
+            return null;
+        }
+        if (offset > st.getLen()) {
+            throw rangeFailure(key, offset, 0, "it has " + st.getLen() + " bytes", null);
+        }
+        return new byte[0];
+    }
+
+    /**
+     * The file system's status of the value (on S3A one {@code HEAD}), then its last bytes read through {@code
+     * openFile} given that status, which S3A (and ABFS and GCS in the versions that take their own statuses) use
+     * instead of looking the value up again: two requests on S3A, where {@link #size} and {@link #getRange} would
+     * make three. S3A's {@code GET} names the {@code ETag} of the status, so a value replaced in between fails it and
+     * the two are asked again; so does a value found shorter than its status said (a file replaced).
+     */
+    @Override
+    public Tail getTail(String key, int length) {
+        if (length < 1) {
+            throw new IllegalArgumentException("a tail of " + length + " bytes of '" + key + "' in " + uri());
+        }
+        Path p = path(key);
+        for (int attempt = 1; ; attempt++) {
+            FileStatus st;
+            try {
+                st = fs.getFileStatus(p);
+            } catch (FileNotFoundException e) {
+                return null;
+            } catch (IOException e) {
+                throw failure("read the size of", key, e);
+            }
+            if (!st.isFile()) {
+                return null;
+            }
+            long size = st.getLen();
+            int n = (int) Math.min(length, size);
+            if (n == 0) {
+                return new Tail(new byte[0], size);
+            }
+            try (FSDataInputStream in = openWith(p, st)) {
+                byte[] buf = new byte[n];
+                in.readFully(size - n, buf);
+                return new Tail(buf, size);
+            } catch (FileNotFoundException e) {
+                return null;
+            } catch (EOFException e) {
+                if (attempt < READ_ATTEMPTS) {
+                    continue;
+                }
+                throw rangeFailure(key, size - n, n, "the value is shorter than the " + size + " bytes it had", e);
             } catch (IOException e) {
                 if (attempt < READ_ATTEMPTS && changedWhileRead(e)) {
                     continue;
@@ -542,7 +643,14 @@ public final class HadoopStore implements Store {
         return path.isEmpty()
                 ? this
                 : new HadoopStore(
-                        uri + "/" + StoreKeys.check(path, uri), fs, null, conf, path(path), objectStore, concurrency);
+                        uri + "/" + StoreKeys.check(path, uri),
+                        fs,
+                        null,
+                        conf,
+                        path(path),
+                        objectStore,
+                        concurrency,
+                        s3a);
     }
 
     /** Closes the file system this store opened; stores resolved from it or shared through a cache close nothing. */
