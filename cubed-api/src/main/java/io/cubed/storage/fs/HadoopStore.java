@@ -298,15 +298,8 @@ public final class HadoopStore implements Store {
 
     /** No bytes at {@code offset} of the value at {@code p}: null when there is none, a failure past its end. */
     private byte[] emptyRange(String key, Path p, long offset) {
-        FileStatus st;
-        try {
-            st = fs.getFileStatus(p);
-        } catch (FileNotFoundException e) {
-            return null;
-        } catch (IOException e) {
-            throw failure("read", key, e);
-        }
-        if (!st.isFile()) {
+        FileStatus st = fileStatus(key, p, "read");
+        if (st == null) {
             return null;
         }
         if (offset > st.getLen()) {
@@ -329,15 +322,8 @@ public final class HadoopStore implements Store {
         }
         Path p = path(key);
         for (int attempt = 1; ; attempt++) {
-            FileStatus st;
-            try {
-                st = fs.getFileStatus(p);
-            } catch (FileNotFoundException e) {
-                return null;
-            } catch (IOException e) {
-                throw failure("read the size of", key, e);
-            }
-            if (!st.isFile()) {
+            FileStatus st = fileStatus(key, p, "read the size of");
+            if (st == null) {
                 return null;
             }
             long size = st.getLen();
@@ -367,14 +353,19 @@ public final class HadoopStore implements Store {
 
     @Override
     public long size(String key) {
-        Path p = path(key);
+        FileStatus st = fileStatus(key, path(key), "read the size of");
+        return st == null ? -1 : st.getLen();
+    }
+
+    /** The status of the file of {@code key} at {@code p}, or null when there is none (nothing, or a directory). */
+    private FileStatus fileStatus(String key, Path p, String verb) {
         try {
-            org.apache.hadoop.fs.FileStatus st = fs.getFileStatus(p);
-            return st.isFile() ? st.getLen() : -1;
+            FileStatus st = fs.getFileStatus(p);
+            return st.isFile() ? st : null;
         } catch (FileNotFoundException e) {
-            return -1;
+            return null;
         } catch (IOException e) {
-            throw failure("read the size of", key, e);
+            throw failure(verb, key, e);
         }
     }
 
