@@ -144,6 +144,13 @@ final class ChunkBytes {
                 return pendingSlot < 0 ? float64Run(chunk, order, at, length) : null;
             }
 
+            /** The whole run: the chunk's values are one array. */
+            @Override
+            public Piece doublesPiece(int at, int length) {
+                Doubles d = length > 0 ? doublesFor(at, length) : null;
+                return d == null ? null : new Piece(d.array(), d.offset(), length);
+            }
+
             @Override
             public void acceptedAsDoubles(int at, int length) {
                 // The values are in the chunk already.
@@ -167,10 +174,14 @@ final class ChunkBytes {
     }
 
     /**
-     * A sink that converts the decoded runs of a C-order block of {@code extent} (an inner chunk of a shard) into its
-     * place at {@code offset} in {@code chunk}, stored in byte order {@code order}: the block's rows (runs along the last
-     * axis) are contiguous in the chunk, so each run is split at row ends and handed to {@link #sinkInto} of the chunk
-     * at the row's position there. The block must lie within the chunk.
+     * A sink that converts the decoded runs of a C-order block of {@code extent} (an inner chunk of a shard, a stored
+     * chunk read into a rechunk's region) into its place at {@code offset} in {@code chunk}, stored in byte order
+     * {@code order}. The block is laid out in the chunk as segments: from the first axis {@code k} after which the block
+     * spans the chunk's whole extent on every axis, a segment is the block's elements with one index on each axis
+     * before {@code k}, contiguous in the chunk (a row along the last axis, or several whole rows, or the whole block
+     * when it spans every axis but the first). Each run is split at segment ends and handed to {@link #sinkInto} of the
+     * chunk at the segment's position there; a run within one segment gets the chunk's own array to decode float64
+     * values into. The block must lie within the chunk.
      */
     static RawBytesSink sinkIntoRegion(Chunk chunk, ByteOrder order, int[] offset, int[] extent) {
         int nd = extent.length;
@@ -187,20 +198,34 @@ final class ChunkBytes {
         }
         RawBytesSink whole = sinkInto(chunk, order);
         int item = chunk.dtype().itemSizeBytes();
-        int rowBytes = extent[nd - 1] * item;
+        // Segments: axes k.. contiguous, where every axis after k is whole in the block.
+        int k = nd - 1;
+        while (k > 0 && extent[k] == shape[k]) {
+            k--;
+        }
         long[] strides = new long[nd];
         strides[nd - 1] = item;
         for (int a = nd - 2; a >= 0; a--) {
             strides[a] = strides[a + 1] * shape[a + 1];
         }
-        long size = (long) rowBytes * Chunk.elementCount(java.util.Arrays.copyOf(extent, nd - 1));
+        int segAxis = k;
+        long segLong = extent[k] * strides[k];
+        long size = segLong * Chunk.elementCount(java.util.Arrays.copyOf(extent, k));
+        if (size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a block of " + java.util.Arrays.toString(extent) + " has " + size
+                    + " bytes, more than an array holds");
+        }
+        int segBytes = (int) segLong;
         return new RawBytesSink() {
-            /** Where row {@code row} of the block starts in the chunk's bytes. */
-            private int rowStart(int row) {
-                long at = offset[nd - 1] * strides[nd - 1];
-                for (int a = nd - 2; a >= 0; a--) {
-                    at += (offset[a] + row % extent[a]) * strides[a];
-                    row /= extent[a];
+            /** Where segment {@code seg} of the block starts in the chunk's bytes. */
+            private int segStart(int seg) {
+                long at = 0;
+                for (int a = nd - 1; a >= segAxis; a--) {
+                    at += offset[a] * strides[a];
+                }
+                for (int a = segAxis - 1; a >= 0; a--) {
+                    at += (offset[a] + seg % extent[a]) * strides[a];
+                    seg /= extent[a];
                 }
                 return Math.toIntExact(at);
             }
@@ -212,30 +237,217 @@ final class ChunkBytes {
                             "bytes [" + at + ", " + (at + length) + ") of a " + size + "-byte block");
                 }
                 while (length > 0) {
-                    int row = at / rowBytes;
-                    int inRow = at % rowBytes;
-                    int n = Math.min(length, rowBytes - inRow);
-                    whole.accept(rowStart(row) + inRow, src, srcOff, n);
+                    int seg = at / segBytes;
+                    int inSeg = at % segBytes;
+                    int n = Math.min(length, segBytes - inSeg);
+                    whole.accept(segStart(seg) + inSeg, src, srcOff, n);
                     at += n;
                     srcOff += n;
                     length -= n;
                 }
             }
 
-            /** The chunk's own array, for a run within one row of the block. */
+            /** The chunk's own array, for a run within one segment of the block. */
             @Override
             public Doubles doublesFor(int at, int length) {
-                if (rowBytes == 0 || at / rowBytes != (at + length - 1) / rowBytes) {
+                if (segBytes == 0 || at / segBytes != (at + length - 1) / segBytes) {
                     return null;
                 }
-                return whole.doublesFor(rowStart(at / rowBytes) + at % rowBytes, length);
+                return whole.doublesFor(segStart(at / segBytes) + at % segBytes, length);
+            }
+
+            /** The run up to the end of its segment. */
+            @Override
+            public Piece doublesPiece(int at, int length) {
+                if (segBytes == 0 || length <= 0) {
+                    return null;
+                }
+                int n = Math.min(length, segBytes - at % segBytes);
+                Doubles d = whole.doublesFor(segStart(at / segBytes) + at % segBytes, n);
+                return d == null ? null : new Piece(d.array(), d.offset(), n);
             }
 
             @Override
             public void acceptedAsDoubles(int at, int length) {
-                whole.acceptedAsDoubles(rowStart(at / rowBytes) + at % rowBytes, length);
+                whole.acceptedAsDoubles(segStart(at / segBytes) + at % segBytes, length);
             }
         };
+    }
+
+    /**
+     * A sink that converts the decoded runs of a C-order chunk of {@code shape} into the parts of {@code targets} it
+     * overlaps, each target stored in byte order {@code order}: {@code boxes[t]} is {@link
+     * io.cubed.storage.ChunkStores#overlap} of the chunk and target {@code t} (null: they do not overlap), and no two
+     * boxes overlap. Bytes no target takes are dropped. A run is split where a row of the chunk (along its last axis)
+     * passes from one target to another, so that a rechunk's input chunk is decoded straight into the output chunks of
+     * its region: a piece of {@code float64} values goes to the target's own array ({@link #doublesPiece}), other runs
+     * to {@link #sinkInto} of the target.
+     */
+    static RawBytesSink sinkIntoTargets(Chunk[] targets, ByteOrder order, int[] shape, int[][][] boxes) {
+        return new TargetsSink(targets, order, shape, boxes);
+    }
+
+    /** {@link #sinkIntoTargets}. */
+    private static final class TargetsSink implements RawBytesSink {
+        private final int nd;
+        private final int[] shape;
+        private final int[][][] boxes;
+        private final RawBytesSink[] sinks;
+        private final long[][] strides;
+        private final int item;
+        private final int rowLength;
+        private final long size;
+        /** The row whose targets are listed below, or -1. */
+        private long row = -1;
+        /** The targets the row passes through, by where it enters them; and where in each the row's part starts. */
+        private final int[] rowTargets;
+
+        private final long[] rowBase;
+        private int rowCount;
+        /** The last of those a piece was in or after, or -1. */
+        private int cursor = -1;
+
+        TargetsSink(Chunk[] targets, ByteOrder order, int[] shape, int[][][] boxes) {
+            if (shape.length == 0) {
+                throw new IllegalArgumentException("a chunk of rank 0 has no rows to split among targets");
+            }
+            this.nd = shape.length;
+            this.shape = shape;
+            this.boxes = boxes;
+            this.sinks = new RawBytesSink[targets.length];
+            this.strides = new long[targets.length][];
+            this.item = targets.length == 0 ? 1 : targets[0].dtype().itemSizeBytes();
+            this.rowLength = shape[nd - 1];
+            this.size = item * Chunk.elementCount(shape);
+            for (int t = 0; t < targets.length; t++) {
+                sinks[t] = sinkInto(targets[t], order);
+                int[] ts = targets[t].shape();
+                long[] st = new long[nd];
+                long stride = 1;
+                for (int a = nd - 1; a >= 0; a--) {
+                    st[a] = stride;
+                    stride *= ts[a];
+                }
+                strides[t] = st;
+            }
+            rowTargets = new int[targets.length];
+            rowBase = new long[targets.length];
+        }
+
+        /** Lists the targets row {@code r} of the chunk passes through, by where it enters them. */
+        private void enterRow(long r) {
+            if (r == row) {
+                return;
+            }
+            row = r;
+            rowCount = 0;
+            cursor = -1;
+            int last = nd - 1;
+            for (int t = 0; t < boxes.length; t++) {
+                int[][] b = boxes[t];
+                if (b == null) {
+                    continue;
+                }
+                long rest = r;
+                long base = b[1][last];
+                boolean in = true;
+                for (int a = last - 1; a >= 0 && in; a--) {
+                    int c = (int) (rest % shape[a]);
+                    rest /= shape[a];
+                    in = c >= b[0][a] && c < b[0][a] + b[2][a];
+                    base += (b[1][a] + (long) (c - b[0][a])) * strides[t][a];
+                }
+                if (!in) {
+                    continue;
+                }
+                // Insertion by the column where the row enters the target: few targets per row.
+                int k = rowCount++;
+                int enter = b[0][last];
+                while (k > 0 && enter(k - 1) > enter) {
+                    rowTargets[k] = rowTargets[k - 1];
+                    rowBase[k] = rowBase[k - 1];
+                    k--;
+                }
+                rowTargets[k] = t;
+                rowBase[k] = base;
+            }
+        }
+
+        /**
+         * The piece from byte {@code at}: sets {@link #pieceTarget} (-1: no target), {@link #pieceAt} (the byte in the
+         * target) and returns its length in bytes, at most {@code length}.
+         */
+        private int piece(int at, int length) {
+            long e = at / item;
+            int inItem = at % item;
+            enterRow(e / rowLength);
+            int c = (int) (e % rowLength);
+            // The last target the row enters at or before column c: pieces are asked for in order along a row, so
+            // the search goes on from the last one's.
+            int k = cursor;
+            if (k >= 0 && enter(k) > c) {
+                k = -1;
+            }
+            while (k + 1 < rowCount && enter(k + 1) <= c) {
+                k++;
+            }
+            cursor = k;
+            long elements;
+            int[][] b = k >= 0 ? boxes[rowTargets[k]] : null;
+            if (b != null && c < b[0][nd - 1] + b[2][nd - 1]) {
+                elements = b[0][nd - 1] + b[2][nd - 1] - c;
+                pieceTarget = rowTargets[k];
+                pieceAt = (rowBase[k] + (c - b[0][nd - 1])) * item + inItem;
+            } else {
+                elements = (k + 1 < rowCount ? enter(k + 1) : rowLength) - c;
+                pieceTarget = -1;
+                pieceAt = -1;
+            }
+            return (int) Math.min(length, elements * item - inItem);
+        }
+
+        /** The column where the row enters the {@code k}-th target it passes through. */
+        private int enter(int k) {
+            return boxes[rowTargets[k]][0][nd - 1];
+        }
+
+        private int pieceTarget;
+        private long pieceAt;
+
+        @Override
+        public void accept(int at, byte[] src, int srcOff, int length) {
+            if (at < 0 || length < 0 || at + (long) length > size) {
+                throw new IndexOutOfBoundsException(
+                        "bytes [" + at + ", " + (at + length) + ") of a " + size + "-byte chunk");
+            }
+            while (length > 0) {
+                int n = piece(at, length);
+                if (pieceTarget >= 0) {
+                    sinks[pieceTarget].accept(Math.toIntExact(pieceAt), src, srcOff, n);
+                }
+                at += n;
+                srcOff += n;
+                length -= n;
+            }
+        }
+
+        @Override
+        public Piece doublesPiece(int at, int length) {
+            if (length <= 0 || at < 0 || at + (long) length > size) {
+                return null;
+            }
+            int n = piece(at, length);
+            if (pieceTarget < 0) {
+                return n % 8 == 0 ? new Piece(null, 0, n) : null;
+            }
+            Doubles d = sinks[pieceTarget].doublesFor(Math.toIntExact(pieceAt), n);
+            return d == null ? null : new Piece(d.array(), d.offset(), n);
+        }
+
+        @Override
+        public void acceptedAsDoubles(int at, int length) {
+            // The values are in the targets already.
+        }
     }
 
     /**

@@ -14,6 +14,7 @@ import io.cubed.storage.ChunkStore;
 import io.cubed.storage.ChunkStores;
 import io.cubed.storage.Store;
 import io.cubed.storage.zarr.codec.Codec;
+import io.cubed.storage.zarr.codec.RawBytesSink;
 import java.util.Arrays;
 
 /**
@@ -146,12 +147,13 @@ final class V2ChunkReads {
      * the full chunk shape, then hands the stored bytes back.
      */
     private void decodeInto(Store.Bytes stored, String key, Chunk chunk) {
+        decodeInto(stored, key, ChunkBytes.sinkInto(chunk, metadata.dataType().order()));
+    }
+
+    /** Decodes the stored bytes of a chunk into {@code sink}, then hands the stored bytes back. */
+    private void decodeInto(Store.Bytes stored, String key, RawBytesSink sink) {
         try {
-            codec.decode(
-                    stored.array(),
-                    stored.length(),
-                    metadata.chunkSizeBytes(),
-                    ChunkBytes.sinkInto(chunk, metadata.dataType().order()));
+            codec.decode(stored.array(), stored.length(), metadata.chunkSizeBytes(), sink);
         } catch (StorageException | IllegalArgumentException | IndexOutOfBoundsException e) {
             throw corrupt(key, e);
         }
@@ -335,6 +337,17 @@ final class V2ChunkReads {
             decodeInto(stored, key, targets[0]);
             return;
         }
+        int[][][] boxes = streams(chunkCoords) ? disjointOverlaps(offset, shape, targets, targetOffsets) : null;
+        if (boxes != null) {
+            // Decoded block by block (or piece by piece) straight into the targets, each row of the chunk split where
+            // it passes from one target to the next (a rechunk's input chunk into the output chunks of its region):
+            // no array of the chunk's decompressed bytes.
+            decodeInto(
+                    stored,
+                    key,
+                    ChunkBytes.sinkIntoTargets(targets, metadata.dataType().order(), shape, boxes));
+            return;
+        }
         byte[] raw = decodeBytes(stored, key);
         for (int k = 0; k < targets.length; k++) {
             // The clipped shape: the fill values stored past the array's edge are not copied.
@@ -355,6 +368,34 @@ final class V2ChunkReads {
         HeapProbe.checkpoint();
         ArrayRecycler.giveBack(stored.array());
         ArrayRecycler.giveBack(raw);
+    }
+
+    /**
+     * The overlaps ({@link ChunkStores#overlap}) of the chunk at {@code offset} of {@code shape} with each target (null
+     * for a target it does not overlap), or null when two of them overlap one another within the chunk (an element
+     * then goes to two targets, which {@link ChunkBytes#sinkIntoTargets} does not do).
+     */
+    private static int[][][] disjointOverlaps(long[] offset, int[] shape, Chunk[] targets, long[][] targetOffsets) {
+        int[][][] boxes = new int[targets.length][][];
+        for (int k = 0; k < targets.length; k++) {
+            boxes[k] = ChunkStores.overlap(offset, shape, targetOffsets[k], targets[k].shape());
+            for (int i = 0; i < k && boxes[k] != null; i++) {
+                if (boxes[i] != null && intersect(boxes[i], boxes[k])) {
+                    return null;
+                }
+            }
+        }
+        return boxes;
+    }
+
+    /** Whether two overlaps of one chunk share an element. */
+    private static boolean intersect(int[][] a, int[][] b) {
+        for (int d = 0; d < a[0].length; d++) {
+            if (a[0][d] + a[2][d] <= b[0][d] || b[0][d] + b[2][d] <= a[0][d]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

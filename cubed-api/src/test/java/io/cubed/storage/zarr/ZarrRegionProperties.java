@@ -6,6 +6,8 @@ import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.dtype.Scalar;
 import io.cubed.grid.ChunkGrid;
+import io.cubed.storage.zarr.blosc.BloscCname;
+import io.cubed.storage.zarr.blosc.BloscShuffle;
 import java.util.UUID;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -113,6 +115,43 @@ class ZarrRegionProperties {
                         .isTrue();
             }
         }
+    }
+
+    /**
+     * Chunks read into one target (the case's region), with zstd (decoded in order) or Blosc (in blocks): a chunk that
+     * lies whole within the target is decoded straight into its place there, the others have their overlap copied;
+     * each target element equals, by a plain loop, the written value or the fill value.
+     */
+    @Property(tries = 300)
+    void chunksReadIntoOneTargetEachGiveTheirOverlap(@ForAll("cases") Case c, @ForAll boolean blosc) {
+        Scalar fill = c.dtype() == DType.BOOL ? Scalar.ofBoolean(true) : Scalar.ofLong(5);
+        ZarrArray a = ZarrArray.create(
+                "memory://read-into-one-" + UUID.randomUUID(),
+                ZarrCreateOptions.builder(c.shape(), c.chunks(), c.dtype())
+                        .compressor(
+                                blosc
+                                        ? new Compressor.Blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 0)
+                                        : new Compressor.Zstd(1, false))
+                        .fillValue(fill)
+                        .build());
+        ChunkGrid g = a.grid();
+        for (long i = 0; i < g.numChunks(); i++) {
+            if (i % 3 != 1) {
+                long[] coords = g.chunkCoordsOf(i);
+                a.writeChunk(
+                        ZarrArrayTest.reference(c.dtype(), c.shape(), g.chunkOffset(coords), g.chunkShapeAt(coords)),
+                        coords);
+            }
+        }
+        Chunk target = sentinel(c.dtype(), c.extent());
+        Chunk before = sentinel(c.dtype(), c.extent());
+        boolean[] read = new boolean[(int) g.numChunks()];
+        for (int i = 0; i < read.length; i++) {
+            a.readChunkInto(g.chunkCoordsOf(i), new Chunk[] {target}, new long[][] {c.offset()});
+            read[i] = true;
+        }
+        assertThat(target.contentEquals(expectedTarget(c, g, fill, c.offset(), before, read)))
+                .isTrue();
     }
 
     /** A chunk of {@code shape} holding values unlike the array's (so that untouched elements show). */

@@ -73,6 +73,11 @@ final class BloscDecoder {
                     sink.acceptedAsDoubles(blockOff, b.blocksize);
                     return;
                 }
+                // A sink that places the block's values in pieces (rows in several output chunks) gets each piece.
+                if (sink.doublesPiece(blockOff, b.blocksize) != null) {
+                    b.decodePieces(j, BlockBuffers.decoder(0, b.blocksize), sink);
+                    return;
+                }
             }
             // A block under the element size is never bitshuffled: it decodes as it is stored.
             boolean filteredBlock = b.shuffle || (b.bitshuffle && b.blockBytes(j) >= b.typesize);
@@ -215,15 +220,10 @@ final class BloscDecoder {
 
         /**
          * Whether block {@code j} can be decoded straight into {@code float64} values ({@link #decodeDoubles}): a full
-         * block of 8-byte elements, shuffled, one stream per byte of its elements, and the vector shuffle in use.
+         * block of 8-byte elements, shuffled, one stream per byte of its elements.
          */
         boolean decodesToDoubles(int j) {
-            return !memcpyed
-                    && shuffle
-                    && typesize == 8
-                    && splittable
-                    && blockBytes(j) == blocksize
-                    && ByteShuffle.vectorInUse();
+            return !memcpyed && shuffle && typesize == 8 && splittable && blockBytes(j) == blocksize;
         }
 
         /**
@@ -235,7 +235,18 @@ final class BloscDecoder {
             decodeTo(j, scratch, values, valueOff);
         }
 
-        /** {@link #decode} into a {@code byte[]}, or {@link #decodeDoubles} into a {@code double[]}. */
+        /**
+         * Decodes block {@code j}, for which {@link #decodesToDoubles} holds, into the pieces {@code sink} gives ({@link
+         * RawBytesSink#doublesPiece}), each then accepted.
+         */
+        void decodePieces(int j, byte[] scratch, RawBytesSink sink) {
+            decodeTo(j, scratch, sink, 0);
+        }
+
+        /**
+         * {@link #decode} into a {@code byte[]}, {@link #decodeDoubles} into a {@code double[]}, or {@link
+         * #decodePieces} into a sink's pieces.
+         */
         private int decodeTo(int j, byte[] scratch, Object out, int outOff) {
             int blockOff = j * blocksize;
             boolean bytes = out instanceof byte[];
@@ -256,16 +267,13 @@ final class BloscDecoder {
                         + " equal streams");
             }
             // Streams stored as they are (incompressible bytes: often the low-order bytes of floating-point data) are
-            // unshuffled from the frame where they lie rather than first copied next to the decompressed ones: by the
-            // vector code when a block has one stream per byte of its 8-byte elements, by any shuffle when the block
-            // is one stream. rawAt[s] is where stream s lies in the frame, or -1 once it is in scratch.
-            boolean inPlace = shuffle && nsplits == typesize && typesize == 8 && ByteShuffle.vectorInUse();
+            // unshuffled from the frame where they lie rather than first copied next to the decompressed ones: when a
+            // block has one stream per byte of its 8-byte elements, and by any shuffle when the block is one stream.
+            // rawAt[s] is where stream s lies in the frame, or -1 once it is in scratch.
+            boolean inPlace = shuffle && nsplits == typesize && typesize == 8;
             if (!bytes && (!inPlace || memcpyed)) {
                 throw new IllegalStateException("blosc block " + j + " cannot be decoded into doubles: "
-                        + (inPlace
-                                ? "the frame is stored"
-                                : "not a split, shuffled block of 8-byte elements, or the"
-                                        + " vector shuffle is not in use"));
+                        + (inPlace ? "the frame is stored" : "not a split, shuffled block of 8-byte elements"));
             }
             int[] rawAt = inPlace ? new int[] {-1, -1, -1, -1, -1, -1, -1, -1} : null;
             int rawWhole = -1;
@@ -300,48 +308,83 @@ final class BloscDecoder {
                 }
                 pos += streamBytes;
             }
-            if (inPlace && out instanceof double[]) {
-                VectorByteShuffle.unshuffle8ToDoubles(
-                        neblock,
-                        rawAt[0] >= 0 ? frame : scratch,
-                        rawAt[0] >= 0 ? rawAt[0] : 0,
-                        rawAt[1] >= 0 ? frame : scratch,
-                        rawAt[1] >= 0 ? rawAt[1] : neblock,
-                        rawAt[2] >= 0 ? frame : scratch,
-                        rawAt[2] >= 0 ? rawAt[2] : 2 * neblock,
-                        rawAt[3] >= 0 ? frame : scratch,
-                        rawAt[3] >= 0 ? rawAt[3] : 3 * neblock,
-                        rawAt[4] >= 0 ? frame : scratch,
-                        rawAt[4] >= 0 ? rawAt[4] : 4 * neblock,
-                        rawAt[5] >= 0 ? frame : scratch,
-                        rawAt[5] >= 0 ? rawAt[5] : 5 * neblock,
-                        rawAt[6] >= 0 ? frame : scratch,
-                        rawAt[6] >= 0 ? rawAt[6] : 6 * neblock,
-                        rawAt[7] >= 0 ? frame : scratch,
-                        rawAt[7] >= 0 ? rawAt[7] : 7 * neblock,
-                        (double[]) out,
-                        outOff);
-            } else if (inPlace) {
-                VectorByteShuffle.unshuffle8(
-                        neblock,
-                        rawAt[0] >= 0 ? frame : scratch,
-                        rawAt[0] >= 0 ? rawAt[0] : 0,
-                        rawAt[1] >= 0 ? frame : scratch,
-                        rawAt[1] >= 0 ? rawAt[1] : neblock,
-                        rawAt[2] >= 0 ? frame : scratch,
-                        rawAt[2] >= 0 ? rawAt[2] : 2 * neblock,
-                        rawAt[3] >= 0 ? frame : scratch,
-                        rawAt[3] >= 0 ? rawAt[3] : 3 * neblock,
-                        rawAt[4] >= 0 ? frame : scratch,
-                        rawAt[4] >= 0 ? rawAt[4] : 4 * neblock,
-                        rawAt[5] >= 0 ? frame : scratch,
-                        rawAt[5] >= 0 ? rawAt[5] : 5 * neblock,
-                        rawAt[6] >= 0 ? frame : scratch,
-                        rawAt[6] >= 0 ? rawAt[6] : 6 * neblock,
-                        rawAt[7] >= 0 ? frame : scratch,
-                        rawAt[7] >= 0 ? rawAt[7] : 7 * neblock,
-                        (byte[]) out,
-                        outOff);
+            if (inPlace) {
+                // Each stream where it lies: in the frame (stored) or in scratch (decompressed).
+                byte[] a0 = rawAt[0] >= 0 ? frame : scratch;
+                byte[] a1 = rawAt[1] >= 0 ? frame : scratch;
+                byte[] a2 = rawAt[2] >= 0 ? frame : scratch;
+                byte[] a3 = rawAt[3] >= 0 ? frame : scratch;
+                byte[] a4 = rawAt[4] >= 0 ? frame : scratch;
+                byte[] a5 = rawAt[5] >= 0 ? frame : scratch;
+                byte[] a6 = rawAt[6] >= 0 ? frame : scratch;
+                byte[] a7 = rawAt[7] >= 0 ? frame : scratch;
+                int b0 = rawAt[0] >= 0 ? rawAt[0] : 0;
+                int b1 = rawAt[1] >= 0 ? rawAt[1] : neblock;
+                int b2 = rawAt[2] >= 0 ? rawAt[2] : 2 * neblock;
+                int b3 = rawAt[3] >= 0 ? rawAt[3] : 3 * neblock;
+                int b4 = rawAt[4] >= 0 ? rawAt[4] : 4 * neblock;
+                int b5 = rawAt[5] >= 0 ? rawAt[5] : 5 * neblock;
+                int b6 = rawAt[6] >= 0 ? rawAt[6] : 6 * neblock;
+                int b7 = rawAt[7] >= 0 ? rawAt[7] : 7 * neblock;
+                if (out instanceof double[] values) {
+                    ByteShuffle.unshuffle8ToDoubles(
+                            neblock, a0, b0, a1, b1, a2, b2, a3, b3, a4, b4, a5, b5, a6, b6, a7, b7, values, outOff);
+                } else if (out instanceof RawBytesSink sink) {
+                    for (int e = 0; e < neblock; ) {
+                        int at = blockOff + 8 * e;
+                        RawBytesSink.Piece p = sink.doublesPiece(at, 8 * (neblock - e));
+                        if (p == null || p.bytes() <= 0 || p.bytes() % 8 != 0) {
+                            throw new IllegalStateException("blosc block " + j + ": the sink gave no piece for bytes "
+                                    + at + ".." + (blockOff + bsize) + " after giving one for the block's start");
+                        }
+                        int n = Math.min(p.bytes() / 8, neblock - e);
+                        if (p.array() != null) {
+                            ByteShuffle.unshuffle8ToDoubles(
+                                    n,
+                                    a0,
+                                    b0 + e,
+                                    a1,
+                                    b1 + e,
+                                    a2,
+                                    b2 + e,
+                                    a3,
+                                    b3 + e,
+                                    a4,
+                                    b4 + e,
+                                    a5,
+                                    b5 + e,
+                                    a6,
+                                    b6 + e,
+                                    a7,
+                                    b7 + e,
+                                    p.array(),
+                                    p.offset());
+                            sink.acceptedAsDoubles(at, 8 * n);
+                        }
+                        e += n;
+                    }
+                } else {
+                    ByteShuffle.unshuffle8(
+                            neblock,
+                            a0,
+                            b0,
+                            a1,
+                            b1,
+                            a2,
+                            b2,
+                            a3,
+                            b3,
+                            a4,
+                            b4,
+                            a5,
+                            b5,
+                            a6,
+                            b6,
+                            a7,
+                            b7,
+                            (byte[]) out,
+                            outOff);
+                }
             } else if (shuffle && rawWhole >= 0) {
                 ByteShuffle.unshuffle(typesize, bsize, frame, rawWhole, (byte[]) out, outOff);
             } else if (shuffle) {

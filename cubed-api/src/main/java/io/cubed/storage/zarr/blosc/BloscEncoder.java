@@ -188,12 +188,12 @@ final class BloscEncoder {
         int bsize = Math.min(blocksize, raw.size() - blockOff);
         boolean leftover = bsize < blocksize;
         byte[] array = raw.array();
-        if (shuffle && typesize == 8 && !leftover && array == null && ByteShuffle.vectorInUse()) {
+        if (shuffle && typesize == 8 && !leftover && array == null) {
             // Values the source holds as float64 are shuffled from its array, not copied into a block of bytes first.
             RawBytesSink.Doubles values = raw.doublesAt(blockOff, bsize);
             if (values != null) {
                 byte[] in = BlockBuffers.encoder(1, blocksize);
-                VectorByteShuffle.shuffle8FromDoubles(bsize / 8, values.array(), values.offset(), in, 0);
+                ByteShuffle.shuffle8FromDoubles(bsize / 8, values.array(), values.offset(), in, 0);
                 return compressStreams(in, 0, bsize, compressor, split ? typesize : 1, dest, ntbytes, maxbytes);
             }
         }

@@ -45,15 +45,6 @@ final class ByteShuffle {
         return ShuffleWarmup.WARMUP.useVector(blockBytes);
     }
 
-    /**
-     * Whether 8-byte elements are unshuffled by the vector code now, asked without counting any work as scalar: a
-     * decoder that can hand {@link VectorByteShuffle#unshuffle8} a block's streams where they lie asks this first, and
-     * otherwise gathers them and calls {@link #unshuffle}, which counts the block.
-     */
-    static boolean vectorInUse() {
-        return VECTOR && vectorNow(0);
-    }
-
     /** Whether {@code scalarBytes} shuffled by the scalar loops call for the vector code's warm-up. */
     static boolean warmupDue(long scalarBytes) {
         return ShuffleWarmup.WARMUP.due(scalarBytes);
@@ -70,7 +61,7 @@ final class ByteShuffle {
         if (typesize == 8 && VECTOR && vectorNow(blockBytes)) {
             VectorByteShuffle.shuffle8(n, src, srcOff, dst, dstOff);
         } else if (typesize == 8) {
-            shuffle8From(0, n, src, srcOff, dst, dstOff);
+            shuffle8Scalar(n, src, srcOff, dst, dstOff);
         } else if (typesize == 4) {
             for (int i = 0; i < n; i++) {
                 int v = LittleEndian.getInt(src, srcOff + 4 * i);
@@ -99,7 +90,7 @@ final class ByteShuffle {
         if (typesize == 8 && VECTOR && vectorNow(blockBytes)) {
             VectorByteShuffle.unshuffle8(n, src, srcOff, dst, dstOff);
         } else if (typesize == 8) {
-            unshuffle8From(0, n, src, srcOff, dst, dstOff);
+            unshuffle8Scalar(n, src, srcOff, dst, dstOff);
         } else if (typesize == 4) {
             unshuffle4(n, src, srcOff, dst, dstOff);
         } else if (typesize == 2) {
@@ -123,112 +114,476 @@ final class ByteShuffle {
     }
 
     /**
-     * Shuffles elements {@code from} (a multiple of 8) to {@code n} of {@code n} 8-byte elements, 8 at a time: 8
-     * elements (rows) become 8 runs of one byte each (columns).
+     * Unshuffles {@code n} 8-byte elements from 8 streams of {@code n} bytes each, stream {@code j} at {@code
+     * s<j>[o<j>]}, into {@code dst[dstOff...]}: with the vector code once it is in use, else the scalar loops. The
+     * streams need not follow one another: a Blosc block whose streams are partly stored as they are, in the frame, and
+     * partly decompressed elsewhere is unshuffled without first being gathered.
      */
-    static void shuffle8From(int from, int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
-        int i = from;
-        for (; i + 8 <= n; i += 8) {
-            transpose8(src, srcOff + 8 * i, 8, dst, dstOff + i, n);
-        }
-        for (; i < n; i++) {
-            long v = LittleEndian.getLong(src, srcOff + 8 * i);
-            int d = dstOff + i;
-            for (int b = 0; b < 8; b++) {
-                dst[d + b * n] = (byte) (v >>> (8 * b));
-            }
+    static void unshuffle8(
+            int n,
+            byte[] s0,
+            int o0,
+            byte[] s1,
+            int o1,
+            byte[] s2,
+            int o2,
+            byte[] s3,
+            int o3,
+            byte[] s4,
+            int o4,
+            byte[] s5,
+            int o5,
+            byte[] s6,
+            int o6,
+            byte[] s7,
+            int o7,
+            byte[] dst,
+            int dstOff) {
+        if (VECTOR && vectorNow(8 * n)) {
+            VectorByteShuffle.unshuffle8(
+                    n, s0, o0, s1, o1, s2, o2, s3, o3, s4, o4, s5, o5, s6, o6, s7, o7, dst, dstOff);
+        } else {
+            unshuffle8Scalar(n, s0, o0, s1, o1, s2, o2, s3, o3, s4, o4, s5, o5, s6, o6, s7, o7, dst, dstOff);
         }
     }
 
     /**
-     * Unshuffles elements {@code from} (a multiple of 8) to {@code n} of {@code n} 8-byte elements, 8 at a time: 8 runs
-     * of one byte each become 8 elements.
+     * {@link #unshuffle8(int, byte[], int, byte[], int, byte[], int, byte[], int, byte[], int, byte[], int, byte[], int,
+     * byte[], int, byte[], int)} into {@code float64} values: {@code dst[dstOff + e]} is the value whose little-endian
+     * bytes element {@code e} is, with no copy through a {@code byte[]} (a decoded block goes straight into a chunk's or
+     * a box's array).
      */
-    static void unshuffle8From(int from, int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
-        int i = from;
-        for (; i + 8 <= n; i += 8) {
-            transpose8(src, srcOff + i, n, dst, dstOff + 8 * i, 8);
-        }
-        for (; i < n; i++) {
-            int s = srcOff + i;
-            long v = 0;
-            for (int b = 0; b < 8; b++) {
-                v |= (src[s + b * n] & 0xFFL) << (8 * b);
-            }
-            LittleEndian.putLong(dst, dstOff + 8 * i, v);
+    static void unshuffle8ToDoubles(
+            int n,
+            byte[] s0,
+            int o0,
+            byte[] s1,
+            int o1,
+            byte[] s2,
+            int o2,
+            byte[] s3,
+            int o3,
+            byte[] s4,
+            int o4,
+            byte[] s5,
+            int o5,
+            byte[] s6,
+            int o6,
+            byte[] s7,
+            int o7,
+            double[] dst,
+            int dstOff) {
+        if (VECTOR && vectorNow(8 * n)) {
+            VectorByteShuffle.unshuffle8ToDoubles(
+                    n, s0, o0, s1, o1, s2, o2, s3, o3, s4, o4, s5, o5, s6, o6, s7, o7, dst, dstOff);
+        } else {
+            unshuffle8ToDoublesScalar(n, s0, o0, s1, o1, s2, o2, s3, o3, s4, o4, s5, o5, s6, o6, s7, o7, dst, dstOff);
         }
     }
 
     /**
-     * Transposes an 8 x 8 byte matrix: reads its rows, 8-byte little-endian longs at {@code src[s + r * srcStride]}
-     * (byte {@code c} of a row is bits {@code 8c..8c+7}), and writes its columns as the rows at {@code dst[d + r *
-     * dstStride]}. Three rounds swap blocks across the diagonal (4 x 4, 2 x 2, then 1 x 1 bytes). A transpose is its own
-     * inverse, so it both shuffles (rows = elements) and unshuffles (rows = byte streams).
+     * Shuffles the little-endian bytes of the {@code float64} values {@code src[srcOff...srcOff + n)} into 8 streams of
+     * {@code n} bytes at {@code dst[dstOff...]}, with no copy of the values into a {@code byte[]} first (a chunk's
+     * block goes to the encoder straight from its array).
+     */
+    static void shuffle8FromDoubles(int n, double[] src, int srcOff, byte[] dst, int dstOff) {
+        if (VECTOR && vectorNow(8 * n)) {
+            VectorByteShuffle.shuffle8FromDoubles(n, src, srcOff, dst, dstOff);
+        } else {
+            shuffle8FromDoublesScalar(n, src, srcOff, dst, dstOff);
+        }
+    }
+
+    /*
+     * The scalar loops below work on 8 elements at a time: 8 longs (rows) whose bytes are an 8 x 8 byte matrix are
+     * transposed in three rounds of delta swaps, 4 x 4 blocks across the diagonal, then 2 x 2 within them, then single
+     * bytes. Rows are elements when shuffling and streams when unshuffling: a transpose is its own inverse. Byte c of a
+     * row is bits 8c..8c+7 (little-endian).
      *
-     * <p>Written out in locals, without an array or inner loops, for the JIT: C2 compiles the two loops that inline it
-     * in about a third of the time the same rounds took as loops over a {@code long[8]} (which it had to unroll and
-     * scalar-replace, once on stack replacement and again as a method), 0.1 instead of 0.25-0.35 s of a compiler
-     * thread in a fresh JVM, for 256 chunks of 0.5 MB shuffled and unshuffled in 0.23 instead of 0.35-0.42 s; once
-     * compiled it runs about a fifth slower (0.30 against 0.24 ms for both directions of a 0.5 MB block), which the
-     * vector code replaces after {@link #WARMUP_AFTER_BYTES}.
+     * The transpose is written out in each loop, not called: C2 inlines a hot method of at most 325 bytecodes
+     * (FreqInlineSize), and the transpose as a method of its own is about 630, so every 8 elements paid a call whose
+     * loads and stores could not share their bounds checks. Written out: 2.8-3.6 GB/s per direction against 2.3-2.7
+     * for the called method, and 3.5-4.6 GB/s unshuffling into float64 values, whose copy from bytes it saves too
+     * (docs/zarr.md, "Byte shuffle").
      */
-    private static void transpose8(byte[] src, int s, int srcStride, byte[] dst, int d, int dstStride) {
-        long r0 = LittleEndian.getLong(src, s);
-        long r1 = LittleEndian.getLong(src, s + srcStride);
-        long r2 = LittleEndian.getLong(src, s + 2 * srcStride);
-        long r3 = LittleEndian.getLong(src, s + 3 * srcStride);
-        long r4 = LittleEndian.getLong(src, s + 4 * srcStride);
-        long r5 = LittleEndian.getLong(src, s + 5 * srcStride);
-        long r6 = LittleEndian.getLong(src, s + 6 * srcStride);
-        long r7 = LittleEndian.getLong(src, s + 7 * srcStride);
-        long t;
-        // 4 x 4 blocks: the low half of row r + 4 with the high half of row r.
-        t = r0;
-        r0 = (t & MASK_32) | (r4 << 32);
-        r4 = (t >>> 32) | (r4 & ~MASK_32);
-        t = r1;
-        r1 = (t & MASK_32) | (r5 << 32);
-        r5 = (t >>> 32) | (r5 & ~MASK_32);
-        t = r2;
-        r2 = (t & MASK_32) | (r6 << 32);
-        r6 = (t >>> 32) | (r6 & ~MASK_32);
-        t = r3;
-        r3 = (t & MASK_32) | (r7 << 32);
-        r7 = (t >>> 32) | (r7 & ~MASK_32);
-        // 2 x 2 blocks within each half: rows r and r + 2.
-        t = r0;
-        r0 = (t & MASK_16) | ((r2 << 16) & ~MASK_16);
-        r2 = ((t >>> 16) & MASK_16) | (r2 & ~MASK_16);
-        t = r1;
-        r1 = (t & MASK_16) | ((r3 << 16) & ~MASK_16);
-        r3 = ((t >>> 16) & MASK_16) | (r3 & ~MASK_16);
-        t = r4;
-        r4 = (t & MASK_16) | ((r6 << 16) & ~MASK_16);
-        r6 = ((t >>> 16) & MASK_16) | (r6 & ~MASK_16);
-        t = r5;
-        r5 = (t & MASK_16) | ((r7 << 16) & ~MASK_16);
-        r7 = ((t >>> 16) & MASK_16) | (r7 & ~MASK_16);
-        // Single bytes: rows r and r + 1.
-        t = r0;
-        r0 = (t & MASK_8) | ((r1 << 8) & ~MASK_8);
-        r1 = ((t >>> 8) & MASK_8) | (r1 & ~MASK_8);
-        t = r2;
-        r2 = (t & MASK_8) | ((r3 << 8) & ~MASK_8);
-        r3 = ((t >>> 8) & MASK_8) | (r3 & ~MASK_8);
-        t = r4;
-        r4 = (t & MASK_8) | ((r5 << 8) & ~MASK_8);
-        r5 = ((t >>> 8) & MASK_8) | (r5 & ~MASK_8);
-        t = r6;
-        r6 = (t & MASK_8) | ((r7 << 8) & ~MASK_8);
-        r7 = ((t >>> 8) & MASK_8) | (r7 & ~MASK_8);
+
+    /** The scalar {@link #unshuffle8(int, byte[], int, byte[], int, byte[], int, byte[], int, byte[], int, byte[], int, byte[], int, byte[], int, byte[], int)}. */
+    static void unshuffle8Scalar(
+            int n,
+            byte[] s0,
+            int o0,
+            byte[] s1,
+            int o1,
+            byte[] s2,
+            int o2,
+            byte[] s3,
+            int o3,
+            byte[] s4,
+            int o4,
+            byte[] s5,
+            int o5,
+            byte[] s6,
+            int o6,
+            byte[] s7,
+            int o7,
+            byte[] dst,
+            int dstOff) {
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            long r0 = LittleEndian.getLong(s0, o0 + i);
+            long r1 = LittleEndian.getLong(s1, o1 + i);
+            long r2 = LittleEndian.getLong(s2, o2 + i);
+            long r3 = LittleEndian.getLong(s3, o3 + i);
+            long r4 = LittleEndian.getLong(s4, o4 + i);
+            long r5 = LittleEndian.getLong(s5, o5 + i);
+            long r6 = LittleEndian.getLong(s6, o6 + i);
+            long r7 = LittleEndian.getLong(s7, o7 + i);
+            long x;
+            x = ((r0 >>> 32) ^ r4) & MASK_32;
+            r0 ^= x << 32;
+            r4 ^= x;
+            x = ((r1 >>> 32) ^ r5) & MASK_32;
+            r1 ^= x << 32;
+            r5 ^= x;
+            x = ((r2 >>> 32) ^ r6) & MASK_32;
+            r2 ^= x << 32;
+            r6 ^= x;
+            x = ((r3 >>> 32) ^ r7) & MASK_32;
+            r3 ^= x << 32;
+            r7 ^= x;
+            x = ((r0 >>> 16) ^ r2) & MASK_16;
+            r0 ^= x << 16;
+            r2 ^= x;
+            x = ((r1 >>> 16) ^ r3) & MASK_16;
+            r1 ^= x << 16;
+            r3 ^= x;
+            x = ((r4 >>> 16) ^ r6) & MASK_16;
+            r4 ^= x << 16;
+            r6 ^= x;
+            x = ((r5 >>> 16) ^ r7) & MASK_16;
+            r5 ^= x << 16;
+            r7 ^= x;
+            x = ((r0 >>> 8) ^ r1) & MASK_8;
+            r0 ^= x << 8;
+            r1 ^= x;
+            x = ((r2 >>> 8) ^ r3) & MASK_8;
+            r2 ^= x << 8;
+            r3 ^= x;
+            x = ((r4 >>> 8) ^ r5) & MASK_8;
+            r4 ^= x << 8;
+            r5 ^= x;
+            x = ((r6 >>> 8) ^ r7) & MASK_8;
+            r6 ^= x << 8;
+            r7 ^= x;
+            int d = dstOff + 8 * i;
+            LittleEndian.putLong(dst, d, r0);
+            LittleEndian.putLong(dst, d + 8, r1);
+            LittleEndian.putLong(dst, d + 16, r2);
+            LittleEndian.putLong(dst, d + 24, r3);
+            LittleEndian.putLong(dst, d + 32, r4);
+            LittleEndian.putLong(dst, d + 40, r5);
+            LittleEndian.putLong(dst, d + 48, r6);
+            LittleEndian.putLong(dst, d + 56, r7);
+        }
+        for (; i < n; i++) {
+            LittleEndian.putLong(
+                    dst, dstOff + 8 * i, gather(i, s0, o0, s1, o1, s2, o2, s3, o3, s4, o4, s5, o5, s6, o6, s7, o7));
+        }
+    }
+
+    /** The scalar {@link #unshuffle8ToDoubles}: {@link #unshuffle8Scalar} with other stores. */
+    static void unshuffle8ToDoublesScalar(
+            int n,
+            byte[] s0,
+            int o0,
+            byte[] s1,
+            int o1,
+            byte[] s2,
+            int o2,
+            byte[] s3,
+            int o3,
+            byte[] s4,
+            int o4,
+            byte[] s5,
+            int o5,
+            byte[] s6,
+            int o6,
+            byte[] s7,
+            int o7,
+            double[] dst,
+            int dstOff) {
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            long r0 = LittleEndian.getLong(s0, o0 + i);
+            long r1 = LittleEndian.getLong(s1, o1 + i);
+            long r2 = LittleEndian.getLong(s2, o2 + i);
+            long r3 = LittleEndian.getLong(s3, o3 + i);
+            long r4 = LittleEndian.getLong(s4, o4 + i);
+            long r5 = LittleEndian.getLong(s5, o5 + i);
+            long r6 = LittleEndian.getLong(s6, o6 + i);
+            long r7 = LittleEndian.getLong(s7, o7 + i);
+            long x;
+            x = ((r0 >>> 32) ^ r4) & MASK_32;
+            r0 ^= x << 32;
+            r4 ^= x;
+            x = ((r1 >>> 32) ^ r5) & MASK_32;
+            r1 ^= x << 32;
+            r5 ^= x;
+            x = ((r2 >>> 32) ^ r6) & MASK_32;
+            r2 ^= x << 32;
+            r6 ^= x;
+            x = ((r3 >>> 32) ^ r7) & MASK_32;
+            r3 ^= x << 32;
+            r7 ^= x;
+            x = ((r0 >>> 16) ^ r2) & MASK_16;
+            r0 ^= x << 16;
+            r2 ^= x;
+            x = ((r1 >>> 16) ^ r3) & MASK_16;
+            r1 ^= x << 16;
+            r3 ^= x;
+            x = ((r4 >>> 16) ^ r6) & MASK_16;
+            r4 ^= x << 16;
+            r6 ^= x;
+            x = ((r5 >>> 16) ^ r7) & MASK_16;
+            r5 ^= x << 16;
+            r7 ^= x;
+            x = ((r0 >>> 8) ^ r1) & MASK_8;
+            r0 ^= x << 8;
+            r1 ^= x;
+            x = ((r2 >>> 8) ^ r3) & MASK_8;
+            r2 ^= x << 8;
+            r3 ^= x;
+            x = ((r4 >>> 8) ^ r5) & MASK_8;
+            r4 ^= x << 8;
+            r5 ^= x;
+            x = ((r6 >>> 8) ^ r7) & MASK_8;
+            r6 ^= x << 8;
+            r7 ^= x;
+            int d = dstOff + i;
+            dst[d] = Double.longBitsToDouble(r0);
+            dst[d + 1] = Double.longBitsToDouble(r1);
+            dst[d + 2] = Double.longBitsToDouble(r2);
+            dst[d + 3] = Double.longBitsToDouble(r3);
+            dst[d + 4] = Double.longBitsToDouble(r4);
+            dst[d + 5] = Double.longBitsToDouble(r5);
+            dst[d + 6] = Double.longBitsToDouble(r6);
+            dst[d + 7] = Double.longBitsToDouble(r7);
+        }
+        for (; i < n; i++) {
+            dst[dstOff + i] =
+                    Double.longBitsToDouble(gather(i, s0, o0, s1, o1, s2, o2, s3, o3, s4, o4, s5, o5, s6, o6, s7, o7));
+        }
+    }
+
+    /** Element {@code i} of 8 streams: byte {@code j} from stream {@code j}. */
+    private static long gather(
+            int i,
+            byte[] s0,
+            int o0,
+            byte[] s1,
+            int o1,
+            byte[] s2,
+            int o2,
+            byte[] s3,
+            int o3,
+            byte[] s4,
+            int o4,
+            byte[] s5,
+            int o5,
+            byte[] s6,
+            int o6,
+            byte[] s7,
+            int o7) {
+        return (s0[o0 + i] & 0xFFL)
+                | (s1[o1 + i] & 0xFFL) << 8
+                | (s2[o2 + i] & 0xFFL) << 16
+                | (s3[o3 + i] & 0xFFL) << 24
+                | (s4[o4 + i] & 0xFFL) << 32
+                | (s5[o5 + i] & 0xFFL) << 40
+                | (s6[o6 + i] & 0xFFL) << 48
+                | (s7[o7 + i] & 0xFFL) << 56;
+    }
+
+    /** Unshuffles {@code n} 8-byte elements with the scalar loops: 8 streams of {@code n} bytes at {@code src[srcOff]}. */
+    static void unshuffle8Scalar(int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
+        unshuffle8Scalar(
+                n,
+                src,
+                srcOff,
+                src,
+                srcOff + n,
+                src,
+                srcOff + 2 * n,
+                src,
+                srcOff + 3 * n,
+                src,
+                srcOff + 4 * n,
+                src,
+                srcOff + 5 * n,
+                src,
+                srcOff + 6 * n,
+                src,
+                srcOff + 7 * n,
+                dst,
+                dstOff);
+    }
+
+    /** {@link #unshuffle8Scalar(int, byte[], int, byte[], int)} into {@code float64} values. */
+    static void unshuffle8ToDoublesScalar(int n, byte[] src, int srcOff, double[] dst, int dstOff) {
+        unshuffle8ToDoublesScalar(
+                n,
+                src,
+                srcOff,
+                src,
+                srcOff + n,
+                src,
+                srcOff + 2 * n,
+                src,
+                srcOff + 3 * n,
+                src,
+                srcOff + 4 * n,
+                src,
+                srcOff + 5 * n,
+                src,
+                srcOff + 6 * n,
+                src,
+                srcOff + 7 * n,
+                dst,
+                dstOff);
+    }
+
+    /** Shuffles {@code n} 8-byte elements at {@code src[srcOff]} with the scalar loops. */
+    static void shuffle8Scalar(int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            int s = srcOff + 8 * i;
+            long r0 = LittleEndian.getLong(src, s);
+            long r1 = LittleEndian.getLong(src, s + 8);
+            long r2 = LittleEndian.getLong(src, s + 16);
+            long r3 = LittleEndian.getLong(src, s + 24);
+            long r4 = LittleEndian.getLong(src, s + 32);
+            long r5 = LittleEndian.getLong(src, s + 40);
+            long r6 = LittleEndian.getLong(src, s + 48);
+            long r7 = LittleEndian.getLong(src, s + 56);
+            long x;
+            x = ((r0 >>> 32) ^ r4) & MASK_32;
+            r0 ^= x << 32;
+            r4 ^= x;
+            x = ((r1 >>> 32) ^ r5) & MASK_32;
+            r1 ^= x << 32;
+            r5 ^= x;
+            x = ((r2 >>> 32) ^ r6) & MASK_32;
+            r2 ^= x << 32;
+            r6 ^= x;
+            x = ((r3 >>> 32) ^ r7) & MASK_32;
+            r3 ^= x << 32;
+            r7 ^= x;
+            x = ((r0 >>> 16) ^ r2) & MASK_16;
+            r0 ^= x << 16;
+            r2 ^= x;
+            x = ((r1 >>> 16) ^ r3) & MASK_16;
+            r1 ^= x << 16;
+            r3 ^= x;
+            x = ((r4 >>> 16) ^ r6) & MASK_16;
+            r4 ^= x << 16;
+            r6 ^= x;
+            x = ((r5 >>> 16) ^ r7) & MASK_16;
+            r5 ^= x << 16;
+            r7 ^= x;
+            x = ((r0 >>> 8) ^ r1) & MASK_8;
+            r0 ^= x << 8;
+            r1 ^= x;
+            x = ((r2 >>> 8) ^ r3) & MASK_8;
+            r2 ^= x << 8;
+            r3 ^= x;
+            x = ((r4 >>> 8) ^ r5) & MASK_8;
+            r4 ^= x << 8;
+            r5 ^= x;
+            x = ((r6 >>> 8) ^ r7) & MASK_8;
+            r6 ^= x << 8;
+            r7 ^= x;
+            putStreams(dst, dstOff + i, n, r0, r1, r2, r3, r4, r5, r6, r7);
+        }
+        for (; i < n; i++) {
+            scatter(LittleEndian.getLong(src, srcOff + 8 * i), dst, dstOff + i, n);
+        }
+    }
+
+    /** The scalar {@link #shuffle8FromDoubles}: {@link #shuffle8Scalar} with other loads. */
+    static void shuffle8FromDoublesScalar(int n, double[] src, int srcOff, byte[] dst, int dstOff) {
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            int s = srcOff + i;
+            long r0 = Double.doubleToRawLongBits(src[s]);
+            long r1 = Double.doubleToRawLongBits(src[s + 1]);
+            long r2 = Double.doubleToRawLongBits(src[s + 2]);
+            long r3 = Double.doubleToRawLongBits(src[s + 3]);
+            long r4 = Double.doubleToRawLongBits(src[s + 4]);
+            long r5 = Double.doubleToRawLongBits(src[s + 5]);
+            long r6 = Double.doubleToRawLongBits(src[s + 6]);
+            long r7 = Double.doubleToRawLongBits(src[s + 7]);
+            long x;
+            x = ((r0 >>> 32) ^ r4) & MASK_32;
+            r0 ^= x << 32;
+            r4 ^= x;
+            x = ((r1 >>> 32) ^ r5) & MASK_32;
+            r1 ^= x << 32;
+            r5 ^= x;
+            x = ((r2 >>> 32) ^ r6) & MASK_32;
+            r2 ^= x << 32;
+            r6 ^= x;
+            x = ((r3 >>> 32) ^ r7) & MASK_32;
+            r3 ^= x << 32;
+            r7 ^= x;
+            x = ((r0 >>> 16) ^ r2) & MASK_16;
+            r0 ^= x << 16;
+            r2 ^= x;
+            x = ((r1 >>> 16) ^ r3) & MASK_16;
+            r1 ^= x << 16;
+            r3 ^= x;
+            x = ((r4 >>> 16) ^ r6) & MASK_16;
+            r4 ^= x << 16;
+            r6 ^= x;
+            x = ((r5 >>> 16) ^ r7) & MASK_16;
+            r5 ^= x << 16;
+            r7 ^= x;
+            x = ((r0 >>> 8) ^ r1) & MASK_8;
+            r0 ^= x << 8;
+            r1 ^= x;
+            x = ((r2 >>> 8) ^ r3) & MASK_8;
+            r2 ^= x << 8;
+            r3 ^= x;
+            x = ((r4 >>> 8) ^ r5) & MASK_8;
+            r4 ^= x << 8;
+            r5 ^= x;
+            x = ((r6 >>> 8) ^ r7) & MASK_8;
+            r6 ^= x << 8;
+            r7 ^= x;
+            putStreams(dst, dstOff + i, n, r0, r1, r2, r3, r4, r5, r6, r7);
+        }
+        for (; i < n; i++) {
+            scatter(Double.doubleToRawLongBits(src[srcOff + i]), dst, dstOff + i, n);
+        }
+    }
+
+    /** Stores 8 transposed rows: row {@code j} (8 elements' byte {@code j}) at {@code dst[d + j * n]}. */
+    private static void putStreams(
+            byte[] dst, int d, int n, long r0, long r1, long r2, long r3, long r4, long r5, long r6, long r7) {
         LittleEndian.putLong(dst, d, r0);
-        LittleEndian.putLong(dst, d + dstStride, r1);
-        LittleEndian.putLong(dst, d + 2 * dstStride, r2);
-        LittleEndian.putLong(dst, d + 3 * dstStride, r3);
-        LittleEndian.putLong(dst, d + 4 * dstStride, r4);
-        LittleEndian.putLong(dst, d + 5 * dstStride, r5);
-        LittleEndian.putLong(dst, d + 6 * dstStride, r6);
-        LittleEndian.putLong(dst, d + 7 * dstStride, r7);
+        LittleEndian.putLong(dst, d + n, r1);
+        LittleEndian.putLong(dst, d + 2 * n, r2);
+        LittleEndian.putLong(dst, d + 3 * n, r3);
+        LittleEndian.putLong(dst, d + 4 * n, r4);
+        LittleEndian.putLong(dst, d + 5 * n, r5);
+        LittleEndian.putLong(dst, d + 6 * n, r6);
+        LittleEndian.putLong(dst, d + 7 * n, r7);
+    }
+
+    /** One element's 8 bytes to 8 streams of {@code n} bytes: byte {@code j} at {@code dst[d + j * n]}. */
+    private static void scatter(long v, byte[] dst, int d, int n) {
+        for (int j = 0; j < 8; j++) {
+            dst[d + j * n] = (byte) (v >>> (8 * j));
+        }
     }
 
     /** Unshuffles 4-byte elements, assembling each element as an int from its 4 streams. */

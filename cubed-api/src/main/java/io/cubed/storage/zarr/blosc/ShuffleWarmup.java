@@ -84,15 +84,10 @@ final class ShuffleWarmup {
 
         @Override
         public void scalar() {
-            ByteShuffle.shuffle8From(0, n, src, 0, shuffled, 0);
-            ByteShuffle.unshuffle8From(0, n, shuffled, 0, back, 0);
-            // Without the vector code, values are unshuffled to bytes and then converted, and converted to bytes before
-            // they are shuffled.
-            for (int i = 0; i < n; i++) {
-                values[i] = Double.longBitsToDouble(LittleEndian.getLong(back, 8 * i));
-                LittleEndian.putLong(back, 8 * i, Double.doubleToRawLongBits(srcValues[i]));
-            }
-            ByteShuffle.shuffle8From(0, n, back, 0, shuffledValues, 0);
+            ByteShuffle.shuffle8Scalar(n, src, 0, shuffled, 0);
+            ByteShuffle.unshuffle8Scalar(n, shuffled, 0, back, 0);
+            ByteShuffle.unshuffle8ToDoublesScalar(n, shuffled, 0, values, 0);
+            ByteShuffle.shuffle8FromDoublesScalar(n, srcValues, 0, shuffledValues, 0);
         }
 
         @Override
@@ -127,7 +122,7 @@ final class ShuffleWarmup {
         @Override
         public boolean same() {
             byte[] expected = new byte[BLOCK_BYTES];
-            ByteShuffle.shuffle8From(0, n, src, 0, expected, 0);
+            ByteShuffle.shuffle8Scalar(n, src, 0, expected, 0);
             boolean sameValues = true;
             for (int i = 0; i < n; i++) {
                 sameValues &= Double.doubleToRawLongBits(values[i]) == LittleEndian.getLong(src, 8 * i);

@@ -15,7 +15,7 @@ import jdk.incubator.vector.VectorSpecies;
  * Blosc's byte shuffle of 8-byte elements with the JDK's Vector API, for JVMs started with {@code --add-modules
  * jdk.incubator.vector}: the 8 x 8 byte transpose that {@link ByteShuffle} does on one group of 8 elements at a time
  * runs here on as many groups as a 256-bit (or, where there is none, 128-bit) vector has long lanes, about four times
- * faster (docs/zarr.md). Only {@link ByteShuffle} and {@link BloscDecoder} call it, and only when {@link ByteShuffle#VECTOR}; without the module this class is never
+ * faster (docs/zarr.md). Only {@link ByteShuffle} calls it, and only when {@link ByteShuffle#VECTOR}; without the module this class is never
  * loaded. Sizes are in bytes, counts in elements.
  */
 final class VectorByteShuffle {
@@ -428,8 +428,11 @@ final class VectorByteShuffle {
             a6.reinterpretAsBytes().rearrange(FROM_LANES).intoByteArray(dst, d + 6 * n, ByteOrder.LITTLE_ENDIAN);
             a7.reinterpretAsBytes().rearrange(FROM_LANES).intoByteArray(dst, d + 7 * n, ByteOrder.LITTLE_ENDIAN);
         }
-        if (i < n) {
-            ByteShuffle.shuffle8From(i, n, src, srcOff, dst, dstOff);
+        for (; i < n; i++) {
+            long v = LittleEndian.getLong(src, srcOff + 8 * i);
+            for (int j = 0; j < 8; j++) {
+                dst[dstOff + j * n + i] = (byte) (v >>> (8 * j));
+            }
         }
     }
 

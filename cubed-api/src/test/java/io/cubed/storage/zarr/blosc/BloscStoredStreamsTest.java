@@ -20,18 +20,25 @@ class BloscStoredStreamsTest {
     /** 4 MiB of float64: four blocks where blocks split (c-blosc makes them 1 MiB for 8-byte elements). */
     private static final int N = 1 << 19;
 
+    /**
+     * The test JVMs have the Vector API module: the vector code is warmed up and in use here, as in a long process. The
+     * build runs these tests again with {@code -Dcubed.blosc.vector=false} (the {@code scalar-shuffle} execution), where
+     * the scalar loops decode and encode the same frames, as they do in a short process and without the module.
+     */
     @BeforeAll
-    static void vectorShuffleInUse() {
-        // The decoder unshuffles streams in place with the vector code only: start and await its warm-up, as a long
-        // process does (the test JVMs have the Vector API module: BloscShuffleTest, ShuffleWarmupTest).
-        BloscCodec.warmUp();
-        long end = System.nanoTime() + ShuffleWarmup.DEADLINE_NANOS;
-        while (!ShuffleWarmup.vectorReady() && System.nanoTime() < end) {
-            Thread.onSpinWait();
+    static void shuffleInUse() {
+        if (!"false".equals(System.getProperty(ByteShuffle.VECTOR_PROPERTY))) {
+            BloscCodec.warmUp();
+            long end = System.nanoTime() + ShuffleWarmup.DEADLINE_NANOS;
+            while (!ShuffleWarmup.vectorReady() && System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+            assertThat(ShuffleWarmup.ready())
+                    .as("the vector unshuffle is in use")
+                    .isTrue();
+        } else {
+            assertThat(ByteShuffle.VECTOR).as("the scalar loops are in use").isFalse();
         }
-        assertThat(ByteShuffle.vectorInUse())
-                .as("the vector unshuffle is in use")
-                .isTrue();
     }
 
     /** Doubles in [0, 1): their high bytes repeat and compress, their low bytes are noise and are stored. */
@@ -129,7 +136,7 @@ class BloscStoredStreamsTest {
 
     /**
      * A sink that takes float64 values: the blocks that can (full, split, 8-byte elements) are written into its
-     * {@code double[]} by the vector unshuffle, except every other one, which it declines and gets as bytes, as it
+     * {@code double[]} by the unshuffle, except every other one, which it declines and gets as bytes, as it
      * gets the others; every value is the input's.
      */
     private static void assertDecodesToDoubles(byte[] frame, byte[] raw) {

@@ -1,0 +1,135 @@
+package io.cubed.storage.zarr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cubed.chunk.Chunk;
+import io.cubed.dtype.DType;
+import io.cubed.grid.ChunkGrid;
+import io.cubed.storage.zarr.blosc.BloscCname;
+import io.cubed.storage.zarr.blosc.BloscShuffle;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Float64 chunks of a realistic size read into a larger target, as a rechunk's first stage reads its region: a chunk
+ * that lies whole within the target is decoded block by block straight into its place there (Blosc blocks of 8 KiB
+ * that cross the chunk's rows; streams unshuffled into the target's own array where a block lies in one contiguous
+ * segment of it), and the target equals the array's values by a plain loop, element by element; and into several
+ * targets.
+ */
+class ChunksIntoRegionTest {
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                // Row stripes into a region of whole rows: each chunk one contiguous segment of the target.
+                Arguments.of(new long[] {64, 600}, new int[] {16, 600}, new long[] {16, 0}, new int[] {32, 600}),
+                // The same region taken from row 8: the first and last chunks only overlap it.
+                Arguments.of(new long[] {64, 600}, new int[] {16, 600}, new long[] {8, 0}, new int[] {48, 600}),
+                // Columns cut: each of a chunk's rows is a segment of its own (blocks cross rows).
+                Arguments.of(new long[] {64, 600}, new int[] {16, 100}, new long[] {16, 100}, new int[] {32, 300}),
+                // Three axes, the last whole: segments of 10 x 40 elements.
+                Arguments.of(
+                        new long[] {4, 30, 40}, new int[] {2, 10, 40}, new long[] {0, 10, 0}, new int[] {4, 20, 40}),
+                // Three axes, the first two whole: one segment per chunk, at an offset on the first.
+                Arguments.of(
+                        new long[] {6, 30, 40}, new int[] {2, 30, 40}, new long[] {2, 0, 0}, new int[] {4, 30, 40}));
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void chunksWithinTheTargetDecodeStraightIntoItsArray(long[] shape, int[] chunks, long[] offset, int[] extent) {
+        for (int blocksize : new int[] {0, 8192}) {
+            for (Compressor compressor : new Compressor[] {
+                new Compressor.Blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, blocksize),
+                new Compressor.Blosc(BloscCname.BLOSCLZ, 5, BloscShuffle.BITSHUFFLE, blocksize),
+                new Compressor.Zstd(1, false)
+            }) {
+                ZarrArray a = ZarrArray.create(
+                        "memory://chunks-into-region-" + UUID.randomUUID(),
+                        ZarrCreateOptions.builder(shape, chunks, DType.FLOAT64)
+                                .compressor(compressor)
+                                .build());
+                ZarrArrayTest.writeAll(a);
+                Chunk target = Chunk.allocate(DType.FLOAT64, extent);
+                java.util.Arrays.fill(target.doubles(), Double.NaN);
+                ChunkGrid g = a.grid();
+                for (long i = 0; i < g.numChunks(); i++) {
+                    long[] coords = g.chunkCoordsOf(i);
+                    if (overlaps(g.chunkOffset(coords), g.chunkShapeAt(coords), offset, extent)) {
+                        a.readChunkInto(coords, new Chunk[] {target}, new long[][] {offset});
+                    }
+                }
+                Chunk expected = ZarrArrayTest.reference(DType.FLOAT64, shape, offset, extent);
+                double[] got = target.doubles();
+                double[] want = expected.doubles();
+                for (int e = 0; e < want.length; e++) {
+                    assertThat(got[e])
+                            .as("element %d of the target, %s, blocksize %d", e, compressor, blocksize)
+                            .isEqualTo(want[e]);
+                }
+            }
+        }
+    }
+
+    /**
+     * Row stripes read into the output chunks of a rechunk's region (a grid of 24 x 150 over rows 0..48), each chunk's
+     * rows passing through several of them, and with one column of output chunks left out (its columns are bytes no
+     * target takes, skipped): every target equals the array's values.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void chunksSplitAmongTheOutputChunksOfARegion(boolean gap) {
+        long[] shape = {64, 600};
+        for (Compressor compressor : new Compressor[] {
+            new Compressor.Blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 0),
+            new Compressor.Blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 8192),
+            new Compressor.Zstd(1, false)
+        }) {
+            ZarrArray a = ZarrArray.create(
+                    "memory://chunks-into-targets-" + UUID.randomUUID(),
+                    ZarrCreateOptions.builder(shape, new int[] {16, 600}, DType.FLOAT64)
+                            .compressor(compressor)
+                            .build());
+            ZarrArrayTest.writeAll(a);
+            java.util.List<Chunk> targets = new java.util.ArrayList<>();
+            java.util.List<long[]> offsets = new java.util.ArrayList<>();
+            for (int r = 0; r < 48; r += 24) {
+                for (int c = 0; c < 600; c += 150) {
+                    if (gap && c == 150) {
+                        continue;
+                    }
+                    Chunk t = Chunk.allocate(DType.FLOAT64, new int[] {24, 150});
+                    java.util.Arrays.fill(t.doubles(), Double.NaN);
+                    targets.add(t);
+                    offsets.add(new long[] {r, c});
+                }
+            }
+            Chunk[] ts = targets.toArray(new Chunk[0]);
+            long[][] os = offsets.toArray(new long[0][]);
+            for (long row = 0; row < 3; row++) {
+                a.readChunkInto(new long[] {row, 0}, ts, os);
+            }
+            for (int t = 0; t < ts.length; t++) {
+                double[] want = ZarrArrayTest.reference(DType.FLOAT64, shape, os[t], new int[] {24, 150})
+                        .doubles();
+                double[] got = ts[t].doubles();
+                for (int e = 0; e < want.length; e++) {
+                    assertThat(got[e])
+                            .as("element %d of target %d, %s", e, t, compressor)
+                            .isEqualTo(want[e]);
+                }
+            }
+        }
+    }
+
+    private static boolean overlaps(long[] chunkOffset, int[] chunkShape, long[] offset, int[] extent) {
+        for (int d = 0; d < offset.length; d++) {
+            if (chunkOffset[d] + chunkShape[d] <= offset[d] || offset[d] + extent[d] <= chunkOffset[d]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
