@@ -85,15 +85,7 @@ class ZarrRegionProperties {
                         .compressor(new Compressor.Zstd(1, false))
                         .fillValue(fill)
                         .build());
-        ChunkGrid g = a.grid();
-        for (long i = 0; i < g.numChunks(); i++) {
-            if (i % 3 != 1) {
-                long[] coords = g.chunkCoordsOf(i);
-                a.writeChunk(
-                        ZarrArrayTest.reference(c.dtype(), c.shape(), g.chunkOffset(coords), g.chunkShapeAt(coords)),
-                        coords);
-            }
-        }
+        ChunkGrid g = writeAllButEveryThirdChunk(a, c);
         int rank = c.shape().length;
         int[] wholeShape = new int[rank];
         for (int i = 0; i < rank; i++) {
@@ -134,15 +126,7 @@ class ZarrRegionProperties {
                                         : new Compressor.Zstd(1, false))
                         .fillValue(fill)
                         .build());
-        ChunkGrid g = a.grid();
-        for (long i = 0; i < g.numChunks(); i++) {
-            if (i % 3 != 1) {
-                long[] coords = g.chunkCoordsOf(i);
-                a.writeChunk(
-                        ZarrArrayTest.reference(c.dtype(), c.shape(), g.chunkOffset(coords), g.chunkShapeAt(coords)),
-                        coords);
-            }
-        }
+        ChunkGrid g = writeAllButEveryThirdChunk(a, c);
         Chunk target = sentinel(c.dtype(), c.extent());
         Chunk before = sentinel(c.dtype(), c.extent());
         boolean[] read = new boolean[(int) g.numChunks()];
@@ -152,6 +136,20 @@ class ZarrRegionProperties {
         }
         assertThat(target.contentEquals(expectedTarget(c, g, fill, c.offset(), before, read)))
                 .isTrue();
+    }
+
+    /** Writes every chunk but those whose index is 1 modulo 3 (read as the fill value); returns the grid. */
+    private static ChunkGrid writeAllButEveryThirdChunk(ZarrArray a, Case c) {
+        ChunkGrid g = a.grid();
+        for (long i = 0; i < g.numChunks(); i++) {
+            if (i % 3 != 1) {
+                long[] coords = g.chunkCoordsOf(i);
+                a.writeChunk(
+                        ZarrArrayTest.reference(c.dtype(), c.shape(), g.chunkOffset(coords), g.chunkShapeAt(coords)),
+                        coords);
+            }
+        }
+        return g;
     }
 
     /** A chunk of {@code shape} holding values unlike the array's (so that untouched elements show). */
