@@ -371,21 +371,63 @@ final class V2ChunkReads {
     }
 
     /**
+     * Targets checked pairwise for overlapping one another; more are taken as disjoint only when they are cells of one
+     * grid ({@link #gridCells}), as a rechunk's output chunks are.
+     */
+    private static final int PAIRWISE_TARGETS = 64;
+
+    /**
      * The overlaps ({@link ChunkStores#overlap}) of the chunk at {@code offset} of {@code shape} with each target (null
-     * for a target it does not overlap), or null when two of them overlap one another within the chunk (an element
-     * then goes to two targets, which {@link ChunkBytes#sinkIntoTargets} does not do).
+     * for a target it does not overlap), or null when the targets may overlap one another (an element would then go to
+     * two targets, which {@link ChunkBytes#sinkIntoTargets} does not do).
      */
     private static int[][][] disjointOverlaps(long[] offset, int[] shape, Chunk[] targets, long[][] targetOffsets) {
+        boolean grid = gridCells(targets, targetOffsets);
+        if (!grid && targets.length > PAIRWISE_TARGETS) {
+            return null;
+        }
         int[][][] boxes = new int[targets.length][][];
         for (int k = 0; k < targets.length; k++) {
             boxes[k] = ChunkStores.overlap(offset, shape, targetOffsets[k], targets[k].shape());
-            for (int i = 0; i < k && boxes[k] != null; i++) {
+            for (int i = 0; !grid && i < k && boxes[k] != null; i++) {
                 if (boxes[i] != null && intersect(boxes[i], boxes[k])) {
                     return null;
                 }
             }
         }
         return boxes;
+    }
+
+    /**
+     * Whether the targets are distinct cells of one regular grid, so disjoint: every offset a multiple of the largest
+     * extent on its axis, no target longer than that (edge cells are shorter), no offset twice. O(targets).
+     */
+    private static boolean gridCells(Chunk[] targets, long[][] targetOffsets) {
+        if (targets.length < 2) {
+            return true;
+        }
+        int nd = targetOffsets[0].length;
+        long[] cell = new long[nd];
+        for (Chunk t : targets) {
+            int[] ts = t.shape();
+            for (int a = 0; a < nd; a++) {
+                cell[a] = Math.max(cell[a], ts[a]);
+            }
+        }
+        java.util.Set<java.util.List<Long>> seen = new java.util.HashSet<>();
+        for (long[] o : targetOffsets) {
+            java.util.List<Long> key = new java.util.ArrayList<>(nd);
+            for (int a = 0; a < nd; a++) {
+                if (cell[a] == 0 || o[a] % cell[a] != 0) {
+                    return false;
+                }
+                key.add(o[a]);
+            }
+            if (!seen.add(key)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether two overlaps of one chunk share an element. */

@@ -124,6 +124,50 @@ class ChunksIntoRegionTest {
         }
     }
 
+    /**
+     * Targets of unequal widths, side by side (not cells of one grid: checked pairwise), and two that overlap each other
+     * (each element must reach both: read as before, through the chunk's decompressed bytes): every target equals the
+     * array's values.
+     */
+    @org.junit.jupiter.api.Test
+    void targetsNotOfOneGridAndTargetsThatOverlap() {
+        long[] shape = {32, 600};
+        ZarrArray a = ZarrArray.create(
+                "memory://chunks-into-uneven-" + UUID.randomUUID(),
+                ZarrCreateOptions.builder(shape, new int[] {16, 600}, DType.FLOAT64)
+                        .compressor(new Compressor.Blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 8192))
+                        .build());
+        ZarrArrayTest.writeAll(a);
+        long[][][] layouts = {
+            {{0, 0}, {0, 250}}, // side by side, 250 and 350 wide
+            {{0, 0}, {0, 200}} // overlapping in columns 200..250
+        };
+        int[][][] shapes = {{{32, 250}, {32, 350}}, {{32, 250}, {32, 350}}};
+        for (int l = 0; l < layouts.length; l++) {
+            Chunk[] ts = new Chunk[2];
+            for (int t = 0; t < 2; t++) {
+                ts[t] = Chunk.allocate(DType.FLOAT64, shapes[l][t]);
+                java.util.Arrays.fill(ts[t].doubles(), Double.NaN);
+            }
+            a.readChunkInto(new long[] {0, 0}, ts, layouts[l]);
+            a.readChunkInto(new long[] {1, 0}, ts, layouts[l]);
+            for (int t = 0; t < 2; t++) {
+                int[] ext = shapes[l][t].clone();
+                ext[1] = (int) Math.min(ext[1], shape[1] - layouts[l][t][1]);
+                double[] want = ZarrArrayTest.reference(DType.FLOAT64, shape, layouts[l][t], ext)
+                        .doubles();
+                double[] got = ts[t].doubles();
+                for (int r = 0; r < ext[0]; r++) {
+                    for (int c = 0; c < ext[1]; c++) {
+                        assertThat(got[r * shapes[l][t][1] + c])
+                                .as("layout %d target %d element (%d, %d)", l, t, r, c)
+                                .isEqualTo(want[r * ext[1] + c]);
+                    }
+                }
+            }
+        }
+    }
+
     private static boolean overlaps(long[] chunkOffset, int[] chunkShape, long[] offset, int[] extent) {
         for (int d = 0; d < offset.length; d++) {
             if (chunkOffset[d] + chunkShape[d] <= offset[d] || offset[d] + extent[d] <= chunkOffset[d]) {
