@@ -306,6 +306,11 @@ final class ChunkBytes {
         private int rowCount;
         /** The last of those a piece was in or after, or -1. */
         private int cursor = -1;
+        /**
+         * Whether every target holds little-endian float64 slots: only then are pieces given ({@link #doublesPiece}),
+         * skipped ones included, so that a codec that starts a block in pieces finds a piece at every value after it.
+         */
+        private final boolean doubles;
 
         TargetsSink(Chunk[] targets, ByteOrder order, int[] shape, int[][][] boxes) {
             if (shape.length == 0) {
@@ -332,6 +337,12 @@ final class ChunkBytes {
             }
             rowTargets = new int[targets.length];
             rowBase = new long[targets.length];
+            boolean all = targets.length > 0 && order == ByteOrder.LITTLE_ENDIAN;
+            for (Chunk t : targets) {
+                all &= t.data() instanceof double[]
+                        && t.dtype().itemSizeBytes() / t.dtype().slotsPerElement() == 8;
+            }
+            doubles = all;
         }
 
         /** Lists the targets row {@code r} of the chunk passes through, by where it enters them. */
@@ -433,7 +444,7 @@ final class ChunkBytes {
 
         @Override
         public Piece doublesPiece(int at, int length) {
-            if (length <= 0 || at < 0 || at + (long) length > size) {
+            if (!doubles || length <= 0 || at < 0 || at + (long) length > size) {
                 return null;
             }
             int n = piece(at, length);
