@@ -18,6 +18,7 @@ import io.cubed.primitive.RechunkPlanner;
 import io.cubed.primitive.RechunkStage;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.fs.Stores;
+import io.cubed.storage.zarr.ZarrFormat;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -97,9 +98,9 @@ public final class Manipulation {
                     "rechunk (stage " + (i + 1) + "/" + stages.size() + ")",
                     List.of(node),
                     new RechunkKeyFunction(in, out),
-                    new RechunkChunkFunction(dtype, in, out),
+                    new RechunkChunkFunction(dtype, in, out, s.readsInputsInto()),
                     new int[] {1},
-                    s.regionBufferBytes() + s.keyBytes(),
+                    s.extraMemBytes(),
                     List.of(dtype),
                     List.of(out),
                     s.outputChunksPerTask(),
@@ -289,12 +290,15 @@ public final class Manipulation {
     /**
      * The planner of a rechunk of {@code x} to {@code target} chunks with {@code x}'s spec: memory per task {@code
      * allowedMem − reservedMem}, read copies of the source or the work directory (the larger), write copies of the
-     * work directory, and the executor's {@link io.cubed.runtime.Executor#parallelism}.
+     * work directory, reads into other chunks with no decoded chunk where both read so, and the executor's {@link
+     * io.cubed.runtime.Executor#parallelism}.
      */
     public static RechunkPlanner planner(CubedArray x, int[] target) {
         Spec spec = x.spec();
         BufferCopies work = workCopies(spec);
-        BufferCopies copies = new BufferCopies(Math.max(readCopies(x).read(), work.read()), work.write());
+        BufferCopies source = readCopies(x);
+        BufferCopies copies = new BufferCopies(
+                Math.max(source.read(), work.read()), work.write(), source.readsInto() && work.readsInto());
         return RechunkPlanner.of(x.shape(), x.dtype().itemSizeBytes(), x.chunkShape(), target)
                 .budget(spec.budget().availableBytes(), copies)
                 .parallelism(spec.executor().parallelism());
@@ -305,9 +309,11 @@ public final class Manipulation {
      * (an intermediateCodec other than Blosc and zstd), as Computation counts them.
      */
     static BufferCopies workCopies(Spec spec) {
+        ZarrFormat format = Computation.intermediateFormat(spec);
         return BufferCopies.forStore(
                         Stores.open(spec.workDir(), spec.storeOptions()).isObjectStore())
-                .plus(Computation.intermediateFormat(spec).codecCopies());
+                .plus(format.codecCopies())
+                .readingInto(format.readsInto());
     }
 
     /** The buffer copies a task reading {@code x} holds: its store's when stored, else the work directory's. */

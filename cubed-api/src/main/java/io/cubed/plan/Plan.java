@@ -71,14 +71,21 @@ public final class Plan {
 
     /**
      * Projected memory in bytes of one task of {@code op}: {@code reserved + Σ input chunk · held · (1 + read copies)
-     * + extra + Σ output chunk · (1 + write copies)}, with each array's copies given by {@code copiesOf}.
+     * + extra + Σ output chunk · (1 + write copies)}, with each array's copies given by {@code copiesOf}. An input the
+     * function reads into chunks it holds anyway ({@link io.cubed.primitive.ChunkFunction#readsInputInto}), from an
+     * array whose reads into other chunks decode no chunk ({@link BufferCopies#readsInto}), counts its read copies
+     * only.
      */
     public static long projectedMemBytes(OpNode op, long reservedBytes, Function<ArrayNode, BufferCopies> copiesOf) {
         long total = reservedBytes + op.extraMemBytes();
         for (int j = 0; j < op.inputs().size(); j++) {
             ArrayNode in = op.inputs().get(j);
             long held = in.chunkBytes() * op.chunksHeld(j);
-            total = Math.addExact(total, ProjectedMemory.blockwise(0, new long[] {held}, 0, 0, copiesOf.apply(in)));
+            BufferCopies copies = copiesOf.apply(in);
+            long perInput = op.function().readsInputInto(j)
+                    ? Math.multiplyExact(held, copies.readIntoCopies())
+                    : ProjectedMemory.blockwise(0, new long[] {held}, 0, 0, copies);
+            total = Math.addExact(total, perInput);
         }
         for (ArrayNode out : op.outputs()) {
             total = Math.addExact(

@@ -55,7 +55,9 @@ final class StoredArrays {
             Set<ArrayNode> targets,
             ZarrFormat targetFormat,
             ZarrFormat intermediateFormat) {
-        BufferCopies workCopies = copiesOf(spec.workDir(), spec).plus(intermediateFormat.codecCopies());
+        BufferCopies workCopies = copiesOf(spec.workDir(), spec)
+                .plus(intermediateFormat.codecCopies())
+                .readingInto(intermediateFormat.readsInto());
         Map<String, io.cubed.storage.Store> stores = new HashMap<>();
         return a -> {
             if (a.source() != null) {
@@ -70,7 +72,8 @@ final class StoredArrays {
                     url, u -> Stores.supplier(u, spec.storeOptions()).open());
             ZarrFormat format = targets.contains(a) ? targetFormat : intermediateFormat;
             return BufferCopies.forStore(store.isObjectStore())
-                    .plus(format.codecCopies(a.grid().chunkShape(), store.putsInPieces()));
+                    .plus(format.codecCopies(a.grid().chunkShape(), store.putsInPieces()))
+                    .readingInto(format.readsInto());
         };
     }
 

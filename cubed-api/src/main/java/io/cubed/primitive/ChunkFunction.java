@@ -34,6 +34,17 @@ public interface ChunkFunction extends Serializable {
     }
 
     /**
+     * Whether every task reads the chunks of input {@code input} straight into chunks it holds anyway ({@link
+     * ChunkArgs#readInto}, targets that do not overlap one another), never as chunks of their own: a stored input whose
+     * reads into other chunks decode no chunk ({@link io.cubed.memory.BufferCopies#readsInto}) then costs only its read
+     * copies per chunk, which the plan counts ({@code io.cubed.plan.Plan#projectedMemBytes}). False unless a function
+     * says so.
+     */
+    default boolean readsInputInto(int input) {
+        return false;
+    }
+
+    /**
      * How many chunks of input {@code input} the operation's extra memory counts beside the ones it holds (a reduction
      * round counts one more, read before and perhaps not yet freed). Where such chunks are never made, as when a
      * fused chain hands them over tile by tile ({@link #readsInBoxes}), the plan counts the chain's leaves instead.

@@ -19,12 +19,28 @@ public final class RechunkChunkFunction implements ChunkFunction {
     private final DType dtype;
     private final ChunkGrid input;
     private final ChunkGrid output;
+    private final boolean readsInputsInto;
 
-    /** Copies {@code dtype} elements from chunks of {@code input} into chunks of {@code output} (same shape). */
-    public RechunkChunkFunction(DType dtype, ChunkGrid input, ChunkGrid output) {
+    /**
+     * Copies {@code dtype} elements from chunks of {@code input} into chunks of {@code output} (same shape); {@code
+     * readsInputsInto} is {@link RechunkStage#readsInputsInto} of the stage, what the plan counts of its input chunks
+     * ({@link #readsInputInto}).
+     */
+    public RechunkChunkFunction(DType dtype, ChunkGrid input, ChunkGrid output, boolean readsInputsInto) {
         this.dtype = dtype;
         this.input = input;
         this.output = output;
+        this.readsInputsInto = readsInputsInto;
+    }
+
+    /**
+     * True where the stage's tasks read several input chunks or write one output chunk: every such task reads its
+     * input chunks straight into its output chunks (a task at the array's edge left with one input chunk and several
+     * output chunks cuts them from it, within the region buffer's bytes, which hold at least two input chunks).
+     */
+    @Override
+    public boolean readsInputInto(int in) {
+        return readsInputsInto;
     }
 
     @Override

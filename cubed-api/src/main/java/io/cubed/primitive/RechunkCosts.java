@@ -221,7 +221,8 @@ final class RechunkCosts {
                 fanOut = RechunkStage.saturatedMultiply(fanOut, a[RechunkStage.FAN_OUT]);
             }
             long regionBuffer = fanIn > 1 && fanOut > 1 ? RechunkStage.saturatedMultiply(itemsize, region) : 0;
-            long taskBytes = RechunkStage.taskBytes(inBytes, regionBuffer, keyBytes, outBytes, copies);
+            long taskBytes = RechunkStage.taskBytes(
+                    inBytes, regionBuffer, keyBytes, outBytes, copies, RechunkStage.readsInputsInto(fanIn, fanOut));
             if (!fits(taskBytes, regionBuffer, budget)) {
                 return -1;
             }

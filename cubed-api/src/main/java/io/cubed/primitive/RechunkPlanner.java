@@ -198,8 +198,12 @@ public final class RechunkPlanner {
      * {@code cheapest}'s: the cheapest plan fills the budget with large copy regions even when smaller ones cost
      * about the same, and the memory a task holds is a process's heap (in-process, the heap follows the plan) or an
      * executor's. Bisects the budget below this planner's, planning within each (a smaller budget also caps the
-     * regions, at a copy's share of it), to within a {@link #LEAN_PRECISION}-th of the budget; the search is not
-     * monotone in the budget, so this finds a lean plan, not surely the leanest.
+     * regions, at a copy's share of it), to within a {@link #LEAN_PRECISION}-th of the budget. The search is not
+     * monotone in the budget, so this finds a lean plan, not surely the leanest. Time is the least monotone: a plan
+     * whose I/O is within the limit but whose tasks fill the slots too unevenly is followed by the next plans below it
+     * (within just less than what it needs, {@link #budgetNeeded}: smaller regions, more tasks), up to {@link
+     * #WAVE_STEPS} of them, before the bisection counts its budget as too small. W3 on two slots: regions of 7 stripes
+     * make 19 tasks a stage, too slow; the next plan, regions of 6 stripes in 22 tasks, is within 5 %.
      */
     private RechunkPlan leanest(RechunkPlan cheapest) {
         if (cheapest.stages().isEmpty() || nearBest == 0) {
@@ -215,10 +219,16 @@ public final class RechunkPlanner {
         while (hi - lo > precision) {
             long mid = lo + (hi - lo) / 2;
             RechunkPlan p = tryPlan(mid);
-            if (p != null
-                    && !p.stages().isEmpty()
-                    && costs.time(p.stages()) <= timeLimit
-                    && RechunkCosts.ioCost(p.stages()) <= ioLimit) {
+            for (int step = 0;
+                    step < WAVE_STEPS
+                            && planned(p)
+                            && RechunkCosts.ioCost(p.stages()) <= ioLimit
+                            && costs.time(p.stages()) > timeLimit;
+                    step++) {
+                long below = budgetNeeded(p) - 1;
+                p = below > lo ? tryPlan(below) : null;
+            }
+            if (planned(p) && costs.time(p.stages()) <= timeLimit && RechunkCosts.ioCost(p.stages()) <= ioLimit) {
                 if (p.maxTaskBytes() < lean.maxTaskBytes()) {
                     lean = p;
                 }
@@ -230,8 +240,28 @@ public final class RechunkPlanner {
         return lean;
     }
 
+    private static boolean planned(RechunkPlan p) {
+        return p != null && !p.stages().isEmpty();
+    }
+
     /** The lean plan's budget is bisected to within this fraction of the cheapest plan's task. */
     static final int LEAN_PRECISION = 8;
+
+    /** Plans below one whose tasks fill the slots too unevenly that {@link #leanest} tries before it moves on. */
+    static final int WAVE_STEPS = 2;
+
+    /**
+     * The least budget within which {@code plan} fits ({@link RechunkCosts#fits}): every stage's task, and its region
+     * buffer times the copies.
+     */
+    private long budgetNeeded(RechunkPlan plan) {
+        long need = 0;
+        for (RechunkStage s : plan.stages()) {
+            need = Math.max(need, s.taskBytes());
+            need = Math.max(need, RechunkStage.saturatedMultiply(s.regionBufferBytes(), copies()));
+        }
+        return need;
+    }
 
     /** The smallest memory per task in bytes (beyond {@code reservedMem}) for which {@link #plan} succeeds. */
     public long minimumTaskBytes() {

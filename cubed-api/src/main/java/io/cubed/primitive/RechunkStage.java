@@ -227,18 +227,47 @@ public final class RechunkStage {
     }
 
     /**
+     * Whether a task reads its input chunks straight into the output chunks it holds ({@link RechunkChunkFunction}):
+     * when it reads several input chunks (into the region's output chunks, or into its one output chunk) or writes a
+     * single output chunk. A task reading one input chunk and writing several cuts them from the decoded input chunk.
+     */
+    public boolean readsInputsInto() {
+        return readsInputsInto(fanIn, fanOut);
+    }
+
+    static boolean readsInputsInto(long fanIn, long fanOut) {
+        return fanIn > 1 || fanOut == 1;
+    }
+
+    /**
+     * The memory the operation counts besides its input and output chunks: the region buffer less the one output
+     * chunk the output term counts (the buffer is the region's output chunks), and the keys.
+     */
+    public long extraMemBytes() {
+        long regionBuffer = regionBufferBytes();
+        return (regionBuffer > 0 ? regionBuffer - outputChunkBytes() : 0) + keyBytes();
+    }
+
+    /**
      * Projected memory of one task in bytes, without {@code reservedMem}: {@link ProjectedMemory#rechunkTask} of the
      * input chunk, the region buffer, the keys and the output chunk.
      */
     public long taskBytes() {
-        return taskBytes(inputChunkBytes(), regionBufferBytes(), keyBytes(), outputChunkBytes(), copies);
+        return taskBytes(
+                inputChunkBytes(), regionBufferBytes(), keyBytes(), outputChunkBytes(), copies, readsInputsInto());
     }
 
     /** {@link ProjectedMemory#rechunkTask} of these bytes, {@code Long.MAX_VALUE} where it overflows. */
     static long taskBytes(
-            long inputChunkBytes, long regionBufferBytes, long keyBytes, long outputChunkBytes, BufferCopies copies) {
+            long inputChunkBytes,
+            long regionBufferBytes,
+            long keyBytes,
+            long outputChunkBytes,
+            BufferCopies copies,
+            boolean readsInputsInto) {
         try {
-            return ProjectedMemory.rechunkTask(inputChunkBytes, regionBufferBytes, keyBytes, outputChunkBytes, copies);
+            return ProjectedMemory.rechunkTask(
+                    inputChunkBytes, regionBufferBytes, keyBytes, outputChunkBytes, copies, readsInputsInto);
         } catch (ArithmeticException e) {
             return Long.MAX_VALUE;
         }

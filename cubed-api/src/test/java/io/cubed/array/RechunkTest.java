@@ -155,6 +155,66 @@ class RechunkTest {
         assertThat(tmp.resolve("work").toFile().list()).noneMatch(f -> f.startsWith("cubed-"));
     }
 
+    /**
+     * One stage, (4, 64) row stripes of a 64 × 64 float64 array to (64, 4) columns: each task reads 16 input chunks into
+     * the 16 output chunks of its region (the whole array). From a Zarr v2 array it counts an input chunk by its stored
+     * bytes only; from a Zarr v3 array, which decodes the chunk first, by the chunk and its bytes. The region buffer is
+     * the output chunks themselves, so an output chunk counts its write copy only. Terms by hand, as a task of the
+     * running stage reports them, with the values read back.
+     */
+    @Test
+    void aTaskCountsTheInputChunksItReadsIntoItsOutputsByWhatTheirReadsHold() {
+        Spec spec = spec(10_000_000, 0);
+        long chunk = 4 * 64 * 8; // 2048 bytes, input and output chunks alike
+        long region = 64 * 64 * 8;
+        long keys = 56 + 24 * 2; // a box of input chunk coordinates, 2 axes
+        String v2 = zarr("rows-v2.zarr", 64, 64, new int[] {4, 64});
+        io.cubed.storage.zarr.ZarrV3Array v3 = io.cubed.storage.zarr.ZarrV3Array.create(
+                tmp.resolve("rows-v3.zarr").toString(),
+                io.cubed.storage.zarr.ZarrV3Metadata.create(
+                        new long[] {64, 64},
+                        new int[] {4, 64},
+                        DType.FLOAT64,
+                        io.cubed.dtype.Scalar.zero(),
+                        java.util.List.of(
+                                new io.cubed.storage.zarr.V3Codec.Bytes(false),
+                                new io.cubed.storage.zarr.V3Codec.Zstd(1, false))),
+                false,
+                io.cubed.storage.StoreOptions.empty());
+        ZarrArray source = ZarrArray.open(v2);
+        for (long i = 0; i < 16; i++) {
+            v3.writeChunk(source.readChunk(i, 0), i, 0);
+        }
+        Map<String, Long> expected = Map.of(
+                // the stored bytes (1 read copy), the region, the keys, an output chunk's encoded bytes
+                v2,
+                chunk + region + keys + chunk,
+                // the decoded chunk and its stored bytes
+                v3.url(),
+                2 * chunk + region + keys + chunk);
+        for (Map.Entry<String, Long> e : expected.entrySet()) {
+            CubedArray x = Cubed.fromZarr(e.getKey(), spec);
+            CubedArray y = Manipulation.rechunk(x, 64, 4);
+            Map<String, Long> projected = new ConcurrentHashMap<>();
+            Callback measure = new Callback() {
+                @Override
+                public void onTaskEnd(TaskEnd event) {
+                    projected.merge(event.stage().id(), event.stage().projectedMemBytes(), Math::max);
+                }
+            };
+            String out = tmp.resolve("cols-" + projected.hashCode() + e.getValue() + ".zarr")
+                    .toString();
+            y.toZarr(out, measure);
+            assertThat(projected.values()).as(e.getKey()).containsExactly(e.getValue());
+            Chunk all = ZarrArray.open(out).readRegion(new long[] {0, 0}, new int[] {64, 64});
+            for (int i = 0; i < 64; i++) {
+                for (int j = 0; j < 64; j++) {
+                    assertThat(all.doubles()[i * 64 + j]).isEqualTo(1000.0 * i + j);
+                }
+            }
+        }
+    }
+
     @Test
     void sameChunksReturnTheSameArrayAndRunNothing() {
         Spec spec = spec(1_000_000, 0);

@@ -31,20 +31,34 @@ class MemoryTest {
 
     @Test
     void rechunkTaskTermByTerm() {
-        // input chunk 5 with 1 read copy, region buffer 17, keys 3, output chunk 7 with 1 write copy
-        assertThat(ProjectedMemory.rechunkTask(5, 17, 3, 7, BufferCopies.FILE_SYSTEM))
-                .isEqualTo(5 * (1 + 1) + 17 + 3 + 7 * (1 + 1))
-                .isEqualTo(44);
+        // input chunk 5 decoded with 1 read copy, region buffer 17 (the output chunks themselves), keys 3, output
+        // chunk 7's 1 write copy
+        assertThat(ProjectedMemory.rechunkTask(5, 17, 3, 7, BufferCopies.FILE_SYSTEM, false))
+                .isEqualTo(5 * (1 + 1) + 17 + 3 + 7 * 1)
+                .isEqualTo(37);
         // object store: 2 copies each way
-        assertThat(ProjectedMemory.rechunkTask(5, 17, 3, 7, BufferCopies.OBJECT_STORE))
-                .isEqualTo(5 * (1 + 2) + 17 + 3 + 7 * (1 + 2));
-        // no region buffer (one input or one output chunk per task): 4 copies of equal chunks, plus keys
-        assertThat(ProjectedMemory.rechunkTask(100, 0, 3, 100, BufferCopies.FILE_SYSTEM))
+        assertThat(ProjectedMemory.rechunkTask(5, 17, 3, 7, BufferCopies.OBJECT_STORE, false))
+                .isEqualTo(5 * (1 + 2) + 17 + 3 + 7 * 2);
+        // no region buffer (one input or one output chunk per task): the output chunk is held too
+        assertThat(ProjectedMemory.rechunkTask(100, 0, 3, 100, BufferCopies.FILE_SYSTEM, false))
                 .isEqualTo(4 * 100 + 3);
-        // every buffer the size of a chunk: the rechunk copies
-        assertThat(ProjectedMemory.rechunkTask(100, 100, 0, 100, BufferCopies.FILE_SYSTEM))
-                .isEqualTo(ProjectedMemory.rechunkCopies(BufferCopies.FILE_SYSTEM) * 100L);
-        assertThatThrownBy(() -> ProjectedMemory.rechunkTask(Long.MAX_VALUE, 0, 0, 1, BufferCopies.FILE_SYSTEM))
+        // the inputs read straight into the outputs from an array that decodes no chunk doing so: its read copy only
+        BufferCopies into = BufferCopies.FILE_SYSTEM.readingInto(true);
+        assertThat(ProjectedMemory.rechunkTask(5, 17, 3, 7, into, true)).isEqualTo(5 + 17 + 3 + 7);
+        assertThat(ProjectedMemory.rechunkTask(100, 0, 3, 100, BufferCopies.OBJECT_STORE.readingInto(true), true))
+                .isEqualTo(100 * 2 + 3 + 100 * (1 + 2));
+        // ... but not where the task decodes them (it cuts its outputs from one input chunk), nor from an array that
+        // decodes the chunk first
+        assertThat(ProjectedMemory.rechunkTask(5, 17, 3, 7, into, false)).isEqualTo(5 * 2 + 17 + 3 + 7);
+        assertThat(ProjectedMemory.rechunkTask(5, 17, 3, 7, BufferCopies.FILE_SYSTEM, true))
+                .isEqualTo(5 * 2 + 17 + 3 + 7);
+        // a codec's buffer (gzip's decompressed bytes) is held either way
+        assertThat(ProjectedMemory.rechunkTask(5, 17, 3, 7, into.plus(1), true)).isEqualTo(5 * 2 + 17 + 3 + 7 * 2);
+        // every buffer the size of a chunk: within the rechunk copies that bound the planner's regions
+        assertThat(ProjectedMemory.rechunkTask(100, 100, 0, 100, BufferCopies.FILE_SYSTEM, false))
+                .isEqualTo(4 * 100)
+                .isLessThanOrEqualTo(ProjectedMemory.rechunkCopies(BufferCopies.FILE_SYSTEM) * 100L);
+        assertThatThrownBy(() -> ProjectedMemory.rechunkTask(Long.MAX_VALUE, 0, 0, 1, BufferCopies.FILE_SYSTEM, false))
                 .isInstanceOf(ArithmeticException.class);
     }
 

@@ -191,7 +191,7 @@ class BlockwiseTaskTest {
                 new ChunkStore[] {src},
                 new ChunkStore[] {dst},
                 new RechunkKeyFunction(src.grid(), dst.grid()),
-                new RechunkChunkFunction(DType.INT32, src.grid(), dst.grid()),
+                new RechunkChunkFunction(DType.INT32, src.grid(), dst.grid(), true),
                 perTask);
     }
 

@@ -191,6 +191,18 @@ final class V2ChunkReads {
     }
 
     /**
+     * Whether {@link #readInto} decodes the chunks of this array straight into targets that do not overlap one another,
+     * edge chunks included, with no array of a chunk's decompressed bytes: a C-order array of rank 1 or more whose
+     * codec decodes block by block (Blosc) or in order (zstd). Uncompressed arrays need no such array either.
+     */
+    private boolean streamsInto() {
+        return codec != null
+                && metadata.order() == ZarrV2Metadata.Order.C
+                && metadata.chunks().length > 0
+                && (codec.worksInBlocks() || codec.decodesInOrder());
+    }
+
+    /**
      * Decodes a chunk for which {@link #decodesInBlocks} holds block by block into boxes ({@link ChunkBoxes}), each
      * handed over while in cache, with no chunk-sized array; a chunk not stored goes over whole, as its fill value.
      */
@@ -337,7 +349,9 @@ final class V2ChunkReads {
             decodeInto(stored, key, targets[0]);
             return;
         }
-        int[][][] boxes = streams(chunkCoords) ? disjointOverlaps(offset, shape, targets, targetOffsets) : null;
+        // An edge chunk is stored full-size: its elements past the array's edge lie in no target and are dropped.
+        int[] full = metadata.chunks();
+        int[][][] boxes = streamsInto() ? disjointOverlaps(offset, full, targets, targetOffsets) : null;
         if (boxes != null) {
             // Decoded block by block (or piece by piece) straight into the targets, each row of the chunk split where
             // it passes from one target to the next (a rechunk's input chunk into the output chunks of its region):
@@ -345,7 +359,7 @@ final class V2ChunkReads {
             decodeInto(
                     stored,
                     key,
-                    ChunkBytes.sinkIntoTargets(targets, metadata.dataType().order(), shape, boxes));
+                    ChunkBytes.sinkIntoTargets(targets, metadata.dataType().order(), full, boxes));
             return;
         }
         byte[] raw = decodeBytes(stored, key);

@@ -360,7 +360,12 @@ public final class ZarrArray extends ZarrArrayCore {
         int codec = metadata.compressor() != null && metadata.order() == ZarrV2Metadata.Order.F
                 ? 1
                 : ZarrFormat.codecCopies(metadata.compressor());
-        return BufferCopies.forStore(store().isObjectStore()).plus(codec);
+        // In C order, a chunk read into other chunks is converted into them from its stored bytes (block by block for
+        // Blosc, piece by piece for zstd, from the decompressed bytes the codec copy counts for other codecs; see
+        // V2ChunkReads.readInto), never decoded into a chunk of its own.
+        return BufferCopies.forStore(store().isObjectStore())
+                .plus(codec)
+                .readingInto(metadata.order() == ZarrV2Metadata.Order.C);
     }
 
     @Override

@@ -284,7 +284,16 @@ public final class ZarrFormat implements Serializable {
             return v3ShardCopies(s, chunkShape, putsInPieces);
         }
         int c = codecCopies();
-        return new io.cubed.memory.BufferCopies(c, c);
+        return new io.cubed.memory.BufferCopies(c, c, readsInto());
+    }
+
+    /**
+     * Whether arrays of this format read a chunk into other chunks with no decoded chunk of its own ({@link
+     * io.cubed.memory.BufferCopies#readsInto}): Zarr v2, which this format writes in C order; Zarr v3 reads the chunk
+     * first.
+     */
+    public boolean readsInto() {
+        return version == 2;
     }
 
     /**

@@ -328,7 +328,7 @@ class ShardedBoxReadsTest {
                 new ChunkStore[] {a},
                 new ChunkStore[] {target},
                 new RechunkKeyFunction(in, out),
-                new RechunkChunkFunction(DType.FLOAT64, in, out));
+                new RechunkChunkFunction(DType.FLOAT64, in, out, true));
         counting.reset();
         long taskBytes = 0;
         for (long t = 0; t < task.numTasks(); t++) {

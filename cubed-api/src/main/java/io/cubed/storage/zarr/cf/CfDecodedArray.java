@@ -138,7 +138,8 @@ public final class CfDecodedArray implements ChunkStore {
 
     @Override
     public BufferCopies bufferCopies() {
-        return source.bufferCopies();
+        // A chunk read into other chunks is decoded first (the stored values, then their CF decoding).
+        return source.bufferCopies().readingInto(false);
     }
 
     /**
