@@ -107,11 +107,15 @@ final class WorkloadJvm {
                 chunkBytes.stream().mapToLong(Long::longValue).toArray());
     }
 
+    /** How many of the plan's largest chunks each thread gets to spare, for G1's humongous regions ({@link #heap}). */
+    static final int SPARE_CHUNKS = 2;
+
     /**
      * The heap a JVM running tasks of {@code largestTaskBytes} ({@code reservedBytes} included) on {@code threads}
      * threads needs over {@code baselineHeapBytes} of live heap at rest, for a plan whose arrays have chunks of {@code
      * chunkBytes}: {@link HeapBound} of the tasks without their reserve, as G1 holds their chunks ({@link #rounding}),
-     * plus each thread's largest chunk once more as G1 holds it, at least {@link #MIN_HEAP_BYTES}, in whole MiB; with
+     * plus each thread's largest chunk {@link #SPARE_CHUNKS} times more as G1 holds it, at least {@link
+     * #MIN_HEAP_BYTES}, in whole MiB; with
      * G1's region size for that heap ({@link #g1RegionBytes}) or a smaller one in which the plan's chunks waste less,
      * which the JVM is given ({@link #command}) so that it is the one counted here.
      *
@@ -119,7 +123,11 @@ final class WorkloadJvm {
      * for heaps under 2 GB) in contiguous regions of its own, which its full collections on JDK 17 do not move. W3's
      * 16.8 MB chunks left a heap of its tasks' bound alone (427 MiB) too fragmented for one more of them, after
      * compacting full collections in every run: one run of about ten ran out of heap in its second round
-     * (docs/benchmarks.md, "Resident memory").
+     * (docs/benchmarks.md, "Resident memory"). Why two: once a rechunk task's projection counted what it holds (an
+     * input chunk read straight into the outputs by its stored bytes, not also decoded; the region's output chunks
+     * once), W3's heap of one spare chunk per thread, 349 MiB, ran out in one run of three, in a second stage: the
+     * first stage's recycled (768, 768) region chunks, garbage once the second stage's tasks start, leave holes of 5
+     * regions among arrays of 17. The old projection's surplus, about 2 × 21.5 MB, had been that room.
      *
      * <p>Why the rounding: an array of more than half a region takes whole regions, so a task's chunks take more heap
      * than their bytes (a chunk is its elements and a 16-byte header: 8 MiB chunks take 9 regions of 1 MB, 4.5 MiB
@@ -144,7 +152,7 @@ final class WorkloadJvm {
         for (long c : chunkBytes) {
             largestChunk = Math.max(largestChunk, c);
         }
-        long plain = HeapBound.of(baselineHeapBytes, threads, tasks).bytes() + threads * largestChunk;
+        long plain = HeapBound.of(baselineHeapBytes, threads, tasks).bytes() + SPARE_CHUNKS * threads * largestChunk;
         // G1's region size for the heap, or a smaller one where the chunks waste less of it (W3 at 16 threads: 8 MiB
         // chunks take 10 MiB in the 2 MiB regions of its heap, 9 in regions of 1 MiB).
         long region = g1RegionBytes(Math.max(plain, MIN_HEAP_BYTES));
@@ -157,7 +165,8 @@ final class WorkloadJvm {
             }
         }
         long held = (long) Math.ceil(tasks * ratio);
-        long bound = HeapBound.of(baselineHeapBytes, threads, held).bytes() + threads * footprint(largestChunk, region);
+        long bound = HeapBound.of(baselineHeapBytes, threads, held).bytes()
+                + SPARE_CHUNKS * threads * footprint(largestChunk, region);
         long mib = (Math.max(bound, MIN_HEAP_BYTES) + (1 << 20) - 1) >> 20;
         return new Heap(mib << 20, region);
     }

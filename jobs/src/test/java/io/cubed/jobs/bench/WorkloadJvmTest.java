@@ -21,7 +21,7 @@ class WorkloadJvmTest {
     private static final long MB = 1_000_000L;
 
     @Test
-    void theHeapIsThePlansBoundWithoutTheReserveAndAChunkMorePerThreadInWholeMib() {
+    void theHeapIsThePlansBoundWithoutTheReserveAndTwoChunksMorePerThreadInWholeMib() {
         // W3's plan: tasks of 284.5 MB, 100 MB of them the reserve, on 2 threads, over 9 MB at rest:
         // 9 + 2 × 184.5 × 1.2 = 451.8 MB, in whole MiB (431 MiB, rounded up), in regions of 1 MiB.
         WorkloadJvm.Heap heap = WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[0]);
@@ -39,13 +39,13 @@ class WorkloadJvmTest {
         assertThat(WorkloadJvm.heap(0, 1, 10 * MB, 0, new long[0]).bytes()).isEqualTo(128L << 20);
         assertThat(WorkloadJvm.heap(0, 4, 10 * MB, 100 * MB, new long[0]).bytes())
                 .isEqualTo(128L << 20);
-        // Each thread's largest chunk once more as G1 holds it, and the tasks as G1 holds their chunks: W3's stripes of
-        // 128 × 16384 float64, 16 MiB and a header, take 17 regions of 1 MiB, so 9 + 2 × 184.5 × 17/16 × 1.2 + 2 ×
-        // 17.825792 = 515.1 MB.
+        // Each thread's largest chunk twice more as G1 holds it, and the tasks as G1 holds their chunks: W3's stripes
+        // of 128 × 16384 float64, 16 MiB and a header, take 17 regions of 1 MiB, so 9 + 2 × 184.5 × 17/16 × 1.2 + 2 ×
+        // 2 × 17.825792 = 550.8 MB.
         long stripe = 128 * 16384 * 8L;
         WorkloadJvm.Heap withChunks = WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[] {stripe});
-        long expected = 9 * MB + Math.round(2 * Math.ceil(184_500_000.0 * 17 / 16) * 1.2) + 2 * (17L << 20);
-        assertThat(expected).isEqualTo(515_126_584L);
+        long expected = 9 * MB + Math.round(2 * Math.ceil(184_500_000.0 * 17 / 16) * 1.2) + 2 * 2 * (17L << 20);
+        assertThat(expected).isEqualTo(550_778_168L);
         assertThat(withChunks.bytes()).isGreaterThanOrEqualTo(expected).isLessThan(expected + (1 << 20));
     }
 
@@ -55,23 +55,23 @@ class WorkloadJvmTest {
         long eightMib = 1024 * 1024 * 8L;
         long twoMib = 512 * 512 * 8L;
         // 8 MiB chunks take 9 regions of 1 MiB (1/8 more), the worst ratio beside the stripes' 17/16: the tasks' part
-        // grows by 9/8, 9 + 2 × 184.5 × 9/8 × 1.2 + 2 × 17.825792 = 542.8 MB.
+        // grows by 9/8, 9 + 2 × 184.5 × 9/8 × 1.2 + 2 × 2 × 17.825792 = 578.5 MB.
         assertThat(WorkloadJvm.rounding(new long[] {eightMib, stripe}, 1L << 20))
                 .isEqualTo(9.0 / 8);
         WorkloadJvm.Heap eight = WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[] {eightMib, stripe});
-        long expected = 9 * MB + Math.round(2 * Math.ceil(184_500_000.0 * 9 / 8) * 1.2) + 2 * (17L << 20);
+        long expected = 9 * MB + Math.round(2 * Math.ceil(184_500_000.0 * 9 / 8) * 1.2) + 2 * 2 * (17L << 20);
         assertThat(eight.bytes()).isGreaterThanOrEqualTo(expected).isLessThan(expected + (1 << 20));
-        // 2 MiB chunks take 3 (1/2 more): 9 + 2 × 184.5 × 1.5 × 1.2 + 2 × 17.825792 = 708.9 MB.
+        // 2 MiB chunks take 3 (1/2 more): 9 + 2 × 184.5 × 1.5 × 1.2 + 2 × 2 × 17.825792 = 744.5 MB.
         assertThat(WorkloadJvm.rounding(new long[] {twoMib, stripe}, 1L << 20)).isEqualTo(1.5);
         WorkloadJvm.Heap two = WorkloadJvm.heap(9 * MB, 2, 284_500_000L, 100 * MB, new long[] {twoMib, stripe});
-        expected = 9 * MB + Math.round(2 * 184_500_000.0 * 1.5 * 1.2) + 2 * (17L << 20);
+        expected = 9 * MB + Math.round(2 * 184_500_000.0 * 1.5 * 1.2) + 2 * 2 * (17L << 20);
         assertThat(two.bytes()).isGreaterThanOrEqualTo(expected).isLessThan(expected + (1 << 20));
-        // 16 threads: G1 would take regions of 2 MiB for the heap, in which 8 MiB chunks take 10 MiB; the heap's
-        // regions are 1 MiB, where they take 9.
+        // 16 threads: G1 would take regions of 4 MiB for the heap (4353 MiB), in which 8 MiB chunks take 12 MiB; the
+        // heap's regions are 1 MiB, where they take 9.
         WorkloadJvm.Heap sixteen = WorkloadJvm.heap(9 * MB, 16, 284_500_000L, 100 * MB, new long[] {eightMib, stripe});
-        assertThat(WorkloadJvm.g1RegionBytes(sixteen.bytes())).isEqualTo(2L << 20);
+        assertThat(WorkloadJvm.g1RegionBytes(sixteen.bytes())).isEqualTo(4L << 20);
         assertThat(sixteen.regionBytes()).isEqualTo(1L << 20);
-        expected = 9 * MB + Math.round(16 * Math.ceil(184_500_000.0 * 9 / 8) * 1.2) + 16 * (17L << 20);
+        expected = 9 * MB + Math.round(16 * Math.ceil(184_500_000.0 * 9 / 8) * 1.2) + 2 * 16 * (17L << 20);
         assertThat(sixteen.bytes()).isGreaterThanOrEqualTo(expected).isLessThan(expected + (1 << 20));
         // Where no smaller region wastes less, G1's own stays.
         assertThat(WorkloadJvm.heap(9 * MB, 16, 284_500_000L, 100 * MB, new long[] {8192})
