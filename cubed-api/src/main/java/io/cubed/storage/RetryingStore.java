@@ -228,8 +228,13 @@ public final class RetryingStore implements Store {
     }
 
     @Override
-    public Tail getTail(String key, int length) {
+    public Part getTail(String key, int length) {
         return retry("reading " + key, () -> store.getTail(key, length));
+    }
+
+    @Override
+    public Part getHead(String key, int length) {
+        return retry("reading " + key, () -> store.getHead(key, length));
     }
 
     @Override

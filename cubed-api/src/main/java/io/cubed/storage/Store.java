@@ -54,25 +54,42 @@ public interface Store extends AutoCloseable {
      */
     byte[] getRange(String key, long offset, int length);
 
-    /** The last bytes of a value ({@link #getTail}) and the value's whole size. */
-    record Tail(byte[] bytes, long size) {}
+    /** The first or the last bytes of a value ({@link #getHead}, {@link #getTail}) and the value's whole size. */
+    record Part(byte[] bytes, long size) {}
 
     /**
      * The last {@code length} bytes (at least 1) of the value at {@code key}, or all of it when it is shorter, with its
-     * size; {@code null} when there is none: a Zarr v3 shard's index read without knowing the shard's size. Object
-     * stores answer with one request (a suffix range); the default asks {@link #size} and then {@link #getRange}.
+     * size; {@code null} when there is none: a Zarr v3 shard's index at its end, read without knowing the shard's size.
+     * Object stores answer with one request (a suffix range); the default asks {@link #size} and then {@link
+     * #getRange}.
      */
-    default Tail getTail(String key, int length) {
+    default Part getTail(String key, int length) {
+        return getPart(key, length, true);
+    }
+
+    /**
+     * The first {@code length} bytes (at least 1) of the value at {@code key}, or all of it when it is shorter, with its
+     * size; {@code null} when there is none: a Zarr v3 shard's index at its start, read without knowing the shard's
+     * size. Object stores answer with one request (a range from 0, whose answer names the size); the default asks
+     * {@link #size} and then {@link #getRange}.
+     */
+    default Part getHead(String key, int length) {
+        return getPart(key, length, false);
+    }
+
+    /** {@link #getTail} ({@code fromEnd}) or {@link #getHead} by {@link #size} and then {@link #getRange}. */
+    private Part getPart(String key, int length, boolean fromEnd) {
         if (length < 1) {
-            throw new IllegalArgumentException("a tail of " + length + " bytes of '" + key + "' in " + uri());
+            throw new IllegalArgumentException(
+                    (fromEnd ? "a tail of " : "a head of ") + length + " bytes of '" + key + "' in " + uri());
         }
         long size = size(key);
         if (size < 0) {
             return null;
         }
         int n = (int) Math.min(length, size);
-        byte[] b = getRange(key, size - n, n);
-        return b == null ? null : new Tail(b, size);
+        byte[] b = getRange(key, fromEnd ? size - n : 0, n);
+        return b == null ? null : new Part(b, size);
     }
 
     /**

@@ -316,9 +316,20 @@ public final class HadoopStore implements Store {
      * the two are asked again; so does a value found shorter than its status said (a file replaced).
      */
     @Override
-    public Tail getTail(String key, int length) {
+    public Part getTail(String key, int length) {
+        return part(key, length, true);
+    }
+
+    /** The value's status, then its first bytes read given that status, as {@link #getTail} reads its last ones. */
+    @Override
+    public Part getHead(String key, int length) {
+        return part(key, length, false);
+    }
+
+    private Part part(String key, int length, boolean fromEnd) {
         if (length < 1) {
-            throw new IllegalArgumentException("a tail of " + length + " bytes of '" + key + "' in " + uri());
+            throw new IllegalArgumentException(
+                    (fromEnd ? "a tail of " : "a head of ") + length + " bytes of '" + key + "' in " + uri());
         }
         Path p = path(key);
         for (int attempt = 1; ; attempt++) {
@@ -329,19 +340,20 @@ public final class HadoopStore implements Store {
             long size = st.getLen();
             int n = (int) Math.min(length, size);
             if (n == 0) {
-                return new Tail(new byte[0], size);
+                return new Part(new byte[0], size);
             }
+            long offset = fromEnd ? size - n : 0;
             try (FSDataInputStream in = openWith(p, st)) {
                 byte[] buf = new byte[n];
-                in.readFully(size - n, buf);
-                return new Tail(buf, size);
+                in.readFully(offset, buf);
+                return new Part(buf, size);
             } catch (FileNotFoundException e) {
                 return null;
             } catch (EOFException e) {
                 if (attempt < READ_ATTEMPTS) {
                     continue;
                 }
-                throw rangeFailure(key, size - n, n, "the value is shorter than the " + size + " bytes it had", e);
+                throw rangeFailure(key, offset, n, "the value is shorter than the " + size + " bytes it had", e);
             } catch (IOException e) {
                 if (attempt < READ_ATTEMPTS && changedWhileRead(e)) {
                     continue;

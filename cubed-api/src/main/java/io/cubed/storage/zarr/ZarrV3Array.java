@@ -246,34 +246,18 @@ public final class ZarrV3Array extends ZarrArrayCore {
 
     /**
      * The index of the shard at {@code key} (offset and length of each inner chunk, {@link V3Codecs#EMPTY} for inner
-     * chunks not stored), each entry checked against the shard's size; null when the shard is not stored. An index at
-     * the end is read with one request that also tells the shard's size ({@link Store#getTail}); one at the start with
-     * a size request and a ranged read.
+     * chunks not stored), each entry checked against the shard's size; null when the shard is not stored. The index is
+     * read with one request that also tells the shard's size on object stores: its last bytes ({@link Store#getTail})
+     * or its first ({@link Store#getHead}).
      */
     private long[] readShardIndex(V3Codec.Sharding s, String key, int[] per, String where) {
         int idxSize = V3Codecs.indexSize(s, Chunk.elementCount(per));
-        long shardBytes;
-        byte[] idx;
-        if (s.indexAtEnd()) {
-            Store.Tail tail = store().getTail(key, idxSize);
-            if (tail == null) {
-                return null;
-            }
-            shardBytes = tail.size();
-            idx = tail.bytes();
-        } else {
-            shardBytes = store().size(key);
-            if (shardBytes < 0) {
-                return null;
-            }
-            idx = null;
-            if (shardBytes >= idxSize) {
-                idx = store().getRange(key, 0, idxSize);
-                if (idx == null) {
-                    return null; // removed since its size was read
-                }
-            }
+        Store.Part part = s.indexAtEnd() ? store().getTail(key, idxSize) : store().getHead(key, idxSize);
+        if (part == null) {
+            return null;
         }
+        long shardBytes = part.size();
+        byte[] idx = part.bytes();
         if (shardBytes < idxSize) {
             throw new StorageException(
                     "corrupt shard " + where + ": " + shardBytes + " bytes cannot hold its " + idxSize + "-byte index");

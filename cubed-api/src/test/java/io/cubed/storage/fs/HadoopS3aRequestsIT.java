@@ -121,10 +121,10 @@ class HadoopS3aRequestsIT {
         store.put("t/0", value);
         store.put("t/small", Arrays.copyOf(value, 20));
         s3.resetStats();
-        Store.Tail tail = store.getTail("t/0", 1_028);
+        Store.Part tail = store.getTail("t/0", 1_028);
         assertThat(tail.size()).isEqualTo(100_000);
         assertThat(tail.bytes()).isEqualTo(Arrays.copyOfRange(value, 100_000 - 1_028, 100_000));
-        Store.Tail whole = store.getTail("t/small", 64);
+        Store.Part whole = store.getTail("t/small", 64);
         assertThat(whole.size()).isEqualTo(20);
         assertThat(whole.bytes()).isEqualTo(Arrays.copyOf(value, 20));
         S3ServerStats stats = s3.stats();
@@ -132,6 +132,27 @@ class HadoopS3aRequestsIT {
         assertThat(stats.keyCounts("v/t/small"))
                 .isEqualTo(Map.of(S3Operation.HEAD_OBJECT, 1L, S3Operation.GET_OBJECT, 1L));
         assertThat(stats.total()).isEqualTo(4);
+    }
+
+    /** A value's first bytes (a shard's index at its start), as its last ones: its status, then one GET. */
+    @Test
+    void aHeadIsOneHeadAndOneGet() {
+        byte[] value = random(100_000, 5);
+        store.put("h/0", value);
+        store.put("h/small", Arrays.copyOf(value, 20));
+        s3.resetStats();
+        Store.Part head = store.getHead("h/0", 1_028);
+        assertThat(head.size()).isEqualTo(100_000);
+        assertThat(head.bytes()).isEqualTo(Arrays.copyOf(value, 1_028));
+        Store.Part whole = store.getHead("h/small", 64);
+        assertThat(whole.size()).isEqualTo(20);
+        assertThat(whole.bytes()).isEqualTo(Arrays.copyOf(value, 20));
+        assertThat(store.getHead("h/missing", 64)).isNull();
+        S3ServerStats stats = s3.stats();
+        assertThat(stats.keyCounts("v/h/0")).isEqualTo(Map.of(S3Operation.HEAD_OBJECT, 1L, S3Operation.GET_OBJECT, 1L));
+        assertThat(stats.keyCounts("v/h/small"))
+                .isEqualTo(Map.of(S3Operation.HEAD_OBJECT, 1L, S3Operation.GET_OBJECT, 1L));
+        assertThat(stats.count(S3Operation.GET_OBJECT)).isEqualTo(2);
     }
 
     /**
@@ -148,7 +169,7 @@ class HadoopS3aRequestsIT {
                 at.put("c/0", value);
                 s3.resetStats();
                 assertThat(at.getRange("c/0", 10, 20)).as(url).isEqualTo(Arrays.copyOfRange(value, 10, 30));
-                Store.Tail tail = at.getTail("c/0", 16);
+                Store.Part tail = at.getTail("c/0", 16);
                 assertThat(tail.bytes()).as(url).isEqualTo(Arrays.copyOfRange(value, 984, 1_000));
                 assertThat(tail.size()).isEqualTo(1_000);
                 S3ServerStats stats = s3.stats();

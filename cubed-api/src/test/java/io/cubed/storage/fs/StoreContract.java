@@ -179,19 +179,39 @@ abstract class StoreContract {
     void getTailReadsTheLastBytesAndTellsTheSize() {
         byte[] value = random(10_000, 11);
         store.put("t/0", value);
-        Store.Tail tail = store.getTail("t/0", 1_028);
+        Store.Part tail = store.getTail("t/0", 1_028);
         assertThat(tail.size()).isEqualTo(10_000);
         assertThat(tail.bytes()).isEqualTo(Arrays.copyOfRange(value, 10_000 - 1_028, 10_000));
         assertThat(store.getTail("t/0", 1).bytes()).containsExactly(value[9_999]);
         // Asked for more than there is: all of it.
-        Store.Tail whole = store.getTail("t/0", 20_000);
+        Store.Part whole = store.getTail("t/0", 20_000);
         assertThat(whole.size()).isEqualTo(10_000);
         assertThat(whole.bytes()).isEqualTo(value);
         store.put("t/empty", new byte[0]);
-        Store.Tail empty = store.getTail("t/empty", 16);
+        Store.Part empty = store.getTail("t/empty", 16);
         assertThat(empty.size()).isZero();
         assertThat(empty.bytes()).isEmpty();
         assertThat(store.getTail("t/missing", 16)).isNull();
+    }
+
+    @Test
+    void getHeadReadsTheFirstBytesAndTellsTheSize() {
+        byte[] value = random(10_000, 12);
+        store.put("h/0", value);
+        Store.Part head = store.getHead("h/0", 1_028);
+        assertThat(head.size()).isEqualTo(10_000);
+        assertThat(head.bytes()).isEqualTo(Arrays.copyOfRange(value, 0, 1_028));
+        assertThat(store.getHead("h/0", 1).bytes()).containsExactly(value[0]);
+        // Asked for more than there is: all of it.
+        Store.Part whole = store.getHead("h/0", 20_000);
+        assertThat(whole.size()).isEqualTo(10_000);
+        assertThat(whole.bytes()).isEqualTo(value);
+        store.put("h/empty", new byte[0]);
+        Store.Part empty = store.getHead("h/empty", 16);
+        assertThat(empty.size()).isZero();
+        assertThat(empty.bytes()).isEmpty();
+        assertThat(store.getHead("h/missing", 16)).isNull();
+        assertThatThrownBy(() -> store.getHead("h/0", 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

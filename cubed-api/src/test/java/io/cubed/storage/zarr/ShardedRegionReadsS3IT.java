@@ -39,8 +39,12 @@ class ShardedRegionReadsS3IT {
 
     /** A float64 array of {@code shape} in shards of {@code shard} with inner chunks of {@code inner}, all written. */
     private static ZarrV3Array write(String name, long[] shape, int[] shard, int[] inner, Scalar fill) {
-        ZarrV3Metadata m =
-                ZarrV3Metadata.create(shape, shard, DType.FLOAT64, fill, ZarrV3Metadata.sharding(inner, List.of()));
+        return write(name, shape, shard, ZarrV3Metadata.sharding(inner, List.of()), fill);
+    }
+
+    /** As above, with the sharding codec {@code codecs}. */
+    private static ZarrV3Array write(String name, long[] shape, int[] shard, List<V3Codec> codecs, Scalar fill) {
+        ZarrV3Metadata m = ZarrV3Metadata.create(shape, shard, DType.FLOAT64, fill, codecs);
         ZarrV3Array a = ZarrV3Array.create(s3.url(name), m, true, s3.options());
         for (long k = 0; k < a.grid().numChunks(); k++) {
             long[] c = a.grid().chunkCoordsOf(k);
@@ -70,6 +74,27 @@ class ShardedRegionReadsS3IT {
                 .containsExactly(reference(new long[] {8, 0}, new int[] {8, 64}).doubles());
         // The index (64 entries of 16 bytes and a crc32c), then inner chunks (1, 0) .. (1, 7): 4 KiB in a row.
         assertThat(stats.keyCounts("row.zarr/c/0/0")).isEqualTo(Map.of(S3Operation.GET_OBJECT, 2L));
+        assertThat(stats.total()).isEqualTo(2);
+    }
+
+    /**
+     * An index at the start of the shard (zarr-python's {@code index_location="start"}) costs one GET too: a range from
+     * byte 0, whose answer names the shard's size; no HEAD.
+     */
+    @Test
+    void anIndexAtTheStartCostsOneGetAndNoHead() {
+        V3Codec.Sharding atEnd = (V3Codec.Sharding)
+                ZarrV3Metadata.sharding(new int[] {8, 8}, List.of()).get(0);
+        List<V3Codec> atStart =
+                List.of(new V3Codec.Sharding(atEnd.chunkShape(), atEnd.codecs(), atEnd.indexCodecs(), false));
+        ZarrV3Array a = write("start.zarr", new long[] {64, 64}, new int[] {64, 64}, atStart, Scalar.zero());
+        s3.resetStats();
+        Chunk box = a.readRegion(new long[] {8, 0}, new int[] {8, 64});
+        S3ServerStats stats = s3.stats();
+        assertThat(box.doubles())
+                .containsExactly(reference(new long[] {8, 0}, new int[] {8, 64}).doubles());
+        // The index (64 entries of 16 bytes and a crc32c) from byte 0, then inner chunks (1, 0) .. (1, 7) in a row.
+        assertThat(stats.keyCounts("start.zarr/c/0/0")).isEqualTo(Map.of(S3Operation.GET_OBJECT, 2L));
         assertThat(stats.total()).isEqualTo(2);
     }
 

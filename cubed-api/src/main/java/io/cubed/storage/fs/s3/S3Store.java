@@ -233,40 +233,62 @@ public final class S3Store implements Store {
      * size.
      */
     @Override
-    public Tail getTail(String key, int length) {
-        if (length < 1) {
-            return Store.super.getTail(key, length);
-        }
-        Tail tail = now(S3Client.getTail(objectKey(key), length), r -> tail(r, key, length), "read", key);
-        if (tail != null && tail.size() < 0) {
-            long size = size(key);
-            return size < 0 ? null : size == 0 ? new Tail(new byte[0], 0) : Store.super.getTail(key, length);
-        }
-        return tail;
+    public Part getTail(String key, int length) {
+        return part(key, length, true);
     }
 
-    /** The tail a suffix GET's answer carries; a size of -1 when S3 could not satisfy the range. */
-    private Tail tail(S3Client.Response r, String key, int length) {
+    /**
+     * One GET of the range {@code bytes=0-(length - 1)}: S3 answers with the first bytes (all of a shorter object) and
+     * the object's size in {@code Content-Range}, as for {@link #getTail}.
+     */
+    @Override
+    public Part getHead(String key, int length) {
+        return part(key, length, false);
+    }
+
+    private Part part(String key, int length, boolean fromEnd) {
+        if (length < 1) {
+            return fromEnd ? Store.super.getTail(key, length) : Store.super.getHead(key, length);
+        }
+        S3Client.Request request =
+                fromEnd ? S3Client.getTail(objectKey(key), length) : S3Client.getRange(objectKey(key), 0, length);
+        Part part = now(request, r -> part(r, key, length, fromEnd), "read", key);
+        if (part != null && part.size() < 0) {
+            long size = size(key);
+            if (size < 0) {
+                return null;
+            }
+            if (size == 0) {
+                return new Part(new byte[0], 0);
+            }
+            return fromEnd ? Store.super.getTail(key, length) : Store.super.getHead(key, length);
+        }
+        return part;
+    }
+
+    /** The part a GET's answer carries; a size of -1 when S3 could not satisfy the range. */
+    private Part part(S3Client.Response r, String key, int length, boolean fromEnd) {
         if (S3Client.absent(r)) {
             return null;
         }
         if (r.status() == 416) {
-            return new Tail(null, -1);
+            return new Part(null, -1);
         }
         byte[] body = r.body();
         if (r.status() == 200) {
             // A server that ignores Range sends the whole value.
             int n = Math.min(length, body.length);
-            return new Tail(java.util.Arrays.copyOfRange(body, body.length - n, body.length), body.length);
+            int from = fromEnd ? body.length - n : 0;
+            return new Part(java.util.Arrays.copyOfRange(body, from, from + n), body.length);
         }
         S3Client.expect(r, 206);
         long size = S3Client.totalSize(r);
         if (size < 0 || body.length != Math.min(length, size)) {
-            throw new StorageException("cannot read the last " + length + " bytes of '" + key + "' in " + uri
-                    + ": the answer carried " + body.length + " bytes and Content-Range '"
+            throw new StorageException("cannot read the " + (fromEnd ? "last " : "first ") + length + " bytes of '"
+                    + key + "' in " + uri + ": the answer carried " + body.length + " bytes and Content-Range '"
                     + r.header("content-range") + "'");
         }
-        return new Tail(body, size);
+        return new Part(body, size);
     }
 
     private StorageException rangeFailure(String key, long offset, int length, String why) {
