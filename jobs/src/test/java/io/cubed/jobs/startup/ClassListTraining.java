@@ -37,7 +37,7 @@ public final class ClassListTraining {
             spark();
             return;
         }
-        // The vector byte shuffle takes over from the scalar loops once warm (after 4 GiB of shuffling, more than
+        // The vector byte shuffle takes over from the scalar loops once warm (after 12 GiB of shuffling, more than
         // these small arrays hold): warm it now, so that its classes are listed too.
         BloscCodec.warmUp();
         Path dir = Files.createTempDirectory("cubed-class-list-training");

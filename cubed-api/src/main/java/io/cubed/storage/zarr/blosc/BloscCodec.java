@@ -20,7 +20,7 @@ public final class BloscCodec implements Codec {
 
     /**
      * Starts the warm-up of the Vector API byte shuffle now (a background thread, see {@code ShuffleWarmup}) instead of
-     * once the scalar loops have shuffled 4 GiB: a process about to shuffle gigabytes (the benchmark suite) gives the
+     * once the scalar loops have shuffled 12 GiB: a process about to shuffle gigabytes (the benchmark suite) gives the
      * JIT a head start, and its first chunks are shuffled by the vector code sooner. Does nothing where the vector
      * shuffle is off or already warm.
      */

@@ -16,16 +16,15 @@ final class ByteShuffle {
     static final String VECTOR_PROPERTY = "cubed.blosc.vector";
 
     /**
-     * Bytes of 8-byte elements the scalar loops shuffle before {@link ShuffleWarmup} starts, 4 GiB: about what the
-     * warm-up costs. The vector code saves about 0.4 s of CPU per GB shuffled against the scalar loops (W1, 5 GB:
-     * 1.36-1.56 s against 2.43 s on two threads), while the warm-up's calls in the Vector API's fallback and C2's
-     * compilation of four large methods take seconds of CPU on a busy machine: started after 256 MB, as it was, the
-     * warm-up made a 1.2 GB {@code cubed copy --codec zstd:3} 2.99-3.63 s at 284-324 MB peak, against 2.32-2.45 s at
-     * 189-192 MB without it (docs/zarr.md). Shuffling this much first, a job never pays much more than twice what the
-     * better choice in hindsight would have cost (the ski-rental rule). {@link BloscCodec#warmUp()} starts it at once
-     * for processes known to be long (the benchmark suite).
+     * Bytes of 8-byte elements the scalar loops shuffle before {@link ShuffleWarmup} starts, 12 GiB: about what the
+     * warm-up costs. Against the scalar loops of now the vector code saves about 0.12 s of CPU per GB shuffled (JMH
+     * {@code ShuffleBenchmark}), while the warm-up's calls in the Vector API's fallback and C2's compilation of four
+     * large methods take about 1.5 s of CPU: with the warm-up after 4 GiB, a {@code cubed rechunk} that shuffles 9.2 GB
+     * took as long as without the vector code, and more CPU (docs/zarr.md, "Why 12 GiB"). Shuffling this much first, a job never pays much more than twice what the better
+     * choice in hindsight would have cost (the ski-rental rule). {@link BloscCodec#warmUp()} starts it at once for
+     * processes known to be long (the benchmark suite).
      */
-    static final long WARMUP_AFTER_BYTES = 4L << 30;
+    static final long WARMUP_AFTER_BYTES = 12L << 30;
 
     /**
      * Whether 8-byte elements may be shuffled with {@link VectorByteShuffle}: when the JVM has the Vector API ({@code

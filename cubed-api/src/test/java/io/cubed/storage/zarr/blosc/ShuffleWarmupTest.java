@@ -49,9 +49,10 @@ class ShuffleWarmupTest {
     }
 
     @Test
-    void theWarmUpStartsOnceTheScalarLoopsHaveShuffled4GiB() {
+    void theWarmUpStartsOnceTheScalarLoopsHaveShuffled12GiB() {
         assertThat(ByteShuffle.warmupDue(0)).isFalse();
-        assertThat(ByteShuffle.warmupDue((4L << 30) - 1)).isFalse();
-        assertThat(ByteShuffle.warmupDue(4L << 30)).isTrue();
+        assertThat(ByteShuffle.warmupDue(4L << 30)).isFalse();
+        assertThat(ByteShuffle.warmupDue((12L << 30) - 1)).isFalse();
+        assertThat(ByteShuffle.warmupDue(12L << 30)).isTrue();
     }
 }
