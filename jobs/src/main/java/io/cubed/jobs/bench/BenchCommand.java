@@ -212,7 +212,8 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Run every workload in this JVM. By default, on the in-process executor, each workload is"
                     + " planned here and runs (warm-up, rounds, peer and memory measurement) in a JVM of its own whose"
                     + " heap (-Xmx) its plan sets: the live heap at rest + threads x (the largest projected task -"
-                    + " reservedMem) x 1.2 + threads x the plan's largest chunk, each counted as G1 holds the plan's"
+                    + " reservedMem) x 1.2 + threads x " + WorkloadJvm.SPARE_CHUNKS
+                    + " x the plan's largest chunk, each counted as G1 holds the plan's"
                     + " chunks, in whole regions.")
     boolean sameJvm;
 

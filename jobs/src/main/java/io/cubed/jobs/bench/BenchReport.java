@@ -212,9 +212,9 @@ final class BenchReport {
             sb.append(" Each workload ran in a JVM of its own whose maximum heap (heap MB) its plan set: the live heap"
                             + " at rest + threads × (the largest projected task − reservedMem) × ")
                     .append(io.cubed.memory.HeapBound.HEADROOM)
-                    .append(
-                            " + threads × the plan's largest chunk, each counted as G1 holds the plan's chunks, in whole"
-                                    + " regions (--same-jvm: all in one).");
+                    .append(" + threads × " + WorkloadJvm.SPARE_CHUNKS
+                            + " × the plan's largest chunk, each counted as G1 holds the plan's chunks, in whole"
+                            + " regions (--same-jvm: all in one).");
         }
         sb.append("\n\n");
         sb.append(
