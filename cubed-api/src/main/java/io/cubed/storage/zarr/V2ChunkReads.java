@@ -187,7 +187,7 @@ final class V2ChunkReads {
      * C-order array of rank 1 or more whose codec decodes block by block (Blosc) or in order (zstd).
      */
     boolean streams(long[] chunkCoords) {
-        return fullSizeInCOrder(chunkCoords) && (codec.worksInBlocks() || codec.decodesInOrder());
+        return fullSizeInCOrder(chunkCoords) && streamsInto();
     }
 
     /**
