@@ -46,7 +46,16 @@ public final class Cubed {
      * v3 array.
      */
     public static CubedArray fromZarr(String url, Spec spec) {
-        ChunkStore stored = Zarr.open(url, spec.storeOptions());
+        return fromZarr(Zarr.open(url, spec.storeOptions()), spec);
+    }
+
+    /**
+     * The Zarr array {@code stored} that the caller has opened ({@link Zarr#open}), in its stored chunks, as {@link
+     * #fromZarr(String, Spec)}: for a caller that also reads its metadata or attributes, with one read of them (one
+     * round trip on an object store, not two). Refused when it is marked incomplete, unless the spec's store options
+     * allow reading such arrays.
+     */
+    public static CubedArray fromZarr(ChunkStore stored, Spec spec) {
         IncompleteMark.requireComplete(stored, spec.storeOptions());
         return CubedArray.of(ArrayNode.source(stored), spec);
     }

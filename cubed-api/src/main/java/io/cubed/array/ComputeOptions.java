@@ -23,6 +23,7 @@ public final class ComputeOptions {
     private final ZarrFormat zarrFormat;
     private final String writer;
     private final String resumeHint;
+    private final java.util.function.UnaryOperator<io.cubed.storage.ChunkStore> targetSetUp;
 
     private ComputeOptions(Builder b) {
         this.optimize = b.optimize;
@@ -35,6 +36,12 @@ public final class ComputeOptions {
         this.zarrFormat = b.zarrFormat;
         this.writer = b.writer;
         this.resumeHint = b.resumeHint;
+        this.targetSetUp = b.targetSetUp;
+    }
+
+    /** What sets up each target array the computation creates ({@link Builder#setUpTargets}), or null. */
+    java.util.function.UnaryOperator<io.cubed.storage.ChunkStore> targetSetUp() {
+        return targetSetUp;
     }
 
     /** What the targets' incomplete marks say writes them, or null for the default. */
@@ -88,6 +95,7 @@ public final class ComputeOptions {
         private ZarrFormat zarrFormat = ZarrFormat.v2();
         private String writer;
         private String resumeHint;
+        private java.util.function.UnaryOperator<io.cubed.storage.ChunkStore> targetSetUp;
 
         private Builder() {}
 
@@ -166,6 +174,19 @@ public final class ComputeOptions {
         public Builder writtenBy(String writer, String resumeHint) {
             this.writer = writer;
             this.resumeHint = resumeHint;
+            return this;
+        }
+
+        /**
+         * Sets up each target array the computation creates, before its first chunk is written: {@code setUp} gets the
+         * new array (its metadata written) and returns it, or the array with new metadata, after writing its
+         * attributes, say a source's CF attributes ({@code Attributes.copy(source, target)}). On an object store the
+         * attributes of a new Zarr v2 target and its incomplete mark are then one write. A target that a resumed
+         * computation finds already created is not set up again. By default nothing is done beyond the dimension
+         * names of the arrays that have them, which are written after {@code setUp}.
+         */
+        public Builder setUpTargets(java.util.function.UnaryOperator<io.cubed.storage.ChunkStore> setUp) {
+            this.targetSetUp = java.util.Objects.requireNonNull(setUp, "setUp");
             return this;
         }
 

@@ -106,6 +106,9 @@ public final class Execution {
                 .deleteIntermediatesEarly(options.deleteIntermediatesEarly())
                 .writtenBy(options.writer(), options.resumeHint())
                 .dimensionNames(dims);
+        if (options.targetSetUp() != null) {
+            c.setUpTargets(options.targetSetUp());
+        }
         boolean ok = false;
         try {
             c.run(withProgress(callbacks));

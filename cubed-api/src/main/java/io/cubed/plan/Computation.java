@@ -46,6 +46,8 @@ public final class Computation {
     private final Map<OpNode, Long> projected = new LinkedHashMap<>();
     private final Map<ArrayNode, ChunkStore> stores = new HashMap<>();
     private final Map<ArrayNode, List<String>> dimensionNames = new HashMap<>();
+    private java.util.function.UnaryOperator<io.cubed.storage.ChunkStore> targetSetUp =
+            java.util.function.UnaryOperator.identity();
     private final java.util.Set<ArrayNode> deferred = new HashSet<>();
     private final Fusion fusion;
     private final SiblingReads siblings;
@@ -275,6 +277,7 @@ public final class Computation {
                 targetFormat,
                 intermediateFormat,
                 dimensionNames,
+                targetSetUp,
                 writer,
                 resumeHint);
         for (OpNode op : plan.ops()) {
@@ -380,6 +383,15 @@ public final class Computation {
      * What the targets' incomplete marks name as their writer and how they say to finish a target (null: the
      * computation and {@code ComputeOptions.resume}).
      */
+    /**
+     * Sets up each target array this computation creates, before its first chunk and before the dimension names are
+     * written ({@code ComputeOptions.Builder.setUpTargets}).
+     */
+    public Computation setUpTargets(java.util.function.UnaryOperator<io.cubed.storage.ChunkStore> setUp) {
+        this.targetSetUp = java.util.Objects.requireNonNull(setUp, "setUp");
+        return this;
+    }
+
     public Computation writtenBy(String writer, String resumeHint) {
         this.writer = writer;
         this.resumeHint = resumeHint;

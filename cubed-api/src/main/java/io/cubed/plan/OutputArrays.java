@@ -23,6 +23,9 @@ final class OutputArrays {
     private final ZarrFormat targetFormat;
     private final ZarrFormat intermediateFormat;
     private final Map<ArrayNode, List<String>> dimensionNames;
+    /** Sets up each new target before its dimension names and mark ({@code ComputeOptions.setUpTargets}). */
+    private final java.util.function.UnaryOperator<ChunkStore> targetSetUp;
+
     private final String writer;
     private final String resumeHint;
 
@@ -39,6 +42,7 @@ final class OutputArrays {
             ZarrFormat targetFormat,
             ZarrFormat intermediateFormat,
             Map<ArrayNode, List<String>> dimensionNames,
+            java.util.function.UnaryOperator<ChunkStore> targetSetUp,
             String writer,
             String resumeHint) {
         this.spec = spec;
@@ -49,22 +53,22 @@ final class OutputArrays {
         this.targetFormat = targetFormat;
         this.intermediateFormat = intermediateFormat;
         this.dimensionNames = dimensionNames;
+        this.targetSetUp = targetSetUp;
         this.writer = writer;
         this.resumeHint = resumeHint;
     }
 
     /**
-     * Fails when an array is already at {@code out}'s URL and the computation does not resume, or, for a target, when no
+     * For a target, fails when an array is already at {@code out}'s URL and the computation does not resume, or when no
      * array is and none may be created there (a group, or a directory of other files: their names are listed once).
+     * Intermediates need no check: they go to the computation's own directory.
      */
     void requireAbsent(ArrayNode out) {
         String url = urls.get(out);
         if (!targetNodes.contains(out)) {
-            // An intermediate, at a new place of the computation's own in the work directory.
-            if (!resume && Zarr.arrayExists(url, spec.storeOptions())) {
-                throw new PlanException("cannot write " + out.name() + " to " + url + ": an array already exists "
-                        + "there (resume a failed computation with ComputeOptions.resume)");
-            }
+            // An intermediate, at a new place of the computation's own in the work directory: a directory named by
+            // the time and a random id unless the computation resumes, so nothing is there to look for (a round trip
+            // per intermediate on an object store).
             return;
         }
         Zarr.PlaceForArray place = Zarr.examinePlace(url, spec.storeOptions(), false);
@@ -99,7 +103,11 @@ final class OutputArrays {
         // Targets (toZarr, store) are written in the chosen format; intermediates as Zarr v2 with the spec's codec.
         ZarrFormat format = targetNodes.contains(out) ? targetFormat : intermediateFormat;
         if (!targetNodes.contains(out)) {
-            return format.create(url, out.grid(), out.dtype(), false, spec.storeOptions());
+            // Resuming, an intermediate not found above is created at a place that may hold a failed run's chunks
+            // without metadata: examined (and refused), as before. A new computation's directory is its own.
+            return resume
+                    ? format.create(url, out.grid(), out.dtype(), false, spec.storeOptions())
+                    : format.createAtNewPlace(url, out.grid(), out.dtype(), spec.storeOptions());
         }
         // A target is marked incomplete until the computation has written all of it.
         String by = writer != null ? writer : "a Cubed computation (" + out.name() + ")";
@@ -112,7 +120,10 @@ final class OutputArrays {
         List<String> names = dimensionNames.get(out);
         return IncompleteMark.createMarked(
                 () -> format.create(url, out.grid(), out.dtype(), false, spec.storeOptions()),
-                created -> names == null ? created : io.cubed.storage.zarr.DimensionNames.write(created, names),
+                created -> {
+                    ChunkStore set = targetSetUp.apply(created);
+                    return names == null ? set : io.cubed.storage.zarr.DimensionNames.write(set, names);
+                },
                 by,
                 hint);
     }

@@ -320,6 +320,11 @@ public final class RetryingStore implements Store {
     }
 
     @Override
+    public boolean holdsAnyBelow(String prefix) {
+        return retry("listing " + prefix, () -> store.holdsAnyBelow(prefix));
+    }
+
+    @Override
     public boolean isObjectStore() {
         return store.isObjectStore();
     }

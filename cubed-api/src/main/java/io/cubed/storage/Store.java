@@ -291,6 +291,16 @@ public interface Store extends AutoCloseable {
     }
 
     /**
+     * Whether {@link #listChildren} of {@code prefix} would name anything, asked as cheaply as the store can: object
+     * stores read one page of the listing whatever lies below (an array of a million chunks included), so that a new
+     * place is known new in one request. It may answer true for a place that holds only S3A's directory markers; it
+     * never answers false for a place that holds a value. The default lists the names.
+     */
+    default boolean holdsAnyBelow(String prefix) {
+        return !listChildren(prefix).isEmpty();
+    }
+
+    /**
      * The names one level below {@code prefix} ({@code ""}: the root), sorted, each once: the last part of each key
      * {@code prefix/name} and the first part below {@code prefix} of each longer key ({@link #list} cut after one
      * level). Object stores answer with a delimiter listing, which pages through the names instead of every key below

@@ -233,7 +233,7 @@ final class CopyCommand implements Callable<Integer> {
                     + dst + " first");
         }
         io.cubed.plan.Spec plan = run.spec();
-        CubedArray x = Cubed.fromZarr(src, plan);
+        CubedArray x = Cubed.fromZarr(source, plan);
         DType to = type == null ? source.dtype() : type;
         CubedArray y = Elementwise.astype(x, to);
         if (chunks != null) {
@@ -242,7 +242,11 @@ final class CopyCommand implements Callable<Integer> {
         ZarrFormat f = format.withFillValue(convertFill(format.fillValue(), to));
         checkShards("copy", src, dst, f, y.chunkShape());
         f.check(dst, y.shape(), y.chunkShape(), to);
-        ComputeOptions.Builder options = ComputeOptions.builder().zarrFormat(f).writtenBy("cubed copy", RESUME_HINT);
+        // The source's attributes go with its data, written as DST is created (with its incomplete mark).
+        ComputeOptions.Builder options = ComputeOptions.builder()
+                .zarrFormat(f)
+                .writtenBy("cubed copy", RESUME_HINT)
+                .setUpTargets(created -> io.cubed.storage.zarr.Attributes.copy(source, created));
         if (resume) {
             List<String> planArguments = new ArrayList<>(List.of(
                     Resume.canonicalUrl(src),
@@ -264,7 +268,6 @@ final class CopyCommand implements Callable<Integer> {
         } catch (CubedException e) {
             throw leftIncomplete(e, src, dst, plan.storeOptions());
         }
-        io.cubed.storage.zarr.Attributes.copy(source, Zarr.open(dst, plan.storeOptions()));
         long nanos = System.nanoTime() - start;
         double bytes = (double) x.nbytes();
         PrintWriter out = spec.commandLine().getOut();

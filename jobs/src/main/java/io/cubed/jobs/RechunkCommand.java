@@ -115,7 +115,9 @@ public class RechunkCommand implements Callable<Integer> {
     private int rechunk(Execution run) {
         PrintWriter out = cli.commandLine().getOut();
         Spec spec = spec(run);
-        CubedArray x = Cubed.fromZarr(src, spec);
+        // Opened once: its metadata and attributes are read in one round trip on an object store.
+        ChunkStore source = Zarr.open(src, spec.storeOptions());
+        CubedArray x = Cubed.fromZarr(source, spec);
         Checks.chunks("rechunk", "--chunks", chunks, x.ndim(), src);
         if (resume == null && savePlan == null && !dryRun) {
             Checks.newDestination(
@@ -126,7 +128,6 @@ public class RechunkCommand implements Callable<Integer> {
         }
         CubedArray y = Manipulation.rechunk(x, chunks);
         // DST keeps the source's format (version, compressor, fill value, chunk keys) unless told otherwise.
-        ChunkStore source = Zarr.open(src, spec.storeOptions());
         Compressor requested = codec == null ? null : CopyCommand.parseCodec(codec);
         ZarrFormat format = CopyCommand.targetFormat("rechunk", src, dst, source, codec, requested, zarrFormat);
         CopyCommand.checkShards("rechunk", src, dst, format, y.chunkShape());
@@ -147,9 +148,12 @@ public class RechunkCommand implements Callable<Integer> {
         if (savePlan != null && resume == null) {
             resume = "";
         }
+        // The source's attributes go with its data (CF units, scale_factor, …), as in a copy: written as DST is
+        // created, with its incomplete mark.
         ComputeOptions.Builder options = ComputeOptions.builder()
                 .zarrFormat(format)
-                .writtenBy("cubed rechunk", "run the same cubed rechunk command with --resume");
+                .writtenBy("cubed rechunk", "run the same cubed rechunk command with --resume")
+                .setUpTargets(created -> io.cubed.storage.zarr.Attributes.copy(source, created));
         if (resume != null) {
             String id = resume.isEmpty() ? resumeId(spec) : resume;
             out.println("resume id " + id);
@@ -175,8 +179,6 @@ public class RechunkCommand implements Callable<Integer> {
         } catch (io.cubed.error.CubedException e) {
             throw CopyCommand.leftIncomplete(e, src, dst, spec.storeOptions());
         }
-        // The source's attributes go with its data (CF units, scale_factor, …), as in a copy.
-        io.cubed.storage.zarr.Attributes.copy(source, Zarr.open(dst, spec.storeOptions()));
         long nanos = System.nanoTime() - start;
         out.println(tally.summary());
         double bytes = (double) x.nbytes();

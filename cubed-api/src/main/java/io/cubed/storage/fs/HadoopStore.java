@@ -608,6 +608,27 @@ public final class HadoopStore implements Store {
         return names;
     }
 
+    /** The first entry of the directory's listing, which object stores' file systems read a page at a time. */
+    @Override
+    public boolean holdsAnyBelow(String prefix) {
+        Path dir = path(prefix);
+        Path self = fs.makeQualified(dir);
+        try {
+            RemoteIterator<FileStatus> it = fs.listStatusIterator(dir);
+            while (it.hasNext()) {
+                FileStatus f = it.next();
+                if (!f.getPath().equals(self) && !f.getPath().getName().startsWith(LocalStore.TEMP_PREFIX)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (FileNotFoundException e) {
+            return false;
+        } catch (IOException e) {
+            throw failure("list", prefix, e);
+        }
+    }
+
     /** The files below {@code dir} in one flat listing (cheap on object stores). */
     private List<FileStatus> listFlat(Path dir) throws IOException {
         List<FileStatus> files = new ArrayList<>();

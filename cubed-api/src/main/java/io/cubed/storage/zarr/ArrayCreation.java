@@ -50,6 +50,12 @@ final class ArrayCreation {
     record Place(String refusal, boolean holdsAny, boolean array) {}
 
     static Place examine(Store store, String url, boolean overwrite, boolean probeZarrJson) {
+        // A new place, the usual case, is one request on an object store: nothing listed below it. Only a place that
+        // holds something is asked what (a listing of a large array pages through all its chunks; the existence
+        // checks refuse a group or an array, when not overwriting, without it).
+        if (store.isObjectStore() && !store.holdsAnyBelow("")) {
+            return new Place(null, false, false);
+        }
         if (store.exists(ZarrGroup.ZGROUP)) {
             return new Place("cannot create an array at " + url + ": a Zarr group is there", true, false);
         }

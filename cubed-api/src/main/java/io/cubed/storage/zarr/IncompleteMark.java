@@ -34,11 +34,16 @@ public final class IncompleteMark {
      * it. Returns the array with its new metadata (Zarr v3 arrays carry their attributes in it).
      */
     public static ChunkStore set(ChunkStore array, String by, String resume) {
+        return set(array, attributes(array), by, resume);
+    }
+
+    /** {@link #set}, over the attributes {@code attributes} (the array's own, or those about to be its own). */
+    private static ChunkStore set(ChunkStore array, Map<String, Object> attributes, String by, String resume) {
         Map<String, Object> mark = new LinkedHashMap<>();
         mark.put("since", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         mark.put("by", by);
         mark.put("resume", resume);
-        Map<String, Object> attrs = new LinkedHashMap<>(attributes(array));
+        Map<String, Object> attrs = new LinkedHashMap<>(attributes);
         attrs.put(ATTRIBUTE, mark);
         return write(array, attrs);
     }
@@ -55,6 +60,18 @@ public final class IncompleteMark {
             Supplier<ChunkStore> created, UnaryOperator<ChunkStore> setUp, String by, String resume) {
         ChunkStore array = created.get();
         try {
+            if (array instanceof ZarrArray v2) {
+                // A v2 array's attributes from setUp and the mark are one write of .zattrs, not two.
+                ZarrArray staged = v2.stagingAttributes();
+                ChunkStore set = setUp.apply(staged);
+                if (set == staged) {
+                    return set(v2, staged.attributes(), by, resume);
+                }
+                if (staged.hasStagedAttributes()) {
+                    v2.writeAttributes(staged.attributes());
+                }
+                return set(set, by, resume);
+            }
             return set(setUp.apply(array), by, resume);
         } catch (RuntimeException e) {
             throw undoCreation(array, e);

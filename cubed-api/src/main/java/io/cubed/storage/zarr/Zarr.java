@@ -21,20 +21,32 @@ public final class Zarr {
      * ZarrArray} ({@code .zarray}). Fails naming the URL when neither is.
      */
     public static ChunkStore open(String url, StoreOptions options) {
-        Store store = Stores.supplier(url, options).open();
-        // Both documents asked for at once: one round trip on an object store, two reads and no existence checks.
-        java.util.concurrent.CompletableFuture<Store.Bytes> v3 = store.concurrency() > 1
+        io.cubed.storage.StoreSupplier supplier = Stores.supplier(url, options);
+        Store store = supplier.open();
+        // On an object store the documents are asked for at once, the v2 attributes too (every reader of an array
+        // looks at them: the incomplete mark, dimension names): one round trip, no existence checks. Elsewhere the
+        // attributes are read when first asked for.
+        boolean atOnce = store.concurrency() > 1;
+        java.util.concurrent.CompletableFuture<Store.Bytes> v3 = atOnce
                 ? store.getAsync(ZarrV3Metadata.ZARR_JSON)
                 : java.util.concurrent.CompletableFuture.completedFuture(bytes(store.get(ZarrV3Metadata.ZARR_JSON)));
-        java.util.concurrent.CompletableFuture<Store.Bytes> v2 =
-                store.concurrency() > 1 ? store.getAsync(ZarrArray.ZARRAY) : null;
+        java.util.concurrent.CompletableFuture<Store.Bytes> v2 = atOnce ? store.getAsync(ZarrArray.ZARRAY) : null;
+        java.util.concurrent.CompletableFuture<Store.Bytes> v2Attributes =
+                atOnce ? store.getAsync(ZarrArray.ZATTRS) : null;
         Store.Bytes json = join(v3, url);
         if (json != null) {
+            if (v2Attributes != null) {
+                v2Attributes.cancel(false);
+            }
             return ZarrV3Array.withMetadata(url, options, exact(json));
         }
         Store.Bytes zarray = v2 != null ? join(v2, url) : bytes(store.get(ZarrArray.ZARRAY));
         if (zarray != null) {
-            return ZarrArray.withMetadata(url, options, exact(zarray));
+            if (v2Attributes == null) {
+                return ZarrArray.withMetadata(url, options, exact(zarray));
+            }
+            Store.Bytes zattrs = join(v2Attributes, url);
+            return ZarrArray.withDocuments(url, supplier, exact(zarray), zattrs == null ? null : exact(zattrs));
         }
         String hint = store.exists(ZarrGroup.ZGROUP) ? " (it is a Zarr v2 group, not an array)" : "";
         throw new StorageException("no Zarr array at " + url + ": " + MetadataDocuments.describe(url, ZarrArray.ZARRAY)
@@ -51,7 +63,7 @@ public final class Zarr {
         return b.length() == b.array().length ? b.array() : java.util.Arrays.copyOf(b.array(), b.length());
     }
 
-    private static Store.Bytes join(java.util.concurrent.CompletableFuture<Store.Bytes> f, String url) {
+    private static <T> T join(java.util.concurrent.CompletableFuture<T> f, String url) {
         try {
             return f.get();
         } catch (InterruptedException e) {
@@ -136,6 +148,13 @@ public final class Zarr {
     /** True when an array of either version is at {@code url}. */
     public static boolean arrayExists(String url, StoreOptions options) {
         Store store = Stores.supplier(url, options).open();
+        if (store.concurrency() > 1) {
+            // Both asked at once: one round trip on an object store.
+            java.util.concurrent.CompletableFuture<Boolean> v3 =
+                    io.cubed.storage.StoreThreads.supply(() -> store.exists(ZarrV3Metadata.ZARR_JSON));
+            boolean v2 = store.exists(ZarrArray.ZARRAY);
+            return join(v3, url) || v2;
+        }
         return store.exists(ZarrArray.ZARRAY) || store.exists(ZarrV3Metadata.ZARR_JSON);
     }
 }

@@ -49,6 +49,11 @@ public final class ZarrArray extends ZarrArrayCore {
      */
     private transient volatile byte[] readAttributes;
 
+    /** True on a {@linkplain #stagingAttributes staging copy}: attribute writes stay in memory. */
+    private transient boolean staging;
+    /** Whether this staging copy has kept written attributes. */
+    private transient boolean stagedWrites;
+
     /** {@link #readAttributes} of an array whose {@code .zattrs} was found missing. */
     private static final byte[] NO_ATTRIBUTES = new byte[0];
 
@@ -121,15 +126,29 @@ public final class ZarrArray extends ZarrArrayCore {
 
     /** Creates an array at {@code url} with store options; see {@link #create(String, ZarrCreateOptions)}. */
     public static ZarrArray create(String url, ZarrCreateOptions options, StoreOptions storeOptions) {
+        return create(url, options, storeOptions, true);
+    }
+
+    /**
+     * {@link #create(String, ZarrCreateOptions, StoreOptions)}, looking first at what is at {@code url} ({@code
+     * examine}) or not: a place the caller knows to be new ({@link ZarrFormat#createAtNewPlace}).
+     */
+    static ZarrArray create(String url, ZarrCreateOptions options, StoreOptions storeOptions, boolean examine) {
         ZarrV2Metadata metadata = options.toMetadata();
         if (metadata.compressor() != null) {
             metadata.compressor().requireUsable(url);
         }
         StoreSupplier supplier = Stores.supplier(url, storeOptions);
         Store store = supplier.open();
-        ArrayCreation.clear(store, url, options.overwrite(), true);
+        if (examine) {
+            ArrayCreation.clear(store, url, options.overwrite(), true);
+        }
         store.put(ZARRAY, metadata.toJson().getBytes(StandardCharsets.UTF_8));
-        return new ZarrArray(url, supplier, metadata, true);
+        ZarrArray created = new ZarrArray(url, supplier, metadata, true);
+        // The place was cleared (or is new): no .zattrs is there, and asking for it would be a request (a round trip
+        // on an object store) for what is known.
+        created.attributes = new LinkedHashMap<>();
+        return created;
     }
 
     /**
@@ -239,8 +258,30 @@ public final class ZarrArray extends ZarrArrayCore {
     /** Replaces the {@code .zattrs} attributes (values: maps, lists, strings, numbers, booleans, null). */
     public void writeAttributes(Map<String, ?> attributes) {
         LinkedHashMap<String, Object> copy = new LinkedHashMap<>(attributes);
+        if (staging) {
+            this.attributes = copy;
+            stagedWrites = true;
+            return;
+        }
         store().put(ZATTRS, Json.write(copy).getBytes(StandardCharsets.UTF_8));
         this.attributes = copy;
+    }
+
+    /**
+     * A copy of this array whose {@link #writeAttributes} keeps the attributes in memory instead of writing them, for
+     * {@link IncompleteMark#createMarked}: the attributes a new array is set up with and its incomplete mark then go to
+     * the store in one write (one round trip on an object store, not two). Never handed out of this package.
+     */
+    ZarrArray stagingAttributes() {
+        ZarrArray a = new ZarrArray(url, supplier, metadata, writeEmptyChunks, everyChunkStored);
+        a.attributes = new LinkedHashMap<>(attributes());
+        a.staging = true;
+        return a;
+    }
+
+    /** Whether {@link #writeAttributes} was called on this {@linkplain #stagingAttributes staging} copy. */
+    boolean hasStagedAttributes() {
+        return stagedWrites;
     }
 
     /** The chunk at {@code chunkCoords}, or null when it is not stored: one read of its key, no existence check. */

@@ -391,6 +391,21 @@ public final class ZarrFormat implements Serializable {
         return ZarrV3Array.create(url, v3Metadata(url, grid.shape(), grid.chunkShape(), dtype), overwrite, options);
     }
 
+    /**
+     * {@link #create} without {@code overwrite}, at a place the caller has just made its own and so knows to hold
+     * nothing (a computation's new directory of intermediates): what is there is not examined first, which on an
+     * object store is a listing, a round trip. Never for a place a user names.
+     */
+    public ChunkStore createAtNewPlace(String url, ChunkGrid grid, DType dtype, StoreOptions options) {
+        if (version != 2) {
+            return create(url, grid, dtype, false, options);
+        }
+        if (compressor != null) {
+            compressor.requireUsable(url);
+        }
+        return ZarrArray.create(url, v2Options(url, grid.shape(), grid.chunkShape(), dtype, false), options, false);
+    }
+
     /** {@link #v2Options(long[], int[], DType, boolean)}, its refusal (a fill value of another type) naming {@code url}. */
     private ZarrCreateOptions v2Options(String url, long[] shape, int[] chunks, DType dtype, boolean overwrite) {
         try {

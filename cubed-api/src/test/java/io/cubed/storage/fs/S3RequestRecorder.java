@@ -22,6 +22,11 @@ final class S3RequestRecorder {
     private static final class Period {
         final AtomicLongArray counts = new AtomicLongArray(OPERATIONS);
         final ConcurrentHashMap<String, AtomicLongArray> keys = new ConcurrentHashMap<>();
+        /**
+         * The requests that arrived with none in flight, as {@code "OPERATION key"}, in order: each is a round trip its
+         * client began alone, after the last one had ended. Guarded by inFlightLock.
+         */
+        final java.util.List<String> lone = new java.util.ArrayList<>();
     }
 
     private final LongSupplier nanoTime;
@@ -63,6 +68,9 @@ final class S3RequestRecorder {
         }
         synchronized (inFlightLock) {
             advance();
+            if (inFlight == 0) {
+                p.lone.add(op + " " + (key == null ? "" : key));
+            }
             inFlight++;
             maxInFlight = Math.max(maxInFlight, inFlight);
             return lastChangeNanos;
@@ -107,6 +115,18 @@ final class S3RequestRecorder {
             chunkNanos += now - startedAt;
             firstChunkStart = Math.min(firstChunkStart, startedAt);
             lastChunkEnd = Math.max(lastChunkEnd, now);
+        }
+    }
+
+    /**
+     * The requests of this period that arrived while none was in flight ({@code "GET_OBJECT a.zarr/.zarray"}), in the
+     * order they arrived: the round trips their clients made one after another. Requests asked for at once count once
+     * (the first to arrive), as long as each arrives before the others end: with a delay per request far above the
+     * clients' own scheduling, the count does not depend on timing.
+     */
+    java.util.List<String> loneRequests() {
+        synchronized (inFlightLock) {
+            return java.util.List.copyOf(period.lone);
         }
     }
 

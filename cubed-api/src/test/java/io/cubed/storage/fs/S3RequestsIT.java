@@ -70,18 +70,97 @@ class S3RequestsIT {
         return chunk == 7 ? -1 : 100.0 * i + j;
     }
 
+    /**
+     * Opening an array asks for its two possible documents and the v2 attributes at once, one round trip: every
+     * reader looks at the attributes next (the incomplete mark, dimension names), which had been a second round trip.
+     */
     @Test
-    void openingAnArrayReadsItsTwoPossibleDocumentsAtOnceAndNothingElse() {
-        input("open/a.zarr");
+    void openingAnArrayReadsItsTwoPossibleDocumentsAndItsAttributesAtOnceAndNothingElse() {
+        ZarrArray written = input("open/a.zarr");
+        written.writeAttributes(Map.of("units", "m"));
         s3.resetStats();
         ChunkStore a = Zarr.open(s3.url("open/a.zarr"), s3.options());
         S3ServerStats stats = s3.stats();
         assertThat(a.grid().shape()).containsExactly(48, 48);
-        assertThat(stats.total()).isEqualTo(2);
+        assertThat(stats.total()).isEqualTo(3);
         assertThat(stats.keyCount("open/a.zarr/zarr.json", S3Operation.GET_OBJECT))
                 .isEqualTo(1);
         assertThat(stats.keyCount("open/a.zarr/.zarray", S3Operation.GET_OBJECT))
                 .isEqualTo(1);
+        assertThat(stats.keyCount("open/a.zarr/.zattrs", S3Operation.GET_OBJECT))
+                .isEqualTo(1);
+        assertThat(io.cubed.storage.zarr.Attributes.of(a)).isEqualTo(Map.of("units", "m"));
+        assertThat(s3.stats().total())
+                .as("the attributes were read with the metadata")
+                .isEqualTo(3);
+    }
+
+    /**
+     * A new array marked incomplete, set up with attributes: nothing at the new place but one listing, no read of the
+     * attributes it cannot have yet, and the attributes and the mark in one write of {@code .zattrs} (they were two).
+     * A set-up that hands back another copy of the array still has its attributes written.
+     */
+    @Test
+    void aNewMarkedArrayIsAListingItsDocumentAndOneWriteOfItsAttributes() {
+        ZarrCreateOptions create = ZarrCreateOptions.builder(new long[] {8, 8}, new int[] {4, 4}, DType.FLOAT64)
+                .build();
+        s3.resetStats();
+        ChunkStore a = io.cubed.storage.zarr.IncompleteMark.createMarked(
+                () -> ZarrArray.create(s3.url("marked/a.zarr"), create, s3.options()),
+                created -> {
+                    ((ZarrArray) created).writeAttributes(Map.of("units", "K"));
+                    return created;
+                },
+                "a test",
+                "run it again");
+        S3ServerStats stats = s3.stats();
+        assertThat(stats.count(S3Operation.LIST)).isEqualTo(1);
+        assertThat(stats.count(S3Operation.HEAD_OBJECT)).isZero();
+        assertThat(stats.count(S3Operation.GET_OBJECT)).isZero();
+        assertThat(stats.keyCount("marked/a.zarr/.zattrs", S3Operation.PUT_OBJECT))
+                .isEqualTo(1);
+        assertThat(stats.total()).isEqualTo(3);
+        ChunkStore read = Zarr.open(s3.url("marked/a.zarr"), s3.options().with("cubed.read.incomplete", "true"));
+        assertThat(io.cubed.storage.zarr.Attributes.of(read)).containsEntry("units", "K");
+        assertThat(io.cubed.storage.zarr.IncompleteMark.of(read)).isPresent();
+        assertThat(io.cubed.storage.zarr.IncompleteMark.of(a)).isPresent();
+
+        ChunkStore b = io.cubed.storage.zarr.IncompleteMark.createMarked(
+                () -> ZarrArray.create(s3.url("marked/b.zarr"), create, s3.options()),
+                created -> {
+                    ((ZarrArray) created).writeAttributes(Map.of("units", "m"));
+                    return ((ZarrArray) created).writeEmptyChunks(false);
+                },
+                "a test",
+                "run it again");
+        ChunkStore readB = Zarr.open(s3.url("marked/b.zarr"), s3.options().with("cubed.read.incomplete", "true"));
+        assertThat(io.cubed.storage.zarr.Attributes.of(readB)).containsEntry("units", "m");
+        assertThat(io.cubed.storage.zarr.IncompleteMark.of(readB)).isPresent();
+        assertThat(io.cubed.storage.zarr.IncompleteMark.of(b)).isPresent();
+    }
+
+    /**
+     * Whether a place holds anything is one listing request, however many objects lie there (a large array's chunks
+     * fill many pages of a listing): the question a new destination is asked.
+     */
+    @Test
+    void whetherAPlaceHoldsAnythingIsOneRequestHoweverManyObjectsItHolds() {
+        io.cubed.storage.Store store = Stores.open(s3.url("many"), s3.options());
+        java.util.List<java.util.concurrent.CompletableFuture<Void>> puts = new java.util.ArrayList<>();
+        for (int i = 0; i < 2100; i++) {
+            puts.add(store.putAsync("x.zarr/0." + i, new byte[] {1}, 1));
+        }
+        puts.forEach(java.util.concurrent.CompletableFuture::join);
+        s3.resetStats();
+        assertThat(store.holdsAnyBelow("x.zarr")).isTrue();
+        assertThat(store.holdsAnyBelow("y.zarr")).isFalse();
+        assertThat(s3.stats().count(S3Operation.LIST)).isEqualTo(2);
+        assertThat(s3.stats().total()).isEqualTo(2);
+        s3.resetStats();
+        assertThat(store.listChildren("x.zarr")).hasSize(2100);
+        assertThat(s3.stats().count(S3Operation.LIST))
+                .as("the whole listing, for comparison")
+                .isEqualTo(3);
     }
 
     @Test

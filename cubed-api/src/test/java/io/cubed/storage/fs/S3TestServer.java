@@ -224,6 +224,15 @@ public final class S3TestServer implements AutoCloseable {
     }
 
     /** Starts counting anew: zero counts, no keys, busy time 0, the maximum in flight the number now in flight. */
+    /**
+     * The requests since the counters were last reset that arrived with none in flight, as {@code "OPERATION key"}
+     * (operations named as in {@link S3Operation}, keys without the bucket), in order: the round trips clients waited
+     * for one after another, which at a cloud store's latency are the time of a command's set-up and ending.
+     */
+    public java.util.List<String> loneRequests() {
+        return recorder.loneRequests();
+    }
+
     public void resetStats() {
         recorder.reset();
     }

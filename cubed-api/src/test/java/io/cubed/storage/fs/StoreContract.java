@@ -323,6 +323,31 @@ abstract class StoreContract {
         assertThat(store.resolve("a").listChildren("")).containsExactly("0", "1", "sub");
     }
 
+    /** Whether anything lies below a prefix: what {@code listChildren} would say, without listing all of it. */
+    @Test
+    void holdsAnyBelowIsWhetherListChildrenNamesAnything() {
+        assertThat(store.holdsAnyBelow("")).as("an empty store").isFalse();
+        for (String k : List.of("a/sub/x/3", "b", ".zattrs")) {
+            store.put(k, bytes(k));
+        }
+        assertThat(store.holdsAnyBelow("")).isTrue();
+        assertThat(store.holdsAnyBelow("a")).isTrue();
+        assertThat(store.holdsAnyBelow("a/sub")).isTrue();
+        assertThat(store.holdsAnyBelow("a/sub/x")).isTrue();
+        assertThat(store.holdsAnyBelow("b")).as("a prefix that is a value").isFalse();
+        assertThat(store.holdsAnyBelow("missing")).isFalse();
+        assertThat(store.holdsAnyBelow("a/su"))
+                .as("a prefix of a name, not a level")
+                .isFalse();
+        assertThat(store.resolve("a/sub").holdsAnyBelow("")).isTrue();
+        assertThat(store.resolve("nothing").holdsAnyBelow("")).isFalse();
+        for (String prefix : List.of("", "a", "a/sub", "a/sub/x", "b", "missing", "a/su")) {
+            assertThat(store.holdsAnyBelow(prefix))
+                    .as("'%s' as listChildren says", prefix)
+                    .isEqualTo(!store.listChildren(prefix).isEmpty());
+        }
+    }
+
     @Test
     void getAllReadsEveryKeyInOrderWithNullForMissingOnes() {
         List<String> keys = new ArrayList<>();

@@ -32,6 +32,9 @@ import java.util.concurrent.CompletableFuture;
  * io.cubed.storage.RetryingStore} does it). Thread-safe.
  */
 final class S3Client {
+    /** One debug line per request: method, key, status, bytes and milliseconds (the logger {@code io.cubed.s3}). */
+    private static final org.slf4j.Logger REQUESTS_LOG = org.slf4j.LoggerFactory.getLogger("io.cubed.s3");
+
     private final S3Settings settings;
     private final CredentialSource credentials;
     private final Http1 http;
@@ -575,15 +578,28 @@ final class S3Client {
         int port = uri.getPort() >= 0 ? uri.getPort() : uri.getScheme().equals("https") ? 443 : 80;
         stats.start(q.operation());
         JVM_STATS.start(q.operation());
+        long started = System.nanoTime();
+        int status = -1;
         try {
             Http1.Response r =
                     http.exchange(uri.getScheme(), uri.getHost(), port, method, target, sent, body, offset, length);
+            status = r.status();
             return new Response(r.status(), r, r.body());
         } catch (IOException e) {
             throw new TransportFailure(e);
         } finally {
             stats.end();
             JVM_STATS.end();
+            if (REQUESTS_LOG.isDebugEnabled()) {
+                REQUESTS_LOG.debug(
+                        "{} {} {}{} -> {} in {} ms",
+                        q.operation(),
+                        bucket,
+                        key,
+                        query.isEmpty() ? "" : " " + query,
+                        status < 0 ? "failed" : Integer.toString(status),
+                        (System.nanoTime() - started) / 1_000_000);
+            }
         }
     }
 

@@ -403,6 +403,26 @@ public final class S3Store implements Store {
         return new ArrayList<>(names);
     }
 
+    /** One page of the delimiter listing of {@link #listChildren}: the first thousand names answer it. */
+    @Override
+    public boolean holdsAnyBelow(String prefix) {
+        String p = objectKey(prefix);
+        String base = p.isEmpty() ? "" : p + "/";
+        S3Xml.ListPage page = now(S3Client.list(base, "/", null), S3Client::listPage, "list", prefix);
+        for (String k : page.keys()) {
+            if (k.startsWith(base) && k.length() > base.length() && !k.endsWith("/")) {
+                return true;
+            }
+        }
+        for (String d : page.prefixes()) {
+            if (d.startsWith(base) && d.length() > base.length() + 1 && d.endsWith("/")) {
+                return true;
+            }
+        }
+        // A first page of directory markers alone, with more after it: whatever the rest holds, say so.
+        return page.nextToken() != null;
+    }
+
     /**
      * The object keys (whole, in the bucket) of the values at or below {@code prefix}: the key itself and those
      * starting with it and '/', without S3A's directory markers (keys ending in '/').
