@@ -20,6 +20,16 @@ record CliRun(int code, String out, String err) {
         return new CliRun(code, out.toString(), err.toString());
     }
 
+    /** Runs {@code cubed args...} in this JVM with each of {@code store}'s options as a {@code --conf KEY=VALUE}. */
+    static CliRun withStore(io.cubed.storage.StoreOptions store, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        for (java.util.Map.Entry<String, String> e : store.asMap().entrySet()) {
+            all.add("--conf");
+            all.add(e.getKey() + "=" + e.getValue());
+        }
+        return of(all.toArray(String[]::new));
+    }
+
     /** Starts {@code cubed args...} in a child JVM on this test's classpath (512 MB heap), its output to {@code log}. */
     static Process startChild(List<String> args, Path log) throws IOException {
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));

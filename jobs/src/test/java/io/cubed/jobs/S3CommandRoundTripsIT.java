@@ -169,12 +169,7 @@ class S3CommandRoundTripsIT {
         assertThat(Attributes.of(out)).containsEntry("units", "K").containsEntry("long_name", "temperature");
     }
 
-    private static CliRun cubed(String... first) {
-        List<String> args = new ArrayList<>(List.of(first));
-        for (Map.Entry<String, String> e : s3.options().asMap().entrySet()) {
-            args.add("--conf");
-            args.add(e.getKey() + "=" + e.getValue());
-        }
-        return CliRun.of(args.toArray(String[]::new));
+    private static CliRun cubed(String... args) {
+        return CliRun.withStore(s3.options(), args);
     }
 }

@@ -11,9 +11,7 @@ import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
 import java.io.InputStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
@@ -80,13 +78,8 @@ class S3CopyCommandIT {
         return v;
     }
 
-    private static CliRun cubed(String... first) {
-        List<String> args = new ArrayList<>(List.of(first));
-        for (Map.Entry<String, String> e : s3.options().asMap().entrySet()) {
-            args.add("--conf");
-            args.add(e.getKey() + "=" + e.getValue());
-        }
-        return CliRun.of(args.toArray(String[]::new));
+    private static CliRun cubed(String... args) {
+        return CliRun.withStore(s3.options(), args);
     }
 
     /** A space, brackets and a '#' in S3 keys: copy refused them as "not a valid URI" before it opened anything. */
