@@ -28,6 +28,8 @@ final class OutputArrays {
 
     private final String writer;
     private final String resumeHint;
+    /** Targets whose place {@link #requireAbsent} found holding nothing. */
+    private final Set<ArrayNode> foundNew = new java.util.HashSet<>();
 
     /**
      * The arrays at {@code urls}; {@code targetNodes} are the targets to store, {@code writer} and {@code resumeHint}
@@ -72,6 +74,14 @@ final class OutputArrays {
             return;
         }
         Zarr.PlaceForArray place = Zarr.examinePlace(url, spec.storeOptions(), false);
+        if (place.isNew()
+                && !io.cubed.storage.fs.StoreLocation.of(url)
+                        .overlaps(io.cubed.storage.fs.StoreLocation.of(spec.workDir()))) {
+            // Created right after every output is checked (Computation.run), with nothing of this computation
+            // written there meanwhile (its own writes before that go to the work directory, which this place does
+            // not overlap): not examined again.
+            foundNew.add(out);
+        }
         if (place.arrayExists()) {
             if (!resume) {
                 throw new PlanException("cannot write " + out.name() + " to " + url + ": an array already exists "
@@ -118,8 +128,11 @@ final class OutputArrays {
                         : "it was not resumable: delete it and compute it again, with ComputeOptions.resume to be able"
                                 + " to finish a failed run";
         List<String> names = dimensionNames.get(out);
+        boolean atNewPlace = foundNew.contains(out);
         return IncompleteMark.createMarked(
-                () -> format.create(url, out.grid(), out.dtype(), false, spec.storeOptions()),
+                () -> atNewPlace
+                        ? format.createAtNewPlace(url, out.grid(), out.dtype(), spec.storeOptions())
+                        : format.create(url, out.grid(), out.dtype(), false, spec.storeOptions()),
                 created -> {
                     ChunkStore set = targetSetUp.apply(created);
                     return names == null ? set : io.cubed.storage.zarr.DimensionNames.write(set, names);

@@ -142,6 +142,28 @@ class DestinationSafetyTest {
                 () -> y.toZarr(tmp.resolve("y.zarr").toString()), "intermediate arrays would be written into it");
     }
 
+    /**
+     * A target whose place was found empty is created without looking again, unless it overlaps the work directory,
+     * where the computation writes before it creates its targets (the intermediates' directory): a target at the
+     * work directory itself is then refused, not made an array around the intermediates.
+     */
+    @Test
+    void aTargetAtTheWorkDirectoryIsLookedAtAgainOnceTheIntermediatesAreThere() {
+        Path work = tmp.resolve("w");
+        Spec s = Spec.builder()
+                .workDir(work.toString())
+                .executor(new LocalExecutor(1, 1, 0))
+                .build();
+        CubedArray x = Cubed.fromZarr(src.toString(), s);
+        CubedArray y = Elementwise.add(Elementwise.add(x, Scalar.ofDouble(1)), Scalar.ofDouble(1));
+        assertThatThrownBy(() -> y.toZarr(
+                        work.toString(),
+                        ComputeOptions.builder().optimize(false).build()))
+                .hasMessageContaining("cannot create an array at " + work)
+                .hasMessageContaining("not empty");
+        assertThat(work.resolve(".zarray")).doesNotExist();
+    }
+
     @Test
     void aTargetBesideTheSourceWithACommonPrefixIsWritten() {
         CubedArray x = Cubed.fromZarr(src.toString(), spec);

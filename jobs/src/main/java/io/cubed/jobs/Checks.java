@@ -47,9 +47,9 @@ final class Checks {
 
     /**
      * Refuses a destination that already holds a Zarr array (v2 or v3) unless one of {@code ways} (the flags that
-     * replace or continue it) was given.
+     * replace or continue it) was given; returns what it found there (whether it is new).
      */
-    static void newDestination(String command, String dst, StoreOptions options, String ways) {
+    static Zarr.PlaceForArray newDestination(String command, String dst, StoreOptions options, String ways) {
         Zarr.PlaceForArray place = Zarr.examinePlace(dst, options, false);
         if (place.arrayExists()) {
             throw new InvalidArgumentException(command + ": " + dst + " already holds a Zarr array; " + ways);
@@ -57,6 +57,7 @@ final class Checks {
         if (place.refusal() != null) {
             throw new InvalidArgumentException(command + ": " + place.refusal());
         }
+        return place;
     }
 
     /**

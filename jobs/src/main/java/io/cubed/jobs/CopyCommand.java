@@ -116,12 +116,15 @@ final class CopyCommand implements Callable<Integer> {
         if (chunks != null) {
             Checks.chunks("copy", "--chunks", chunks, source.grid().ndim(), src);
         }
+        boolean newPlace = false;
         if (!overwrite && !resume) {
-            Checks.newDestination(
-                    "copy",
-                    dst,
-                    options,
-                    "pass --overwrite to replace it, --resume to finish an interrupted copy, or choose another DST");
+            newPlace = Checks.newDestination(
+                            "copy",
+                            dst,
+                            options,
+                            "pass --overwrite to replace it, --resume to finish an interrupted copy, or choose another"
+                                    + " DST")
+                    .isNew();
         } else if (overwrite) {
             Checks.placeForArray("copy", dst, options, true);
         }
@@ -135,8 +138,12 @@ final class CopyCommand implements Callable<Integer> {
         budget(source, target != null ? target : format.describe(dst, grid, source.dtype(), options), run);
         if (target == null) {
             // The source's attributes go with its data (CF units, scale_factor, …), as zarr-python's copy_store.
+            // A place just found empty is not examined again (one round trip fewer on an object store).
+            boolean atNewPlace = newPlace;
             target = IncompleteMark.createMarked(
-                    () -> format.create(dst, grid, source.dtype(), overwrite, options),
+                    () -> atNewPlace
+                            ? format.createAtNewPlace(dst, grid, source.dtype(), options)
+                            : format.create(dst, grid, source.dtype(), overwrite, options),
                     created -> io.cubed.storage.zarr.Attributes.copy(source, created),
                     "cubed copy",
                     RESUME_HINT);

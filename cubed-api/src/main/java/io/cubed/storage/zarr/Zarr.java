@@ -136,14 +136,19 @@ public final class Zarr {
     public static PlaceForArray examinePlace(String url, StoreOptions options, boolean overwrite) {
         Store store = Stores.supplier(url, options).open();
         ArrayCreation.Place p = ArrayCreation.examine(store, url, overwrite, true);
-        return new PlaceForArray(p.refusal(), p.array());
+        return new PlaceForArray(p.refusal(), p.array(), p.holdsAny());
     }
 
     /**
-     * What {@link #examinePlace} found: why an array may not be created there (null when it may), and whether an array
-     * is there.
+     * What {@link #examinePlace} found: why an array may not be created there (null when it may), whether an array is
+     * there, and whether anything is.
      */
-    public record PlaceForArray(String refusal, boolean arrayExists) {}
+    public record PlaceForArray(String refusal, boolean arrayExists, boolean holdsAny) {
+        /** Whether nothing was there: an array may be created there without looking again. */
+        public boolean isNew() {
+            return refusal == null && !holdsAny;
+        }
+    }
 
     /** True when an array of either version is at {@code url}. */
     public static boolean arrayExists(String url, StoreOptions options) {

@@ -392,16 +392,18 @@ public final class ZarrFormat implements Serializable {
     }
 
     /**
-     * {@link #create} without {@code overwrite}, at a place the caller has just made its own and so knows to hold
-     * nothing (a computation's new directory of intermediates): what is there is not examined first, which on an
-     * object store is a listing, a round trip. Never for a place a user names.
+     * {@link #create} without {@code overwrite}, at a place the caller knows to hold nothing: one it has just made its
+     * own (a computation's new directory of intermediates), or one it has just found empty ({@link
+     * Zarr#examinePlace}, {@link Zarr.PlaceForArray#isNew}) with nothing of its own written there since. What is there
+     * is not examined again, which on an object store is a listing, a round trip.
      */
     public ChunkStore createAtNewPlace(String url, ChunkGrid grid, DType dtype, StoreOptions options) {
-        if (version != 2) {
-            return create(url, grid, dtype, false, options);
-        }
         if (compressor != null) {
             compressor.requireUsable(url);
+        }
+        if (version != 2) {
+            return ZarrV3Array.create(
+                    url, v3Metadata(url, grid.shape(), grid.chunkShape(), dtype), false, options, false);
         }
         return ZarrArray.create(url, v2Options(url, grid.shape(), grid.chunkShape(), dtype, false), options, false);
     }

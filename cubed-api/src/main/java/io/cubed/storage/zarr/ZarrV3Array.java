@@ -68,9 +68,17 @@ public final class ZarrV3Array extends ZarrArrayCore {
 
     /** Creates an array at {@code url} writing its {@code zarr.json}; an existing array is replaced only with overwrite. */
     public static ZarrV3Array create(String url, ZarrV3Metadata metadata, boolean overwrite, StoreOptions options) {
+        return create(url, metadata, overwrite, options, true);
+    }
+
+    /** {@link #create}, looking first at what is at {@code url} ({@code examine}) or not: a place known to be new. */
+    static ZarrV3Array create(
+            String url, ZarrV3Metadata metadata, boolean overwrite, StoreOptions options, boolean examine) {
         StoreSupplier supplier = Stores.supplier(url, options);
         Store store = supplier.open();
-        ArrayCreation.clear(store, url, overwrite, false);
+        if (examine) {
+            ArrayCreation.clear(store, url, overwrite, false);
+        }
         store.put(ZarrV3Metadata.ZARR_JSON, metadata.toJson().getBytes(StandardCharsets.UTF_8));
         return new ZarrV3Array(url, supplier, metadata);
     }
