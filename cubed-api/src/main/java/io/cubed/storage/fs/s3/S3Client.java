@@ -32,7 +32,7 @@ import java.util.concurrent.CompletableFuture;
  * io.cubed.storage.RetryingStore} does it). Thread-safe.
  */
 final class S3Client {
-    /** One debug line per request: method, key, status, bytes and milliseconds (the logger {@code io.cubed.s3}). */
+    /** One debug line per request: operation, bucket, key, status and milliseconds (the logger {@code io.cubed.s3}). */
     private static final org.slf4j.Logger REQUESTS_LOG = org.slf4j.LoggerFactory.getLogger("io.cubed.s3");
 
     private final S3Settings settings;
