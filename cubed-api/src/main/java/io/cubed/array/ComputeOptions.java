@@ -39,7 +39,7 @@ public final class ComputeOptions {
         this.targetSetUp = b.targetSetUp;
     }
 
-    /** What sets up each target array the computation creates ({@link Builder#setUpTargets}), or null. */
+    /** What sets up each target array the computation creates ({@link Builder#setUpTargets}); by default nothing. */
     java.util.function.UnaryOperator<io.cubed.storage.ChunkStore> targetSetUp() {
         return targetSetUp;
     }
@@ -95,7 +95,8 @@ public final class ComputeOptions {
         private ZarrFormat zarrFormat = ZarrFormat.v2();
         private String writer;
         private String resumeHint;
-        private java.util.function.UnaryOperator<io.cubed.storage.ChunkStore> targetSetUp;
+        private java.util.function.UnaryOperator<io.cubed.storage.ChunkStore> targetSetUp =
+                java.util.function.UnaryOperator.identity();
 
         private Builder() {}
 

@@ -105,10 +105,8 @@ public final class Execution {
                         spec, nodes, targets, options.fusion(spec), options.resumeId(), options.zarrFormat())
                 .deleteIntermediatesEarly(options.deleteIntermediatesEarly())
                 .writtenBy(options.writer(), options.resumeHint())
-                .dimensionNames(dims);
-        if (options.targetSetUp() != null) {
-            c.setUpTargets(options.targetSetUp());
-        }
+                .dimensionNames(dims)
+                .setUpTargets(options.targetSetUp());
         boolean ok = false;
         try {
             c.run(withProgress(callbacks));

@@ -380,10 +380,6 @@ public final class Computation {
     }
 
     /**
-     * What the targets' incomplete marks name as their writer and how they say to finish a target (null: the
-     * computation and {@code ComputeOptions.resume}).
-     */
-    /**
      * Sets up each target array this computation creates, before its first chunk and before the dimension names are
      * written ({@code ComputeOptions.Builder.setUpTargets}).
      */
@@ -392,6 +388,10 @@ public final class Computation {
         return this;
     }
 
+    /**
+     * What the targets' incomplete marks name as their writer and how they say to finish a target (null: the
+     * computation and {@code ComputeOptions.resume}).
+     */
     public Computation writtenBy(String writer, String resumeHint) {
         this.writer = writer;
         this.resumeHint = resumeHint;

@@ -388,19 +388,28 @@ public final class S3Store implements Store {
         String token = null;
         do {
             S3Xml.ListPage page = now(S3Client.list(base, "/", token), S3Client::listPage, "list", prefix);
-            for (String k : page.keys()) {
-                if (k.startsWith(base) && k.length() > base.length() && !k.endsWith("/")) {
-                    names.add(k.substring(base.length()));
-                }
-            }
-            for (String d : page.prefixes()) {
-                if (d.startsWith(base) && d.length() > base.length() + 1 && d.endsWith("/")) {
-                    names.add(d.substring(base.length(), d.length() - 1));
-                }
-            }
+            addChildren(page, base, names);
             token = page.nextToken();
         } while (token != null);
         return new ArrayList<>(names);
+    }
+
+    /**
+     * Adds to {@code names} what one page of a delimiter listing below {@code base} names one level down: the objects
+     * directly below it and the common prefixes of the deeper ones; S3A's directory markers (keys ending in '/') name
+     * nothing.
+     */
+    private static void addChildren(S3Xml.ListPage page, String base, java.util.Collection<String> names) {
+        for (String k : page.keys()) {
+            if (k.startsWith(base) && k.length() > base.length() && !k.endsWith("/")) {
+                names.add(k.substring(base.length()));
+            }
+        }
+        for (String d : page.prefixes()) {
+            if (d.startsWith(base) && d.length() > base.length() + 1 && d.endsWith("/")) {
+                names.add(d.substring(base.length(), d.length() - 1));
+            }
+        }
     }
 
     /** One page of the delimiter listing of {@link #listChildren}: the first thousand names answer it. */
@@ -409,18 +418,10 @@ public final class S3Store implements Store {
         String p = objectKey(prefix);
         String base = p.isEmpty() ? "" : p + "/";
         S3Xml.ListPage page = now(S3Client.list(base, "/", null), S3Client::listPage, "list", prefix);
-        for (String k : page.keys()) {
-            if (k.startsWith(base) && k.length() > base.length() && !k.endsWith("/")) {
-                return true;
-            }
-        }
-        for (String d : page.prefixes()) {
-            if (d.startsWith(base) && d.length() > base.length() + 1 && d.endsWith("/")) {
-                return true;
-            }
-        }
+        List<String> names = new ArrayList<>();
+        addChildren(page, base, names);
         // A first page of directory markers alone, with more after it: whatever the rest holds, say so.
-        return page.nextToken() != null;
+        return !names.isEmpty() || page.nextToken() != null;
     }
 
     /**
