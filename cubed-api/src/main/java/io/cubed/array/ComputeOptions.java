@@ -180,11 +180,13 @@ public final class ComputeOptions {
 
         /**
          * Sets up each target array the computation creates, before its first chunk is written: {@code setUp} gets the
-         * new array (its metadata written) and returns it, or the array with new metadata, after writing its
-         * attributes, say a source's CF attributes ({@code Attributes.copy(source, target)}). On an object store the
-         * attributes of a new Zarr v2 target and its incomplete mark are then one write. A target that a resumed
-         * computation finds already created is not set up again. By default nothing is done beyond the dimension
-         * names of the arrays that have them, which are written after {@code setUp}.
+         * new array and returns it, or the array with new metadata, after writing its attributes, say a source's CF
+         * attributes ({@code Attributes.copy(source, target)}). The new array's documents are not in the store yet:
+         * what {@code setUp} writes of them, the dimension names and the incomplete mark are kept and then written
+         * together, one {@code zarr.json} in Zarr v3 and one {@code .zattrs} before the {@code .zarray} in v2 (one
+         * round trip each on an object store). A target that a resumed computation finds already created is not set
+         * up again. By default nothing is done beyond the dimension names of the arrays that have them, which are
+         * written after {@code setUp}.
          */
         public Builder setUpTargets(java.util.function.UnaryOperator<io.cubed.storage.ChunkStore> setUp) {
             this.targetSetUp = java.util.Objects.requireNonNull(setUp, "setUp");

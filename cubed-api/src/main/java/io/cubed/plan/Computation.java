@@ -52,6 +52,8 @@ public final class Computation {
     private final Fusion fusion;
     private final SiblingReads siblings;
     private IntermediatesOwner owner;
+    /** Whether {@link #run} has deleted the intermediates already (nothing read them after it). */
+    private volatile boolean intermediatesDeleted;
 
     private Computation(
             Spec spec,
@@ -280,33 +282,60 @@ public final class Computation {
                 targetSetUp,
                 writer,
                 resumeHint);
+        List<ArrayNode> targets = new ArrayList<>();
+        List<ArrayNode> intermediates = new ArrayList<>();
         for (OpNode op : plan.ops()) {
             if (fusion.isFused(op) || isDeferred(op)) {
                 continue;
             }
             for (ArrayNode out : op.outputs()) {
-                outputs.requireAbsent(out);
+                (targetNodes.contains(out) ? targets : intermediates).add(out);
             }
         }
-        if (owner == null && !storedIntermediates().isEmpty()) {
-            // Before the first intermediate: a directory without an owner is one that cubed clean leaves alone.
-            String dir = intermediateDir();
-            owner = IntermediatesOwner.start(
-                    Stores.supplier(spec.workDir(), spec.storeOptions()).open(),
-                    dir.substring(dir.lastIndexOf('/') + 1),
-                    computeId,
-                    resume,
-                    spec.keepIntermediates(),
-                    IntermediatesOwner.HEARTBEAT);
+        boolean overlap = requestsWait(targets);
+        // Each target's place is looked at (a listing on an object store), all at once there.
+        OutputArrays.each(targets, overlap, t -> {
+            outputs.requireAbsent(t);
+            return null;
+        });
+        // On an object store the targets apart from the work directory are created (each one or two writes, the
+        // set-up's user code run for one at a time) while the intermediates' owner is written and then the
+        // intermediates are created: their round trips overlap. The others are created after the intermediates, as
+        // every target is elsewhere: one at the work directory itself is then refused, not made around them.
+        List<ArrayNode> early = new ArrayList<>();
+        List<ArrayNode> late = new ArrayList<>();
+        for (ArrayNode t : targets) {
+            (overlap && outputs.apartFromWorkDir(t) ? early : late).add(t);
         }
-        for (OpNode op : plan.ops()) {
-            if (fusion.isFused(op) || isDeferred(op)) {
-                continue;
+        java.util.concurrent.CompletableFuture<Map<ArrayNode, ChunkStore>> createdTargets = early.isEmpty()
+                ? java.util.concurrent.CompletableFuture.completedFuture(Map.of())
+                : io.cubed.storage.StoreThreads.supply(() -> OutputArrays.each(early, false, outputs::create));
+        Map<ArrayNode, ChunkStore> createdIntermediates;
+        try {
+            if (owner == null && !intermediates.isEmpty()) {
+                // Before the first intermediate: a directory without an owner is one that cubed clean leaves alone.
+                String dir = intermediateDir();
+                owner = IntermediatesOwner.start(
+                        Stores.supplier(spec.workDir(), spec.storeOptions()).open(),
+                        dir.substring(dir.lastIndexOf('/') + 1),
+                        computeId,
+                        resume,
+                        spec.keepIntermediates(),
+                        IntermediatesOwner.HEARTBEAT);
             }
-            for (ArrayNode out : op.outputs()) {
-                stores.put(out, outputs.create(out));
+            createdIntermediates = OutputArrays.each(intermediates, overlap, outputs::create);
+        } catch (RuntimeException | Error e) {
+            // Nothing goes on in the background once the computation has failed.
+            try {
+                createdTargets.join();
+            } catch (RuntimeException t) {
+                e.addSuppressed(t.getCause() != null ? t.getCause() : t);
             }
+            throw e;
         }
+        stores.putAll(createdIntermediates);
+        stores.putAll(OutputArrays.joined(createdTargets));
+        stores.putAll(OutputArrays.each(late, false, outputs::create));
         StageBuilder builder = new StageBuilder(
                 spec, plan, fusion, siblings, projected, stores, resume, targetNodes, this::isDeferred);
         List<Stage> stages = builder.stages();
@@ -319,13 +348,45 @@ public final class Computation {
         for (ArrayNode t : deferred) {
             stores.put(t, builder.computedStore(t));
         }
-        // Every task succeeded: the targets are complete.
-        for (ArrayNode t : targetNodes) {
-            ChunkStore s = stores.get(t);
-            if (s != null) {
-                stores.put(t, IncompleteMark.clear(s));
+        // Every task succeeded: the targets are complete. When nothing reads the intermediates after this (every
+        // result is a stored target), they are deleted while the marks are removed, on an object store: two round
+        // trips (a listing and a deletion) overlapping the marks' writes.
+        java.util.concurrent.CompletableFuture<Void> dropping = overlap
+                        && owner != null
+                        && !spec.keepIntermediates()
+                        && deferred.isEmpty()
+                        && targetNodes.containsAll(plan.targets())
+                ? io.cubed.storage.StoreThreads.run(this::deleteIntermediates)
+                : null;
+        try {
+            for (ArrayNode t : targetNodes) {
+                ChunkStore s = stores.get(t);
+                if (s != null) {
+                    stores.put(t, IncompleteMark.clear(s));
+                }
+            }
+        } finally {
+            if (dropping != null) {
+                OutputArrays.joined(dropping);
             }
         }
+    }
+
+    /**
+     * Whether the work directory's store or that of one of {@code targets} makes each request wait for the network
+     * (an object store: {@link Store#concurrency} above 1), so that requests made at once take one round trip, not
+     * one each. Opening a store asks it nothing.
+     */
+    private boolean requestsWait(List<ArrayNode> targets) {
+        if (Stores.supplier(spec.workDir(), spec.storeOptions()).open().concurrency() > 1) {
+            return true;
+        }
+        for (ArrayNode t : targets) {
+            if (Stores.supplier(urls.get(t), spec.storeOptions()).open().concurrency() > 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -440,11 +501,21 @@ public final class Computation {
         if (owner != null) {
             owner.end(leaving);
         }
-        if (leaving) {
+        if (leaving || intermediatesDeleted || storedIntermediates().isEmpty()) {
+            // Kept; deleted already (run); or none was ever written (a listing of nothing is a round trip).
             return;
+        }
+        deleteIntermediates();
+    }
+
+    /** Ends the intermediates' owner and deletes their directory. */
+    private void deleteIntermediates() {
+        if (owner != null) {
+            owner.end(false);
         }
         String dir = intermediateDir();
         Store work = Stores.open(spec.workDir(), spec.storeOptions());
         work.deletePrefix(dir.substring(dir.lastIndexOf('/') + 1));
+        intermediatesDeleted = true;
     }
 }

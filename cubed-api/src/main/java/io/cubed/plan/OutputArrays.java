@@ -29,7 +29,7 @@ final class OutputArrays {
     private final String writer;
     private final String resumeHint;
     /** Targets whose place {@link #requireAbsent} found holding nothing. */
-    private final Set<ArrayNode> foundNew = new java.util.HashSet<>();
+    private final Set<ArrayNode> foundNew = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * The arrays at {@code urls}; {@code targetNodes} are the targets to store, {@code writer} and {@code resumeHint}
@@ -74,9 +74,7 @@ final class OutputArrays {
             return;
         }
         Zarr.PlaceForArray place = Zarr.examinePlace(url, spec.storeOptions(), false);
-        if (place.isNew()
-                && !io.cubed.storage.fs.StoreLocation.of(url)
-                        .overlaps(io.cubed.storage.fs.StoreLocation.of(spec.workDir()))) {
+        if (place.isNew() && apartFromWorkDir(out)) {
             // Created right after every output is checked (Computation.run), with nothing of this computation
             // written there meanwhile (its own writes before that go to the work directory, which this place does
             // not overlap): not examined again.
@@ -90,6 +88,70 @@ final class OutputArrays {
         } else if (place.refusal() != null) {
             throw new PlanException("writing " + out.name() + ": " + place.refusal());
         }
+    }
+
+    /**
+     * {@code action} of each of {@code arrays}, all at once when {@code concurrently} (each makes its own requests to
+     * a store), else one after another, in their order: the first failure in that order is thrown once every one has
+     * ended.
+     */
+    static <T> Map<ArrayNode, T> each(
+            List<ArrayNode> arrays, boolean concurrently, java.util.function.Function<ArrayNode, T> action) {
+        Map<ArrayNode, T> done = new java.util.LinkedHashMap<>();
+        if (!concurrently || arrays.size() == 1) {
+            for (ArrayNode a : arrays) {
+                done.put(a, action.apply(a));
+            }
+            return done;
+        }
+        List<java.util.concurrent.CompletableFuture<T>> running = new java.util.ArrayList<>();
+        for (ArrayNode a : arrays) {
+            running.add(io.cubed.storage.StoreThreads.supply(() -> action.apply(a)));
+        }
+        Throwable first = null;
+        for (int i = 0; i < arrays.size(); i++) {
+            try {
+                done.put(arrays.get(i), joined(running.get(i)));
+            } catch (RuntimeException | Error e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first instanceof RuntimeException r) {
+            throw r;
+        }
+        if (first instanceof Error e) {
+            throw e;
+        }
+        return done;
+    }
+
+    /** The value of {@code f}, its failure rethrown as it was thrown (not wrapped). */
+    static <T> T joined(java.util.concurrent.CompletableFuture<T> f) {
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Whether {@code out}'s place neither lies in the work directory nor holds it: nothing the computation writes
+     * before its targets (the intermediates' directory) can be there.
+     */
+    boolean apartFromWorkDir(ArrayNode out) {
+        return !io.cubed.storage.fs.StoreLocation.of(urls.get(out))
+                .overlaps(io.cubed.storage.fs.StoreLocation.of(spec.workDir()));
     }
 
     /** The array {@code out} is written to: created, or (resuming) the one already there if it matches. */
@@ -131,8 +193,8 @@ final class OutputArrays {
         boolean atNewPlace = foundNew.contains(out);
         return IncompleteMark.createMarked(
                 () -> atNewPlace
-                        ? format.createAtNewPlace(url, out.grid(), out.dtype(), spec.storeOptions())
-                        : format.create(url, out.grid(), out.dtype(), false, spec.storeOptions()),
+                        ? format.unwrittenAtNewPlace(url, out.grid(), out.dtype(), spec.storeOptions())
+                        : format.unwritten(url, out.grid(), out.dtype(), false, spec.storeOptions()),
                 created -> {
                     ChunkStore set = targetSetUp.apply(created);
                     return names == null ? set : io.cubed.storage.zarr.DimensionNames.write(set, names);

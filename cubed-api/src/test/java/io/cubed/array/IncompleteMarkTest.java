@@ -111,4 +111,77 @@ class IncompleteMarkTest {
         IncompleteMark.clear(ZarrArray.open(out));
         assertThat(ZarrArray.open(out).attributes()).isEqualTo(Map.of("units", "K", "long_name", "temperature"));
     }
+
+    /**
+     * A new array is set up and marked before any of its documents is written: while the set-up runs the place holds
+     * nothing, and then the documents hold the set-up's attributes and dimension names and the mark together (Zarr
+     * v3: its one {@code zarr.json}, written once). A set-up that fails leaves nothing.
+     */
+    @ParameterizedTest(name = "Zarr v{0}")
+    @ValueSource(ints = {2, 3})
+    void aNewArrayIsWrittenOnceSetUpAndMarked(int version) {
+        ZarrFormat format = version == 2 ? ZarrFormat.v2() : ZarrFormat.v3();
+        Path at = tmp.resolve("new-" + version + ".zarr");
+        io.cubed.grid.ChunkGrid grid = io.cubed.grid.ChunkGrid.of(new long[] {4, 6}, new int[] {2, 3});
+        java.util.List<String> seenDuringSetUp = new java.util.ArrayList<>();
+        ChunkStore made = IncompleteMark.createMarked(
+                () -> format.unwritten(at.toString(), grid, DType.FLOAT64, false, StoreOptions.empty()),
+                a -> {
+                    seenDuringSetUp.addAll(listed(at));
+                    ChunkStore named = io.cubed.storage.zarr.DimensionNames.write(a, java.util.List.of("y", "x"));
+                    Map<String, Object> attrs =
+                            new java.util.LinkedHashMap<>(io.cubed.storage.zarr.Attributes.of(named));
+                    attrs.put("units", "K");
+                    return named instanceof io.cubed.storage.zarr.ZarrV3Array v3
+                            ? v3.writeAttributes(attrs)
+                            : write((ZarrArray) named, attrs);
+                },
+                "a test",
+                "rerun it");
+        assertThat(seenDuringSetUp)
+                .as("what the place held while the array was set up")
+                .isEmpty();
+        assertThat(listed(at))
+                .containsExactlyInAnyOrderElementsOf(
+                        version == 2 ? java.util.List.of(".zarray", ".zattrs") : java.util.List.of("zarr.json"));
+        ChunkStore read = Zarr.open(at.toString(), StoreOptions.empty().with(IncompleteMark.READ_OPTION, "true"));
+        assertThat(io.cubed.storage.zarr.Attributes.of(read)).containsEntry("units", "K");
+        assertThat(io.cubed.storage.zarr.DimensionNames.read(read)).containsExactly("y", "x");
+        assertThat(IncompleteMark.of(read).orElseThrow()).containsEntry("by", "a test");
+        assertThat(IncompleteMark.of(made)).isPresent();
+        assertThat(made.grid().shape()).containsExactly(4, 6);
+        // The array made is the one written: its chunks land, and the mark comes off.
+        made.writeChunk(Chunk.wrap(DType.FLOAT64, new int[] {2, 3}, new double[] {1, 2, 3, 4, 5, 6}), 0, 0);
+        IncompleteMark.clear(made);
+        ChunkStore done = Zarr.open(at.toString(), StoreOptions.empty());
+        assertThat(done.readChunk(0, 0).doubles()).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(io.cubed.storage.zarr.Attributes.of(done)).containsEntry("units", "K");
+
+        Path failed = tmp.resolve("failed-" + version + ".zarr");
+        assertThatThrownBy(() -> IncompleteMark.createMarked(
+                        () -> format.unwritten(failed.toString(), grid, DType.FLOAT64, false, StoreOptions.empty()),
+                        a -> {
+                            throw new IllegalStateException("set-up failed");
+                        },
+                        "a test",
+                        "rerun it"))
+                .hasMessage("set-up failed");
+        assertThat(listed(failed)).isEmpty();
+    }
+
+    private static ChunkStore write(ZarrArray a, Map<String, Object> attrs) {
+        a.writeAttributes(attrs);
+        return a;
+    }
+
+    private static java.util.List<String> listed(Path dir) {
+        if (!java.nio.file.Files.isDirectory(dir)) {
+            return java.util.List.of();
+        }
+        try (var s = java.nio.file.Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).toList();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 }

@@ -50,7 +50,11 @@ final class Checks {
      * replace or continue it) was given; returns what it found there (whether it is new).
      */
     static Zarr.PlaceForArray newDestination(String command, String dst, StoreOptions options, String ways) {
-        Zarr.PlaceForArray place = Zarr.examinePlace(dst, options, false);
+        return newDestination(command, dst, Zarr.examinePlace(dst, options, false), ways);
+    }
+
+    /** {@link #newDestination(String, String, StoreOptions, String)} of what a {@link Look} found. */
+    static Zarr.PlaceForArray newDestination(String command, String dst, Zarr.PlaceForArray place, String ways) {
         if (place.arrayExists()) {
             throw new InvalidArgumentException(command + ": " + dst + " already holds a Zarr array; " + ways);
         }
@@ -61,14 +65,47 @@ final class Checks {
     }
 
     /**
-     * Refuses a destination where no array may be created (with {@code overwrite}: replaced), as the creation would
-     * refuse it, but before anything is read or written: a Zarr group, or a place holding anything that is not an
-     * array's (a directory of other files, which overwriting would delete).
+     * A look at a destination ({@link Zarr#examinePlace}: reads only) started before the command opens its source, so
+     * that on an object store the two take one round trip, not one each: on a store thread when the destination's
+     * store makes each request wait for the network, else (local disk) when it is asked for. The command judges what
+     * it found once the source has passed its own checks, whose errors come first.
      */
-    static void placeForArray(String command, String dst, StoreOptions options, boolean overwrite) {
-        String refusal = Zarr.refusalToCreateArray(dst, options, overwrite);
-        if (refusal != null) {
-            throw new InvalidArgumentException(command + ": " + refusal);
+    static final class Look {
+        private final java.util.concurrent.CompletableFuture<Zarr.PlaceForArray> found;
+        private final java.util.function.Supplier<Zarr.PlaceForArray> now;
+
+        private Look(String dst, StoreOptions options, boolean overwrite) {
+            now = () -> Zarr.examinePlace(dst, options, overwrite);
+            found = io.cubed.storage.fs.Stores.supplier(dst, options).open().concurrency() > 1
+                    ? io.cubed.storage.StoreThreads.supply(now)
+                    : null;
+        }
+
+        /** Starts looking at {@code dst}, as creating an array there (replacing one with {@code overwrite}) would. */
+        static Look start(String dst, StoreOptions options, boolean overwrite) {
+            return new Look(dst, options, overwrite);
+        }
+
+        /** What the look found; its failure (an unreachable store, say) as it was thrown. */
+        Zarr.PlaceForArray place() {
+            if (found == null) {
+                return now.get();
+            }
+            try {
+                return found.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw e;
+            }
+        }
+
+        /** Waits for a look whose result is not wanted (the command failed first), so that none is left in flight. */
+        void drop() {
+            if (found != null) {
+                found.exceptionally(e -> null).join();
+            }
         }
     }
 

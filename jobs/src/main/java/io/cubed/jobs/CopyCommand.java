@@ -111,22 +111,35 @@ final class CopyCommand implements Callable<Integer> {
         StoreOptions options = run.spec().storeOptions();
         Compressor requested = codec == null ? null : parseCodec(codec);
         DType type = dtype == null ? null : DType.fromName(dtype);
-        ChunkStore source = Zarr.open(src, options);
-        IncompleteMark.requireComplete(source, options);
-        if (chunks != null) {
-            Checks.chunks("copy", "--chunks", chunks, source.grid().ndim(), src);
+        // DST is looked at while the source is opened (one round trip for both on an object store).
+        Checks.Look look = overwrite || !resume ? Checks.Look.start(dst, options, overwrite) : null;
+        ChunkStore source;
+        try {
+            source = Zarr.open(src, options);
+            IncompleteMark.requireComplete(source, options);
+            if (chunks != null) {
+                Checks.chunks("copy", "--chunks", chunks, source.grid().ndim(), src);
+            }
+        } catch (RuntimeException e) {
+            if (look != null) {
+                look.drop();
+            }
+            throw e;
         }
         boolean newPlace = false;
         if (!overwrite && !resume) {
             newPlace = Checks.newDestination(
                             "copy",
                             dst,
-                            options,
+                            look.place(),
                             "pass --overwrite to replace it, --resume to finish an interrupted copy, or choose another"
                                     + " DST")
                     .isNew();
         } else if (overwrite) {
-            Checks.placeForArray("copy", dst, options, true);
+            String refusal = look.place().refusal();
+            if (refusal != null) {
+                throw new io.cubed.error.InvalidArgumentException("copy: " + refusal);
+            }
         }
         ZarrFormat format = targetFormat(source, requested);
         if (chunks != null || type != null) {
@@ -142,8 +155,8 @@ final class CopyCommand implements Callable<Integer> {
             boolean atNewPlace = newPlace;
             target = IncompleteMark.createMarked(
                     () -> atNewPlace
-                            ? format.createAtNewPlace(dst, grid, source.dtype(), options)
-                            : format.create(dst, grid, source.dtype(), overwrite, options),
+                            ? format.unwrittenAtNewPlace(dst, grid, source.dtype(), options)
+                            : format.unwritten(dst, grid, source.dtype(), overwrite, options),
                     created -> io.cubed.storage.zarr.Attributes.copy(source, created),
                     "cubed copy",
                     RESUME_HINT);

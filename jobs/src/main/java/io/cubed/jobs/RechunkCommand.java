@@ -115,15 +115,27 @@ public class RechunkCommand implements Callable<Integer> {
     private int rechunk(Execution run) {
         PrintWriter out = cli.commandLine().getOut();
         Spec spec = spec(run);
-        // Opened once: its metadata and attributes are read in one round trip on an object store.
-        ChunkStore source = Zarr.open(src, spec.storeOptions());
-        CubedArray x = Cubed.fromZarr(source, spec);
-        Checks.chunks("rechunk", "--chunks", chunks, x.ndim(), src);
-        if (resume == null && savePlan == null && !dryRun) {
+        // DST is looked at while the source is opened, once: its metadata and attributes in one round trip on an
+        // object store, and the look at DST in the same.
+        boolean newDestination = resume == null && savePlan == null && !dryRun;
+        Checks.Look look = newDestination ? Checks.Look.start(dst, spec.storeOptions(), false) : null;
+        CubedArray x;
+        ChunkStore source;
+        try {
+            source = Zarr.open(src, spec.storeOptions());
+            x = Cubed.fromZarr(source, spec);
+            Checks.chunks("rechunk", "--chunks", chunks, x.ndim(), src);
+        } catch (RuntimeException e) {
+            if (look != null) {
+                look.drop();
+            }
+            throw e;
+        }
+        if (newDestination) {
             Checks.newDestination(
                     "rechunk",
                     dst,
-                    spec.storeOptions(),
+                    look.place(),
                     "remove it or choose another DST, or pass --resume to continue an interrupted rechunk");
         }
         CubedArray y = Manipulation.rechunk(x, chunks);

@@ -6,6 +6,7 @@ import io.cubed.chunk.Chunk;
 import io.cubed.dtype.DType;
 import io.cubed.storage.ChunkStore;
 import io.cubed.storage.fs.S3TestServer;
+import io.cubed.storage.fs.Stores;
 import io.cubed.storage.zarr.Attributes;
 import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrArray;
@@ -74,42 +75,59 @@ class S3CommandRoundTripsIT {
     }
 
     /**
-     * A recompressing copy to a new place: the source's three documents at once, the destination's check (one
-     * listing), the array's document (the place just found empty is not listed again), its attributes with its
-     * incomplete mark in one write, and the mark's removal. Before, the check was three HEADs and a listing one after
-     * another and was made twice, the source's attributes were read after its metadata, and the attributes and the
-     * mark were two writes: 14 round trips.
+     * A recompressing copy to a new place: the source's three documents and the destination's check (one listing) at
+     * once, the array's attributes with its incomplete mark, then its {@code .zarray} (the place just found empty is
+     * not listed again, and the array is never there without its mark), and the mark's removal. Before, the check was
+     * three HEADs and a listing one after another and was made twice, the source's attributes were read after its
+     * metadata, the check after the source, and the attributes and the mark were two writes: 14 round trips.
      */
     @Test
-    void aCopyToANewPlaceWaitsForFiveRoundTripsBesidesItsChunks() {
+    void aCopyToANewPlaceWaitsForFourRoundTripsBesidesItsChunks() {
         String dst = s3.url("copy/out.zarr");
         s3.resetStats();
         CliRun run = cubed("copy", source, dst, "--codec", "zstd:3", "--threads", "2");
         assertThat(run.code()).as(run.err()).isZero();
         List<String> waits = metadataWaits();
-        assertThat(waits).as("round trips outside the stage").hasSize(5);
-        assertThat(waits.get(0)).startsWith("GET_OBJECT in.zarr/");
-        assertThat(waits.subList(1, 5))
+        assertThat(waits).as("round trips outside the stage").hasSize(4);
+        assertThat(waits.get(0)).matches("GET_OBJECT in\\.zarr/.*|LIST ");
+        assertThat(waits.subList(1, 4))
                 .containsExactly(
-                        "LIST ",
-                        "PUT_OBJECT copy/out.zarr/.zarray",
                         "PUT_OBJECT copy/out.zarr/.zattrs",
+                        "PUT_OBJECT copy/out.zarr/.zarray",
                         "PUT_OBJECT copy/out.zarr/.zattrs");
         checkCopied(dst, CHUNK, CHUNK);
     }
 
     /**
-     * A rechunk in two stages through an intermediate in a work directory on S3 (square chunks to column stripes in a
-     * budget too small for one stage): the work directory's probe (a write and its deletion), the source's documents,
-     * the destination's check by the command and by the plan, the intermediates' directory's owner, the
-     * intermediate's document (its new directory is not examined), the destination's document (not examined again
-     * as it is created) and its attributes with the mark; after the stages the mark's removal, the listing of the
-     * intermediates and their deletion. Before it waited for 34: the destination checked three times with four
-     * requests each, the source opened twice, its attributes read apart, the intermediate's place checked with six
-     * more, the destination opened again at the end to copy the attributes.
+     * The same copy to Zarr v3: its one document, {@code zarr.json}, is written once with the source's attributes and
+     * the mark, and once more without the mark. Written as each was set, it took four writes (the array, the
+     * attributes, the mark, the mark's removal) after the two round trips of the start: six.
      */
     @Test
-    void aRechunkThroughS3WaitsForTwelveRoundTripsBesidesItsChunks() {
+    void aCopyToZarrV3WritesItsDocumentOnceBeforeItsChunks() {
+        String dst = s3.url("copy3/out.zarr");
+        s3.resetStats();
+        CliRun run = cubed("copy", source, dst, "--zarr-format", "3", "--codec", "zstd:3", "--threads", "2");
+        assertThat(run.code()).as(run.err()).isZero();
+        List<String> waits = metadataWaits();
+        assertThat(waits).as("round trips outside the stage").hasSize(3);
+        assertThat(waits.subList(1, 3))
+                .containsExactly("PUT_OBJECT copy3/out.zarr/zarr.json", "PUT_OBJECT copy3/out.zarr/zarr.json");
+        checkCopied(dst, CHUNK, CHUNK);
+    }
+
+    /**
+     * A rechunk in two stages through an intermediate in a work directory on S3 (square chunks to column stripes in a
+     * budget too small for one stage): the work directory's probe (a write and its deletion); the source's documents
+     * with the command's look at the destination; the plan's check of the destination; the intermediates' owner
+     * while the destination's attributes and mark are written, then the intermediate's document while the
+     * destination's is; after the stages the mark's removal while the intermediates are listed, then their deletion.
+     * Before it waited for 34: the destination checked three times with four requests each, the source opened twice,
+     * its attributes read apart, the intermediate's place checked with six more, the destination opened again at the
+     * end to copy the attributes; then 12, each of these requests after the one before.
+     */
+    @Test
+    void aRechunkThroughS3WaitsForAtMostEightRoundTripsBesidesItsChunks() {
         String dst = s3.url("rechunk/out.zarr");
         s3.resetStats();
         CliRun run = cubed(
@@ -129,12 +147,18 @@ class S3CommandRoundTripsIT {
         assertThat(run.code()).as(run.err()).isZero();
         assertThat(run.out()).contains("rechunk (stage 1/2)").contains("rechunk (stage 2/2)");
         List<String> waits = metadataWaits();
-        assertThat(waits).as("round trips outside the stages").hasSize(12);
+        // Requests made at once count once, but two chains of requests that run side by side (the destination's
+        // documents, the owner then the intermediate's) count once or twice as their requests happen to arrive: 6 to 8.
+        assertThat(waits).as("round trips outside the stages").hasSizeBetween(6, 8);
         assertThat(waits).noneMatch(r -> r.startsWith("HEAD_OBJECT"));
-        assertThat(waits.stream().filter(r -> r.startsWith("PUT_OBJECT rechunk/out.zarr/.zattrs")))
-                .as("the attributes with the mark, then without it")
-                .hasSize(2);
+        assertThat(waits.get(0)).startsWith("PUT_OBJECT work/.cubed-probe-");
+        assertThat(waits.get(1)).startsWith("DELETE_OBJECT work/.cubed-probe-");
+        assertThat(waits.get(3)).isEqualTo("LIST ");
+        assertThat(waits.get(waits.size() - 1)).isEqualTo("DELETE_OBJECTS ");
         checkCopied(dst, ROWS, 8);
+        assertThat(Stores.open(s3.url("work"), s3.options()).list(""))
+                .as("the work directory")
+                .isEmpty();
     }
 
     /** The lone requests that are not chunk reads or writes, in order. */

@@ -110,24 +110,28 @@ class S3CopyCommandIT {
     }
 
     /**
-     * The copy writes the destination's {@code .zarray}, then its attributes with the incomplete mark: when S3 refuses
-     * the mark, an unmarked array of fill values was left at DST. Now nothing is left, and the copy fails (exit 1).
+     * The copy writes the destination's attributes with the incomplete mark, then its {@code .zarray}: when S3 refuses
+     * either, nothing is left at DST (a refused {@code .zarray} after the attributes landed: they are removed again),
+     * and the copy fails (exit 1). When the mark came second, a refused mark had left an unmarked array of fill values.
      */
     @Test
-    void aCopyWhoseMarkIsRefusedLeavesNothingAtTheDestination() {
-        String dst = s3.url("marks/out.zarr");
-        refused.keys = key -> key.equals("marks/out.zarr/.zattrs");
-        CliRun run;
-        try {
-            run = cubed("copy", source, dst);
-        } finally {
-            refused.keys = key -> false;
+    void aCopyWhoseDocumentsAreRefusedLeavesNothingAtTheDestination() {
+        for (String doc : List.of(".zattrs", ".zarray")) {
+            String dst = s3.url("marks/out" + doc + ".zarr");
+            String refusedKey = "marks/out" + doc + ".zarr/" + doc;
+            refused.keys = key -> key.equals(refusedKey);
+            CliRun run;
+            try {
+                run = cubed("copy", source, dst);
+            } finally {
+                refused.keys = key -> false;
+            }
+            assertThat(run.code()).as(run.err()).isEqualTo(1);
+            assertThat(run.err()).contains(dst).contains("'" + doc + "'").contains("403");
+            assertThat(Stores.open(dst, s3.options()).list("")).as(doc).isEmpty();
+            CliRun again = cubed("copy", source, dst);
+            assertThat(again.code()).as(again.err()).isZero();
         }
-        assertThat(run.code()).as(run.err()).isEqualTo(1);
-        assertThat(run.err()).contains(dst).contains("'.zattrs'").contains("403");
-        assertThat(Stores.open(dst, s3.options()).list("")).isEmpty();
-        CliRun again = cubed("copy", source, dst);
-        assertThat(again.code()).as(again.err()).isZero();
     }
 
     /** The test server's blob store, refusing (403 AccessDenied) the PUTs of the keys a test names. */

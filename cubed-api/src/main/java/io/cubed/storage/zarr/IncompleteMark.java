@@ -49,37 +49,36 @@ public final class IncompleteMark {
     }
 
     /**
-     * Marks the array {@code created} has just made as being written ({@link #set}), after {@code setUp} has written
-     * its other attributes (the source's, dimension names). Creating an array writes its metadata document first, so
-     * until the mark lands the array passes for a complete one (every chunk reads as the fill value); if {@code setUp}
-     * or the mark fails (a refused or failed write, a lost connection), the metadata documents just written are
-     * removed again, so that the failure leaves no array rather than an unmarked empty one. When they cannot be removed
-     * either, the failure says so and names the array to delete.
+     * Creates an array marked as being written ({@link #set}), set up first by {@code setUp} (its other attributes:
+     * the source's, dimension names). {@code created} gives either an {@linkplain ZarrFormat#unwritten unwritten}
+     * array, which is set up and marked in memory and then written: each of its documents once, in an order that never
+     * shows an unmarked array ({@code zarr.json} in Zarr v3; {@code .zattrs}, then {@code .zarray} in v2); or an array
+     * it has created already, which until the mark lands passes for a complete one (every chunk reads as the fill
+     * value). If {@code setUp} or a write fails (a refused or failed write, a lost connection), the metadata documents
+     * written are removed again, so that the failure leaves no array rather than an unmarked empty one. When they
+     * cannot be removed either, the failure says so and names the array to delete.
      */
     public static ChunkStore createMarked(
             Supplier<ChunkStore> created, UnaryOperator<ChunkStore> setUp, String by, String resume) {
         ChunkStore array = created.get();
         try {
-            if (array instanceof ZarrArray v2) {
-                // A v2 array's attributes from setUp and the mark are one write of .zattrs, not two.
-                ZarrArray staged = v2.stagingAttributes();
-                ChunkStore set = setUp.apply(staged);
-                if (set == staged) {
-                    return set(v2, staged.attributes(), by, resume);
-                }
-                if (staged.hasStagedAttributes()) {
-                    v2.writeAttributes(staged.attributes());
-                }
-                return set(set, by, resume);
+            ChunkStore marked = set(setUp.apply(array), by, resume);
+            if (marked instanceof ZarrArrayCore core && core.documentsPending()) {
+                marked = core.writeDocuments();
             }
-            return set(setUp.apply(array), by, resume);
+            if (array instanceof ZarrArrayCore core && core.documentsPending()) {
+                // The set-up handed back another array than the new one: the new one is marked and written too.
+                ((ZarrArrayCore) set(array, by, resume)).writeDocuments();
+            }
+            return marked;
         } catch (RuntimeException e) {
             throw undoCreation(array, e);
         }
     }
 
     private static RuntimeException undoCreation(ChunkStore array, RuntimeException failure) {
-        if (!(array instanceof ZarrArrayCore core)) {
+        if (!(array instanceof ZarrArrayCore core) || core.nothingWritten()) {
+            // Not a Zarr array, or none of its documents written.
             return failure;
         }
         // The document that makes it an array first: once it is gone, nothing passes for an array there.
@@ -96,8 +95,10 @@ public final class IncompleteMark {
         if (undo == null) {
             return failure;
         }
+        // An array whose documents were written after its mark (an unwritten one) has at most its attributes there.
+        String state = core.unwritten != null ? "" : " is not marked incomplete and";
         StorageException e = new StorageException(
-                failure.getMessage() + "; the array just created at " + array.url() + " is not marked incomplete and"
+                failure.getMessage() + "; the array just created at " + array.url() + state
                         + " could not be removed (" + String.join(", ", left) + ": " + undo.getMessage()
                         + "): it holds no data, delete it",
                 failure);

@@ -150,6 +150,15 @@ public final class Zarr {
         }
     }
 
+    /**
+     * Writes the documents of an array made by {@link ZarrFormat#unwritten} (or {@link ZarrArray#unwritten}) with
+     * what it has been set up with since (attributes, dimension names): one {@code zarr.json} in Zarr v3, {@code
+     * .zattrs} then {@code .zarray} in v2. Returns the array as written; any other array as it is.
+     */
+    public static ChunkStore writeDocuments(ChunkStore array) {
+        return array instanceof ZarrArrayCore core ? core.writeDocuments() : array;
+    }
+
     /** True when an array of either version is at {@code url}. */
     public static boolean arrayExists(String url, StoreOptions options) {
         Store store = Stores.supplier(url, options).open();

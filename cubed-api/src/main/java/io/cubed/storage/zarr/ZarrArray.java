@@ -49,11 +49,6 @@ public final class ZarrArray extends ZarrArrayCore {
      */
     private transient volatile byte[] readAttributes;
 
-    /** True on a {@linkplain #stagingAttributes staging copy}: attribute writes stay in memory. */
-    private transient boolean staging;
-    /** Whether this staging copy has kept written attributes. */
-    private transient boolean stagedWrites;
-
     /** {@link #readAttributes} of an array whose {@code .zattrs} was found missing. */
     private static final byte[] NO_ATTRIBUTES = new byte[0];
 
@@ -134,21 +129,64 @@ public final class ZarrArray extends ZarrArrayCore {
      * examine}) or not: a place the caller knows to be new ({@link ZarrFormat#createAtNewPlace}).
      */
     static ZarrArray create(String url, ZarrCreateOptions options, StoreOptions storeOptions, boolean examine) {
+        return unwritten(url, options, storeOptions, examine).writeDocuments();
+    }
+
+    /**
+     * The array {@link #create(String, ZarrCreateOptions, StoreOptions)} makes, its place examined (and cleared with
+     * {@code overwrite}) but nothing written, for {@link IncompleteMark#createMarked}: its attributes, the set-up's
+     * and the mark's, are kept until it writes {@code .zattrs} and then {@code .zarray} once each. Not an array in
+     * the store until then.
+     */
+    public static ZarrArray unwritten(String url, ZarrCreateOptions options, StoreOptions storeOptions) {
+        return unwritten(url, options, storeOptions, true);
+    }
+
+    /** {@link #unwritten(String, ZarrCreateOptions, StoreOptions)}, examining the place or not (a new one). */
+    static ZarrArray unwritten(String url, ZarrCreateOptions options, StoreOptions storeOptions, boolean examine) {
         ZarrV2Metadata metadata = options.toMetadata();
         if (metadata.compressor() != null) {
             metadata.compressor().requireUsable(url);
         }
         StoreSupplier supplier = Stores.supplier(url, storeOptions);
-        Store store = supplier.open();
         if (examine) {
-            ArrayCreation.clear(store, url, options.overwrite(), true);
+            ArrayCreation.clear(supplier.open(), url, options.overwrite(), true);
         }
-        store.put(ZARRAY, metadata.toJson().getBytes(StandardCharsets.UTF_8));
-        ZarrArray created = new ZarrArray(url, supplier, metadata, true);
+        ZarrArray a = new ZarrArray(url, supplier, metadata, true);
+        a.unwritten = new Unwritten();
         // The place was cleared (or is new): no .zattrs is there, and asking for it would be a request (a round trip
         // on an object store) for what is known.
-        created.attributes = new LinkedHashMap<>();
-        return created;
+        a.attributes = new LinkedHashMap<>();
+        return a;
+    }
+
+    /**
+     * Writes {@code .zattrs} (when there are attributes) and then {@code .zarray}: until the second lands there is no
+     * array to read, and once it has, its mark is there.
+     */
+    @Override
+    ZarrArray writeDocuments() {
+        Unwritten u = unwritten;
+        if (u == null || u.written) {
+            return this;
+        }
+        u.begun = true;
+        Map<String, Object> attrs = new LinkedHashMap<>(u.attributes);
+        if (!attrs.isEmpty()) {
+            store().put(ZATTRS, Json.write(attrs).getBytes(StandardCharsets.UTF_8));
+        }
+        store().put(ZARRAY, metadata.toJson().getBytes(StandardCharsets.UTF_8));
+        u.written = true;
+        ZarrArray written = new ZarrArray(url, supplier, metadata, writeEmptyChunks, everyChunkStored);
+        written.attributes = attrs;
+        return written;
+    }
+
+    /** A copy of this array with other options, sharing its pending documents while they are. */
+    private ZarrArray derived(boolean writeEmpty, boolean everyStored) {
+        ZarrArray a = new ZarrArray(url, supplier, metadata, writeEmpty, everyStored);
+        a.unwritten = unwritten;
+        return a;
     }
 
     /**
@@ -162,7 +200,7 @@ public final class ZarrArray extends ZarrArrayCore {
             throw new InvalidArgumentException("cannot skip empty chunks of " + url
                     + ": every chunk of it is stored (everyChunkStored), so a missing chunk reads as an error");
         }
-        return write == writeEmptyChunks ? this : new ZarrArray(url, supplier, metadata, write, everyChunkStored);
+        return write == writeEmptyChunks ? this : derived(write, everyChunkStored);
     }
 
     /**
@@ -172,7 +210,7 @@ public final class ZarrArray extends ZarrArrayCore {
      * that was thought lost, say) then fails, instead of taking the fill value for the data and writing a wrong result.
      */
     public ZarrArray everyChunkStored() {
-        return everyChunkStored ? this : new ZarrArray(url, supplier, metadata, true, true);
+        return everyChunkStored ? this : derived(true, true);
     }
 
     /** Whether this array reads a missing chunk as an error ({@link #everyChunkStored()}). */
@@ -244,6 +282,10 @@ public final class ZarrArray extends ZarrArrayCore {
      * another writer changed.
      */
     public Map<String, Object> attributes() {
+        Unwritten u = unwritten;
+        if (u != null && !u.written) {
+            return new LinkedHashMap<>(u.attributes);
+        }
         Map<String, Object> a = attributes;
         if (a == null) {
             byte[] read = readAttributes;
@@ -258,30 +300,15 @@ public final class ZarrArray extends ZarrArrayCore {
     /** Replaces the {@code .zattrs} attributes (values: maps, lists, strings, numbers, booleans, null). */
     public void writeAttributes(Map<String, ?> attributes) {
         LinkedHashMap<String, Object> copy = new LinkedHashMap<>(attributes);
-        if (staging) {
+        Unwritten u = unwritten;
+        if (u != null && !u.written) {
+            // A new array being set up: written with its other documents (writeDocuments).
+            u.attributes = copy;
             this.attributes = copy;
-            stagedWrites = true;
             return;
         }
         store().put(ZATTRS, Json.write(copy).getBytes(StandardCharsets.UTF_8));
         this.attributes = copy;
-    }
-
-    /**
-     * A copy of this array whose {@link #writeAttributes} keeps the attributes in memory instead of writing them, for
-     * {@link IncompleteMark#createMarked}: the attributes a new array is set up with and its incomplete mark then go to
-     * the store in one write (one round trip on an object store, not two). Never handed out of this package.
-     */
-    ZarrArray stagingAttributes() {
-        ZarrArray a = new ZarrArray(url, supplier, metadata, writeEmptyChunks, everyChunkStored);
-        a.attributes = new LinkedHashMap<>(attributes());
-        a.staging = true;
-        return a;
-    }
-
-    /** Whether {@link #writeAttributes} was called on this {@linkplain #stagingAttributes staging} copy. */
-    boolean hasStagedAttributes() {
-        return stagedWrites;
     }
 
     /** The chunk at {@code chunkCoords}, or null when it is not stored: one read of its key, no existence check. */

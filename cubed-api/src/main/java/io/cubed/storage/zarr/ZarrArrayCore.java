@@ -29,6 +29,42 @@ abstract class ZarrArrayCore implements ChunkStore, Serializable {
         this.supplier = supplier;
     }
 
+    /**
+     * The documents of a new array that are not in the store yet ({@link #documentsPending}), shared by the copies
+     * derived from it: {@link IncompleteMark#createMarked} has it set up and marked in memory, then writes each
+     * document once ({@link #writeDocuments}). Null for an opened array and for one whose documents are written.
+     */
+    transient Unwritten unwritten;
+
+    /** What {@link #unwritten} holds. */
+    static final class Unwritten {
+        /** Zarr v2: the attributes that go to {@code .zattrs} (v3 carries them in its metadata). */
+        java.util.Map<String, Object> attributes = new java.util.LinkedHashMap<>();
+        /** Whether {@link #writeDocuments} has begun writing them. */
+        boolean begun;
+        /** Whether {@link #writeDocuments} has written them. */
+        boolean written;
+    }
+
+    /** Whether this is a new array none of whose documents has been written yet. */
+    final boolean nothingWritten() {
+        Unwritten u = unwritten;
+        return u != null && !u.begun;
+    }
+
+    /** Whether this is a new array whose documents are still to be written. */
+    final boolean documentsPending() {
+        Unwritten u = unwritten;
+        return u != null && !u.written;
+    }
+
+    /**
+     * Writes the documents of a new array whose {@linkplain #documentsPending documents are pending}, in an order
+     * that never shows a reader an array without the attributes it was set up with (its incomplete mark): returns the
+     * array as written. An array whose documents are written is returned as it is.
+     */
+    abstract ZarrArrayCore writeDocuments();
+
     /** The store of this array, opened on first use by this copy of it. */
     final Store store() {
         Store s = store;

@@ -408,6 +408,35 @@ public final class ZarrFormat implements Serializable {
         return ZarrArray.create(url, v2Options(url, grid.shape(), grid.chunkShape(), dtype, false), options, false);
     }
 
+    /**
+     * The array {@link #create} would make, its place examined (and cleared with {@code overwrite}) but nothing
+     * written yet: for {@link IncompleteMark#createMarked}, which sets it up, marks it and then writes each of its
+     * documents once (Zarr v3: one {@code zarr.json} with the attributes, the dimension names and the mark, where
+     * writing them one by one took four writes; v2: {@code .zattrs}, then {@code .zarray}). It is no array in the store
+     * until then.
+     */
+    public ChunkStore unwritten(String url, ChunkGrid grid, DType dtype, boolean overwrite, StoreOptions options) {
+        return unwritten(url, grid, dtype, overwrite, true, options);
+    }
+
+    /** {@link #unwritten} at a place known to hold nothing, not examined: see {@link #createAtNewPlace}. */
+    public ChunkStore unwrittenAtNewPlace(String url, ChunkGrid grid, DType dtype, StoreOptions options) {
+        return unwritten(url, grid, dtype, false, false, options);
+    }
+
+    private ChunkStore unwritten(
+            String url, ChunkGrid grid, DType dtype, boolean overwrite, boolean examine, StoreOptions options) {
+        if (compressor != null) {
+            compressor.requireUsable(url);
+        }
+        if (version == 2) {
+            return ZarrArray.unwritten(
+                    url, v2Options(url, grid.shape(), grid.chunkShape(), dtype, overwrite), options, examine);
+        }
+        return ZarrV3Array.unwritten(
+                url, v3Metadata(url, grid.shape(), grid.chunkShape(), dtype), overwrite, options, examine);
+    }
+
     /** {@link #v2Options(long[], int[], DType, boolean)}, its refusal (a fill value of another type) naming {@code url}. */
     private ZarrCreateOptions v2Options(String url, long[] shape, int[] chunks, DType dtype, boolean overwrite) {
         try {

@@ -74,13 +74,47 @@ public final class ZarrV3Array extends ZarrArrayCore {
     /** {@link #create}, looking first at what is at {@code url} ({@code examine}) or not: a place known to be new. */
     static ZarrV3Array create(
             String url, ZarrV3Metadata metadata, boolean overwrite, StoreOptions options, boolean examine) {
+        return unwritten(url, metadata, overwrite, options, examine).writeDocuments();
+    }
+
+    /**
+     * The array {@link #create} makes, its place examined (unless {@code examine} is false: a place known to be new)
+     * but nothing written, for {@link IncompleteMark#createMarked}: the attributes and dimension names it is set up
+     * with and its mark go into the one {@code zarr.json} it then writes.
+     */
+    static ZarrV3Array unwritten(
+            String url, ZarrV3Metadata metadata, boolean overwrite, StoreOptions options, boolean examine) {
         StoreSupplier supplier = Stores.supplier(url, options);
-        Store store = supplier.open();
         if (examine) {
-            ArrayCreation.clear(store, url, overwrite, false);
+            ArrayCreation.clear(supplier.open(), url, overwrite, false);
         }
-        store.put(ZarrV3Metadata.ZARR_JSON, metadata.toJson().getBytes(StandardCharsets.UTF_8));
+        ZarrV3Array a = new ZarrV3Array(url, supplier, metadata);
+        a.unwritten = new Unwritten();
+        return a;
+    }
+
+    /** Writes {@code zarr.json} with this copy's metadata, attributes and dimension names: one write. */
+    @Override
+    ZarrV3Array writeDocuments() {
+        Unwritten u = unwritten;
+        if (u == null || u.written) {
+            return this;
+        }
+        u.begun = true;
+        store().put(ZarrV3Metadata.ZARR_JSON, metadata.toJson().getBytes(StandardCharsets.UTF_8));
+        u.written = true;
         return new ZarrV3Array(url, supplier, metadata);
+    }
+
+    /** This array with the metadata {@code m}: written to the store, or kept with the pending documents. */
+    private ZarrV3Array withMetadataWritten(ZarrV3Metadata m) {
+        ZarrV3Array a = new ZarrV3Array(url, supplier, m);
+        if (documentsPending()) {
+            a.unwritten = unwritten;
+        } else {
+            store().put(ZarrV3Metadata.ZARR_JSON, m.toJson().getBytes(StandardCharsets.UTF_8));
+        }
+        return a;
     }
 
     @Override
@@ -126,16 +160,12 @@ public final class ZarrV3Array extends ZarrArrayCore {
 
     /** Rewrites {@code zarr.json} with these attributes; returns the array with the new metadata. */
     public ZarrV3Array writeAttributes(Map<String, ?> attributes) {
-        ZarrV3Metadata m = metadata.withAttributes(attributes);
-        store().put(ZarrV3Metadata.ZARR_JSON, m.toJson().getBytes(StandardCharsets.UTF_8));
-        return new ZarrV3Array(url, supplier, m);
+        return withMetadataWritten(metadata.withAttributes(attributes));
     }
 
     /** Rewrites {@code zarr.json} with these {@code dimension_names}; returns the array with the new metadata. */
     public ZarrV3Array writeDimensionNames(java.util.List<String> names) {
-        ZarrV3Metadata m = metadata.withDimensionNames(names);
-        store().put(ZarrV3Metadata.ZARR_JSON, m.toJson().getBytes(StandardCharsets.UTF_8));
-        return new ZarrV3Array(url, supplier, m);
+        return withMetadataWritten(metadata.withDimensionNames(names));
     }
 
     /** The chunk (a whole shard when sharded) at {@code chunkCoords}, or null when it is not stored: one read. */

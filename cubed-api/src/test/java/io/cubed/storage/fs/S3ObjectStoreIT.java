@@ -196,9 +196,11 @@ class S3ObjectStoreIT {
     }
 
     /**
-     * The output's metadata document lands first and its incomplete mark next: when the mark cannot be written (here
-     * S3 refuses the {@code .zattrs} PUT), the array was left behind unmarked, passing for a complete array of fill
-     * values. Now the failure removes what it created; where that fails too, it says the array must be deleted.
+     * The output's attributes with its incomplete mark land first and its metadata document next. When the metadata
+     * came first and the mark could not be written (S3 refusing the {@code .zattrs} PUT), the array was left behind
+     * unmarked, passing for a complete array of fill values. Now a refused {@code .zattrs} leaves nothing, and a
+     * refused {@code .zarray} has the failure remove the attributes; where that fails too, it says the array must be
+     * deleted.
      */
     @Test
     void anOutputWhoseMarkCannotBeWrittenIsNotLeftBehindAsAnArray() {
@@ -212,24 +214,27 @@ class S3ObjectStoreIT {
         CubedArray y = Elementwise.add(Cubed.fromZarr(s3.url("mark/in.zarr"), spec()), Scalar.ofDouble(1));
         Store bucket = Stores.open("s3a://" + BUCKET, s3.options());
 
-        refusing.refusePuts(key -> key.equals("mark/out.zarr/.zattrs"));
-        try {
-            assertThatThrownBy(() -> y.toZarr(s3.url("mark/out.zarr")))
-                    .isInstanceOf(StorageException.class)
-                    .hasMessageContaining("'.zattrs'")
-                    .hasMessageContaining("403");
-        } finally {
-            refusing.refusePuts(key -> false);
-            refusing.refuseDeletes(key -> false);
+        for (String doc : java.util.List.of(".zattrs", ".zarray")) {
+            String out = "mark/out" + doc + ".zarr";
+            refusing.refusePuts(key -> key.equals(out + "/" + doc));
+            try {
+                assertThatThrownBy(() -> y.toZarr(s3.url(out)))
+                        .isInstanceOf(StorageException.class)
+                        .hasMessageContaining("'" + doc + "'")
+                        .hasMessageContaining("403");
+            } finally {
+                refusing.refusePuts(key -> false);
+                refusing.refuseDeletes(key -> false);
+            }
+            assertThat(bucket.list(out)).as(doc).isEmpty();
+            assertThat(Zarr.arrayExists(s3.url(out), s3.options())).isFalse();
+            y.toZarr(s3.url(out));
+            Chunk back = ZarrArray.open(s3.url(out), s3.options()).readRegion(new long[] {0}, new int[] {6});
+            assertThat(back.doubles()).containsExactly(2, 3, 4, 5, 6, 7);
         }
-        assertThat(bucket.list("mark/out.zarr")).isEmpty();
-        assertThat(Zarr.arrayExists(s3.url("mark/out.zarr"), s3.options())).isFalse();
-        y.toZarr(s3.url("mark/out.zarr"));
-        Chunk back = ZarrArray.open(s3.url("mark/out.zarr"), s3.options()).readRegion(new long[] {0}, new int[] {6});
-        assertThat(back.doubles()).containsExactly(2, 3, 4, 5, 6, 7);
 
         // Nor can the documents be removed: the failure names the array to delete.
-        refusing.refusePuts(key -> key.equals("mark/stuck.zarr/.zattrs"));
+        refusing.refusePuts(key -> key.equals("mark/stuck.zarr/.zarray"));
         refusing.refuseDeletes(key -> key.startsWith("mark/stuck.zarr/"));
         try {
             assertThatThrownBy(() -> y.toZarr(s3.url("mark/stuck.zarr")))
@@ -241,6 +246,48 @@ class S3ObjectStoreIT {
             refusing.refusePuts(key -> false);
             refusing.refuseDeletes(key -> false);
         }
+    }
+
+    /**
+     * On an object store the targets' places are looked at all at once, and the targets are created while the
+     * intermediates' owner and the intermediates are: the values and the work directory's emptiness afterwards say
+     * that each array was created whole and the intermediates deleted. A target at the work directory itself is still
+     * created after the intermediates, and refused there, not made an array around them; one inside it is written.
+     */
+    @Test
+    void targetsAreCreatedAlongsideTheIntermediatesButNeverAroundThem() {
+        ZarrArray src = ZarrArray.create(
+                s3.url("order/in.zarr"),
+                ZarrCreateOptions.builder(new long[] {6}, new int[] {3}, DType.FLOAT64)
+                        .build(),
+                s3.options());
+        src.writeChunk(Chunk.wrap(DType.FLOAT64, new int[] {3}, new double[] {1, 2, 3}), 0);
+        src.writeChunk(Chunk.wrap(DType.FLOAT64, new int[] {3}, new double[] {4, 5, 6}), 1);
+        CubedArray plusOne = Elementwise.add(Cubed.fromZarr(s3.url("order/in.zarr"), spec()), Scalar.ofDouble(1));
+        CubedArray a = Elementwise.add(plusOne, Scalar.ofDouble(1));
+        CubedArray b = Elementwise.multiply(plusOne, Scalar.ofDouble(2));
+        io.cubed.array.ComputeOptions unfused =
+                io.cubed.array.ComputeOptions.builder().optimize(false).build();
+        Cubed.store(List.of(a, b), List.of(s3.url("order/a.zarr"), s3.url("order/b.zarr")), unfused);
+        assertThat(ZarrArray.open(s3.url("order/a.zarr"), s3.options())
+                        .readRegion(new long[] {0}, new int[] {6})
+                        .doubles())
+                .containsExactly(3, 4, 5, 6, 7, 8);
+        assertThat(ZarrArray.open(s3.url("order/b.zarr"), s3.options())
+                        .readRegion(new long[] {0}, new int[] {6})
+                        .doubles())
+                .containsExactly(4, 6, 8, 10, 12, 14);
+        Store work = Stores.open(s3.url("work"), s3.options());
+        assertThat(work.list("")).as("the work directory after the computation").isEmpty();
+
+        assertThatThrownBy(() -> a.toZarr(s3.url("work"), unfused))
+                .hasMessageContaining("cannot create an array at " + s3.url("work"));
+        assertThat(work.exists(".zarray")).isFalse();
+        a.toZarr(s3.url("work/inside.zarr"), unfused);
+        assertThat(ZarrArray.open(s3.url("work/inside.zarr"), s3.options())
+                        .readRegion(new long[] {0}, new int[] {6})
+                        .doubles())
+                .containsExactly(3, 4, 5, 6, 7, 8);
     }
 
     /** The test server's blob store, refusing (403 AccessDenied) the PUTs and DELETEs of the keys a test names. */

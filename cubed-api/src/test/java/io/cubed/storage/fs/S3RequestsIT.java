@@ -106,7 +106,7 @@ class S3RequestsIT {
                 .build();
         s3.resetStats();
         ChunkStore a = io.cubed.storage.zarr.IncompleteMark.createMarked(
-                () -> ZarrArray.create(s3.url("marked/a.zarr"), create, s3.options()),
+                () -> ZarrArray.unwritten(s3.url("marked/a.zarr"), create, s3.options()),
                 created -> {
                     ((ZarrArray) created).writeAttributes(Map.of("units", "K"));
                     return created;
@@ -126,7 +126,7 @@ class S3RequestsIT {
         assertThat(io.cubed.storage.zarr.IncompleteMark.of(a)).isPresent();
 
         ChunkStore b = io.cubed.storage.zarr.IncompleteMark.createMarked(
-                () -> ZarrArray.create(s3.url("marked/b.zarr"), create, s3.options()),
+                () -> ZarrArray.unwritten(s3.url("marked/b.zarr"), create, s3.options()),
                 created -> {
                     ((ZarrArray) created).writeAttributes(Map.of("units", "m"));
                     return ((ZarrArray) created).writeEmptyChunks(false);
@@ -137,6 +137,57 @@ class S3RequestsIT {
         assertThat(io.cubed.storage.zarr.Attributes.of(readB)).containsEntry("units", "m");
         assertThat(io.cubed.storage.zarr.IncompleteMark.of(readB)).isPresent();
         assertThat(io.cubed.storage.zarr.IncompleteMark.of(b)).isPresent();
+    }
+
+    /**
+     * A new Zarr v3 array set up with attributes and dimension names and marked incomplete: one listing of its place
+     * and one write of its {@code zarr.json}, where writing each as it was set took four. A v2 array writes its
+     * attributes with the mark before its {@code .zarray}, so that no reader finds it unmarked.
+     */
+    @Test
+    void aNewMarkedArrayWritesEachDocumentOnce() {
+        io.cubed.grid.ChunkGrid grid = io.cubed.grid.ChunkGrid.of(new long[] {8, 8}, new int[] {4, 4});
+        java.util.function.UnaryOperator<ChunkStore> setUp = created -> {
+            ChunkStore named = io.cubed.storage.zarr.DimensionNames.write(created, java.util.List.of("y", "x"));
+            if (named instanceof io.cubed.storage.zarr.ZarrV3Array v3) {
+                return v3.writeAttributes(Map.of("units", "K"));
+            }
+            java.util.Map<String, Object> attrs = new java.util.LinkedHashMap<>(((ZarrArray) named).attributes());
+            attrs.put("units", "K");
+            ((ZarrArray) named).writeAttributes(attrs);
+            return named;
+        };
+        s3.resetStats();
+        io.cubed.storage.zarr.IncompleteMark.createMarked(
+                () -> io.cubed.storage.zarr.ZarrFormat.v3()
+                        .unwritten(s3.url("marked/v3.zarr"), grid, DType.FLOAT64, false, s3.options()),
+                setUp,
+                "a test",
+                "run it again");
+        S3ServerStats stats = s3.stats();
+        assertThat(stats.count(S3Operation.LIST)).isEqualTo(1);
+        assertThat(stats.keyCount("marked/v3.zarr/zarr.json", S3Operation.PUT_OBJECT))
+                .isEqualTo(1);
+        assertThat(stats.total()).isEqualTo(2);
+
+        // Its requests one after another, none in flight before (the reads below leave some in flight as they end).
+        s3.resetStats();
+        io.cubed.storage.zarr.IncompleteMark.createMarked(
+                () -> io.cubed.storage.zarr.ZarrFormat.v2()
+                        .unwritten(s3.url("marked/v2.zarr"), grid, DType.FLOAT64, false, s3.options()),
+                setUp,
+                "a test",
+                "run it again");
+        assertThat(s3.loneRequests())
+                .containsExactly("LIST ", "PUT_OBJECT marked/v2.zarr/.zattrs", "PUT_OBJECT marked/v2.zarr/.zarray");
+        ChunkStore v3 = Zarr.open(s3.url("marked/v3.zarr"), s3.options().with("cubed.read.incomplete", "true"));
+        assertThat(io.cubed.storage.zarr.Attributes.of(v3)).containsEntry("units", "K");
+        assertThat(io.cubed.storage.zarr.DimensionNames.read(v3)).containsExactly("y", "x");
+        assertThat(io.cubed.storage.zarr.IncompleteMark.of(v3)).isPresent();
+        ChunkStore v2 = Zarr.open(s3.url("marked/v2.zarr"), s3.options().with("cubed.read.incomplete", "true"));
+        assertThat(io.cubed.storage.zarr.Attributes.of(v2)).containsEntry("units", "K");
+        assertThat(io.cubed.storage.zarr.DimensionNames.read(v2)).containsExactly("y", "x");
+        assertThat(io.cubed.storage.zarr.IncompleteMark.of(v2)).isPresent();
     }
 
     /**

@@ -10,6 +10,7 @@ import io.cubed.storage.fs.Stores;
 import io.cubed.storage.zarr.DimensionNames;
 import io.cubed.storage.zarr.IncompleteMark;
 import io.cubed.storage.zarr.Json;
+import io.cubed.storage.zarr.Zarr;
 import io.cubed.storage.zarr.ZarrArray;
 import io.cubed.storage.zarr.ZarrCreateOptions;
 import io.cubed.storage.zarr.ZarrFormat;
@@ -48,9 +49,10 @@ final class ZarrWriteStore {
         int chunk = (int) Math.max(1, n);
         DType dtype = c.column.dtype();
         Scalar fill = o.zarrFormat == 3 ? v3Fill(dtype) : null;
-        ChunkStore a = create(c.column.name, new long[] {n}, new int[] {chunk}, dtype, fill);
+        // Its name and attributes go with its metadata: one write of zarr.json in v3, .zattrs and .zarray in v2.
+        ChunkStore a = unwritten(c.column.name, new long[] {n}, new int[] {chunk}, dtype, fill);
         a = DimensionNames.write(a, List.of(c.column.name));
-        a = withAttributes(a, c.column.cfAttributes());
+        a = Zarr.writeDocuments(withAttributes(a, c.column.cfAttributes()));
         if (n > 0) {
             a.writeChunk(c.toChunk(), 0);
         }
@@ -72,7 +74,7 @@ final class ZarrWriteStore {
             attrs.put("_FillValue", v.fill.longValue());
         }
         return IncompleteMark.createMarked(
-                () -> create(v.name, shape, chunks, v.dtype(), fill),
+                () -> unwritten(v.name, shape, chunks, v.dtype(), fill),
                 a -> withAttributes(DimensionNames.write(a, names), attrs),
                 BY,
                 "write the DataFrame again with mode overwrite");
@@ -107,10 +109,14 @@ final class ZarrWriteStore {
         s.put(ZarrGroup.ZGROUP, Json.write(group).getBytes(StandardCharsets.UTF_8));
     }
 
-    private ChunkStore create(String name, long[] shape, int[] chunks, DType dtype, Scalar fill) {
+    /**
+     * The array of a variable, not written until {@link IncompleteMark#createMarked} has set it up: its documents are
+     * then written once each, with the dimension names, the CF attributes and the mark.
+     */
+    private ChunkStore unwritten(String name, long[] shape, int[] chunks, DType dtype, Scalar fill) {
         String at = url + "/" + name;
         if (o.zarrFormat == 2) {
-            return ZarrArray.create(
+            return ZarrArray.unwritten(
                     at,
                     ZarrCreateOptions.builder(shape, chunks, dtype)
                             .compressor(o.codec)
@@ -122,7 +128,7 @@ final class ZarrWriteStore {
         if (o.codecGiven) {
             f = f.withCompressor(o.codec);
         }
-        return f.withFillValue(fill).create(at, ChunkGrid.of(shape, chunks), dtype, false, store);
+        return f.withFillValue(fill).unwritten(at, ChunkGrid.of(shape, chunks), dtype, false, store);
     }
 
     private static Scalar v3Fill(DType dtype) {
