@@ -121,15 +121,7 @@ public final class ZarrArray extends ZarrArrayCore {
 
     /** Creates an array at {@code url} with store options; see {@link #create(String, ZarrCreateOptions)}. */
     public static ZarrArray create(String url, ZarrCreateOptions options, StoreOptions storeOptions) {
-        return create(url, options, storeOptions, true);
-    }
-
-    /**
-     * {@link #create(String, ZarrCreateOptions, StoreOptions)}, looking first at what is at {@code url} ({@code
-     * examine}) or not: a place the caller knows to be new ({@link ZarrFormat#createAtNewPlace}).
-     */
-    static ZarrArray create(String url, ZarrCreateOptions options, StoreOptions storeOptions, boolean examine) {
-        return unwritten(url, options, storeOptions, examine).writeDocuments();
+        return unwritten(url, options, storeOptions, true).writeDocuments();
     }
 
     /**
@@ -142,7 +134,10 @@ public final class ZarrArray extends ZarrArrayCore {
         return unwritten(url, options, storeOptions, true);
     }
 
-    /** {@link #unwritten(String, ZarrCreateOptions, StoreOptions)}, examining the place or not (a new one). */
+    /**
+     * {@link #unwritten(String, ZarrCreateOptions, StoreOptions)}, examining the place or not: a place the caller
+     * knows to be new ({@link ZarrFormat#createAtNewPlace}).
+     */
     static ZarrArray unwritten(String url, ZarrCreateOptions options, StoreOptions storeOptions, boolean examine) {
         ZarrV2Metadata metadata = options.toMetadata();
         if (metadata.compressor() != null) {

@@ -381,14 +381,7 @@ public final class ZarrFormat implements Serializable {
 
     /** Creates an array of {@code grid} and {@code dtype} at {@code url} in this format. */
     public ChunkStore create(String url, ChunkGrid grid, DType dtype, boolean overwrite, StoreOptions options) {
-        // Nothing is written with a codec this JVM cannot run.
-        if (compressor != null) {
-            compressor.requireUsable(url);
-        }
-        if (version == 2) {
-            return ZarrArray.create(url, v2Options(url, grid.shape(), grid.chunkShape(), dtype, overwrite), options);
-        }
-        return ZarrV3Array.create(url, v3Metadata(url, grid.shape(), grid.chunkShape(), dtype), overwrite, options);
+        return unwritten(url, grid, dtype, overwrite, true, options).writeDocuments();
     }
 
     /**
@@ -398,14 +391,7 @@ public final class ZarrFormat implements Serializable {
      * is not examined again, which on an object store is a listing, a round trip.
      */
     public ChunkStore createAtNewPlace(String url, ChunkGrid grid, DType dtype, StoreOptions options) {
-        if (compressor != null) {
-            compressor.requireUsable(url);
-        }
-        if (version != 2) {
-            return ZarrV3Array.create(
-                    url, v3Metadata(url, grid.shape(), grid.chunkShape(), dtype), false, options, false);
-        }
-        return ZarrArray.create(url, v2Options(url, grid.shape(), grid.chunkShape(), dtype, false), options, false);
+        return unwritten(url, grid, dtype, false, false, options).writeDocuments();
     }
 
     /**
@@ -424,8 +410,9 @@ public final class ZarrFormat implements Serializable {
         return unwritten(url, grid, dtype, false, false, options);
     }
 
-    private ChunkStore unwritten(
+    private ZarrArrayCore unwritten(
             String url, ChunkGrid grid, DType dtype, boolean overwrite, boolean examine, StoreOptions options) {
+        // Nothing is written with a codec this JVM cannot run.
         if (compressor != null) {
             compressor.requireUsable(url);
         }

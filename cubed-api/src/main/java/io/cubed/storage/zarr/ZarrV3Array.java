@@ -68,13 +68,7 @@ public final class ZarrV3Array extends ZarrArrayCore {
 
     /** Creates an array at {@code url} writing its {@code zarr.json}; an existing array is replaced only with overwrite. */
     public static ZarrV3Array create(String url, ZarrV3Metadata metadata, boolean overwrite, StoreOptions options) {
-        return create(url, metadata, overwrite, options, true);
-    }
-
-    /** {@link #create}, looking first at what is at {@code url} ({@code examine}) or not: a place known to be new. */
-    static ZarrV3Array create(
-            String url, ZarrV3Metadata metadata, boolean overwrite, StoreOptions options, boolean examine) {
-        return unwritten(url, metadata, overwrite, options, examine).writeDocuments();
+        return unwritten(url, metadata, overwrite, options, true).writeDocuments();
     }
 
     /**
