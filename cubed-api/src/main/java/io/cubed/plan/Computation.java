@@ -334,7 +334,7 @@ public final class Computation {
             throw e;
         }
         stores.putAll(createdIntermediates);
-        stores.putAll(OutputArrays.joined(createdTargets));
+        stores.putAll(io.cubed.storage.StoreThreads.join(createdTargets));
         stores.putAll(OutputArrays.each(late, false, outputs::create));
         StageBuilder builder = new StageBuilder(
                 spec, plan, fusion, siblings, projected, stores, resume, targetNodes, this::isDeferred);
@@ -367,7 +367,7 @@ public final class Computation {
             }
         } finally {
             if (dropping != null) {
-                OutputArrays.joined(dropping);
+                io.cubed.storage.StoreThreads.join(dropping);
             }
         }
     }

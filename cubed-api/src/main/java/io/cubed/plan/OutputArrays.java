@@ -111,7 +111,7 @@ final class OutputArrays {
         Throwable first = null;
         for (int i = 0; i < arrays.size(); i++) {
             try {
-                done.put(arrays.get(i), joined(running.get(i)));
+                done.put(arrays.get(i), io.cubed.storage.StoreThreads.join(running.get(i)));
             } catch (RuntimeException | Error e) {
                 if (first == null) {
                     first = e;
@@ -127,22 +127,6 @@ final class OutputArrays {
             throw e;
         }
         return done;
-    }
-
-    /** The value of {@code f}, its failure rethrown as it was thrown (not wrapped). */
-    static <T> T joined(java.util.concurrent.CompletableFuture<T> f) {
-        try {
-            return f.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException r) {
-                throw r;
-            }
-            if (c instanceof Error err) {
-                throw err;
-            }
-            throw e;
-        }
     }
 
     /**

@@ -30,6 +30,25 @@ public final class StoreThreads {
         return CompletableFuture.supplyAsync(request, POOL);
     }
 
+    /**
+     * Waits for {@code f} and returns its value; its failure is rethrown as the request threw it (a {@code
+     * StorageException}, say), not wrapped in a {@link java.util.concurrent.CompletionException}.
+     */
+    public static <T> T join(CompletableFuture<T> f) {
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
     /** Runs {@code request} on a pool thread. */
     public static CompletableFuture<Void> run(Runnable request) {
         return CompletableFuture.runAsync(request, POOL);

@@ -46,14 +46,9 @@ final class Checks {
     }
 
     /**
-     * Refuses a destination that already holds a Zarr array (v2 or v3) unless one of {@code ways} (the flags that
-     * replace or continue it) was given; returns what it found there (whether it is new).
+     * Refuses a destination that already holds a Zarr array (v2 or v3), as {@code place} (a {@link Look} at it) found
+     * it, naming {@code ways} (the flags that replace or continue it); returns what was found (whether it is new).
      */
-    static Zarr.PlaceForArray newDestination(String command, String dst, StoreOptions options, String ways) {
-        return newDestination(command, dst, Zarr.examinePlace(dst, options, false), ways);
-    }
-
-    /** {@link #newDestination(String, String, StoreOptions, String)} of what a {@link Look} found. */
     static Zarr.PlaceForArray newDestination(String command, String dst, Zarr.PlaceForArray place, String ways) {
         if (place.arrayExists()) {
             throw new InvalidArgumentException(command + ": " + dst + " already holds a Zarr array; " + ways);
@@ -88,17 +83,7 @@ final class Checks {
 
         /** What the look found; its failure (an unreachable store, say) as it was thrown. */
         Zarr.PlaceForArray place() {
-            if (found == null) {
-                return now.get();
-            }
-            try {
-                return found.join();
-            } catch (java.util.concurrent.CompletionException e) {
-                if (e.getCause() instanceof RuntimeException r) {
-                    throw r;
-                }
-                throw e;
-            }
+            return found == null ? now.get() : io.cubed.storage.StoreThreads.join(found);
         }
 
         /** Waits for a look whose result is not wanted (the command failed first), so that none is left in flight. */
